@@ -1,0 +1,58 @@
+// Builds the Hono app from its feature routers; runtime-agnostic (Workers, Deno, tests).
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { Scalar } from '@scalar/hono-api-reference'
+import { cors } from 'hono/cors'
+import { requestId } from 'hono/request-id'
+import { secureHeaders } from 'hono/secure-headers'
+import type { AppEnv } from './app-env'
+import { contestRoutes } from './contests/routes'
+import { renderError, renderNotFound } from './http/errors'
+import { badRequest } from './lib/errors'
+import { validationMessages } from './lib/validation'
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw badRequest(validationMessages(result.error))
+    },
+  })
+
+  app.use(requestId())
+  app.use(secureHeaders({ crossOriginResourcePolicy: 'cross-origin' }))
+  // Bearer tokens, never cookies: any origin may call the API without credentials.
+  app.use(
+    cors({
+      origin: '*',
+      allowHeaders: ['Authorization', 'Content-Type', 'If-None-Match'],
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      exposeHeaders: [
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+        'ETag',
+      ],
+      maxAge: 86400,
+    }),
+  )
+
+  app.route('/contests', contestRoutes)
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Contest Alert Service',
+      version: '1.0.0',
+      description:
+        'Programming contests from Codeforces, LeetCode, CodeChef and AtCoder, with alerts.',
+    },
+  })
+  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Contest Alert Service API' }))
+
+  app.notFound(renderNotFound)
+  app.onError(renderError)
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

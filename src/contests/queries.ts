@@ -1,0 +1,159 @@
+// Reads of the contest catalogue: plain functions of (db, input, now) over D1.
+import { and, asc, count, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
+import type { Db } from '../db/client'
+import { contests, type ContestRow } from '../db/schema'
+import type {
+  ContestType,
+  Difficulty,
+  ListFilters,
+  Phase,
+  Platform,
+  PlatformListFilters,
+  SortField,
+} from './schemas'
+
+const LIST_LIMIT = 50
+const SEARCH_LIMIT = 20
+
+const active = eq(contests.isActive, true)
+
+/** Phases are derived from the times, so a filter on phase is a filter on times. */
+function phaseCondition(phase: Phase, now: number): SQL {
+  if (phase === 'BEFORE') return gt(contests.startTime, now)
+  if (phase === 'FINISHED') return lt(contests.endTime, now)
+  return and(lte(contests.startTime, now), gte(contests.endTime, now)) as SQL
+}
+
+const platformIs = (platform?: Platform) => (platform ? eq(contests.platform, platform) : undefined)
+
+export async function findContest(db: Db, id: string): Promise<ContestRow | undefined> {
+  return db.select().from(contests).where(eq(contests.id, id)).get()
+}
+
+export function listUpcoming(db: Db, platform: Platform | undefined, now: number) {
+  return db
+    .select()
+    .from(contests)
+    .where(and(active, gt(contests.startTime, now), platformIs(platform)))
+    .orderBy(asc(contests.startTime))
+    .limit(LIST_LIMIT)
+}
+
+export function listRunning(db: Db, platform: Platform | undefined, now: number) {
+  return db
+    .select()
+    .from(contests)
+    .where(and(active, phaseCondition('CODING', now), platformIs(platform)))
+    .orderBy(asc(contests.startTime))
+    .limit(LIST_LIMIT)
+}
+
+export function listFinished(db: Db, platform: Platform | undefined, now: number) {
+  return db
+    .select()
+    .from(contests)
+    .where(and(active, lt(contests.endTime, now), platformIs(platform)))
+    .orderBy(desc(contests.endTime))
+    .limit(LIST_LIMIT)
+}
+
+export function listByPlatform(
+  db: Db,
+  platform: Platform,
+  filters: PlatformListFilters,
+  now: number,
+) {
+  return db
+    .select()
+    .from(contests)
+    .where(
+      and(
+        active,
+        eq(contests.platform, platform),
+        filters.phase && phaseCondition(filters.phase, now),
+        filters.type && eq(contests.type, filters.type),
+        filters.difficulty && eq(contests.difficulty, filters.difficulty),
+      ),
+    )
+    .orderBy(asc(contests.startTime))
+    .limit(filters.limit)
+}
+
+export function listByDifficulty(db: Db, difficulty: Difficulty) {
+  return db
+    .select()
+    .from(contests)
+    .where(and(active, eq(contests.difficulty, difficulty)))
+    .orderBy(asc(contests.startTime))
+    .limit(LIST_LIMIT)
+}
+
+export function listByType(db: Db, type: ContestType) {
+  return db
+    .select()
+    .from(contests)
+    .where(and(active, eq(contests.type, type)))
+    .orderBy(asc(contests.startTime))
+    .limit(LIST_LIMIT)
+}
+
+/**
+ * Turns free text into an FTS5 query: special characters are dropped, each remaining word is
+ * quoted (so FTS5 operators in the input mean nothing) and matched as a prefix.
+ */
+export function toFtsQuery(text: string): string | undefined {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu)
+  return words ? words.map((w) => `"${w}"*`).join(' ') : undefined
+}
+
+export async function searchContests(db: Db, text: string): Promise<ContestRow[]> {
+  const match = toFtsQuery(text)
+  if (!match) return []
+  // bm25 weights: a hit in the name counts ten times one in the description.
+  const ids = await db.all<{ id: string }>(sql`
+    SELECT c.id FROM contests_fts f JOIN contests c ON c.rowid = f.rowid
+    WHERE contests_fts MATCH ${match} AND c.is_active = 1
+    ORDER BY bm25(contests_fts, 10.0, 1.0), c.start_time
+    LIMIT ${SEARCH_LIMIT}`)
+  if (ids.length === 0) return []
+  const rows = await db
+    .select()
+    .from(contests)
+    .where(sql`${contests.id} IN ${ids.map((r) => r.id)}`)
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  return ids.map((r) => byId.get(r.id)).filter((r): r is ContestRow => r !== undefined)
+}
+
+const sortColumns: Record<SortField, AnySQLiteColumn> = {
+  startTime: contests.startTime,
+  endTime: contests.endTime,
+  name: contests.name,
+  participantCount: contests.participantCount,
+  createdAt: contests.createdAt,
+}
+
+export async function listContests(db: Db, filters: ListFilters, now: number) {
+  const where = and(
+    active,
+    platformIs(filters.platform),
+    filters.phase && phaseCondition(filters.phase, now),
+    filters.type && eq(contests.type, filters.type),
+    filters.difficulty && eq(contests.difficulty, filters.difficulty),
+    filters.startDate ? gte(contests.startTime, Date.parse(filters.startDate)) : undefined,
+    filters.endDate ? lte(contests.startTime, Date.parse(filters.endDate)) : undefined,
+  )
+  const order = filters.sortOrder === 'desc' ? desc : asc
+  // The id breaks ties so that pages never overlap or skip rows.
+  const [[{ total }], rows] = await db.batch([
+    db.select({ total: count() }).from(contests).where(where),
+    db
+      .select()
+      .from(contests)
+      .where(where)
+      .orderBy(order(sortColumns[filters.sortBy]), order(contests.id))
+      .limit(filters.limit)
+      .offset(filters.offset),
+  ])
+  return { rows, total }
+}

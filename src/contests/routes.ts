@@ -1,0 +1,213 @@
+// Public contest endpoints: lists, search, lookup by id, statistics and health.
+import { createRoute, OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env'
+import { createDb } from '../db/client'
+import { publicCache } from '../http/public-cache'
+import { notFound } from '../lib/errors'
+import { errorResponse, json } from '../lib/openapi'
+import { toIso } from '../lib/time'
+import {
+  findContest,
+  listByDifficulty,
+  listByPlatform,
+  listByType,
+  listContests,
+  listFinished,
+  listRunning,
+  listUpcoming,
+  searchContests,
+} from './queries'
+import {
+  ContestDetailSchema,
+  ContestPageSchema,
+  ContestSchema,
+  DifficultyParam,
+  HealthSchema,
+  IdParam,
+  ListQuery,
+  PlatformListQuery,
+  PlatformParam,
+  PlatformQuery,
+  PlatformStatsSchema,
+  SearchQuery,
+  StatsSchema,
+  TypeParam,
+} from './schemas'
+import { toApiContest, toApiContestDetail } from './serialize'
+import { contestStats, platformStats } from './stats'
+
+// How stale each kind of read may be. Time-dependent answers get a short life.
+const TIME_DEPENDENT_TTL = 60
+const SEARCH_TTL = 300
+const DETAIL_TTL = 30
+
+const tags = ['Contests']
+const ContestList = z.array(ContestSchema)
+const badRequest = errorResponse('Invalid parameter')
+
+function listRoute<R extends NonNullable<RouteConfig['request']>>(
+  path: string,
+  summary: string,
+  request: R,
+  ttl = TIME_DEPENDENT_TTL,
+) {
+  return createRoute({
+    method: 'get',
+    path,
+    tags,
+    summary,
+    middleware: [publicCache(ttl)] as const,
+    request,
+    responses: { 200: json(ContestList, 'Contests'), 400: badRequest },
+  })
+}
+
+const upcoming = listRoute('/upcoming', 'Upcoming contests, soonest first (at most 50)', {
+  query: PlatformQuery,
+})
+const running = listRoute('/running', 'Running contests by start time (at most 50)', {
+  query: PlatformQuery,
+})
+const finished = listRoute('/finished', 'Finished contests, most recent first (at most 50)', {
+  query: PlatformQuery,
+})
+const search = listRoute(
+  '/search',
+  'Full-text search over names and descriptions (at most 20)',
+  { query: SearchQuery },
+  SEARCH_TTL,
+)
+const byPlatform = listRoute('/platform/{platform}', 'Contests of one platform by start time', {
+  params: PlatformParam,
+  query: PlatformListQuery,
+})
+const byDifficulty = listRoute('/difficulty/{level}', 'Contests of one difficulty (at most 50)', {
+  params: DifficultyParam,
+})
+const byType = listRoute('/type/{type}', 'Contests of one type (at most 50)', { params: TypeParam })
+
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  tags,
+  summary: 'Paginated, filtered and sorted contest list',
+  middleware: [publicCache(TIME_DEPENDENT_TTL)] as const,
+  request: { query: ListQuery },
+  responses: { 200: json(ContestPageSchema, 'A page of contests'), 400: badRequest },
+})
+
+const stats = createRoute({
+  method: 'get',
+  path: '/stats',
+  tags,
+  summary: 'Catalogue statistics',
+  middleware: [publicCache(TIME_DEPENDENT_TTL)] as const,
+  responses: { 200: json(StatsSchema, 'Statistics over active contests') },
+})
+
+const statsByPlatform = createRoute({
+  method: 'get',
+  path: '/stats/{platform}',
+  tags,
+  summary: 'Statistics of one platform',
+  middleware: [publicCache(TIME_DEPENDENT_TTL)] as const,
+  request: { params: PlatformParam },
+  responses: { 200: json(PlatformStatsSchema, 'Platform statistics'), 400: badRequest },
+})
+
+const health = createRoute({
+  method: 'get',
+  path: '/health',
+  tags,
+  summary: 'Liveness check; touches no database',
+  responses: { 200: json(HealthSchema, 'The service is running') },
+})
+
+const byId = createRoute({
+  method: 'get',
+  path: '/{id}',
+  tags,
+  summary: 'One contest with its time-derived fields',
+  middleware: [publicCache(DETAIL_TTL)] as const,
+  request: { params: IdParam },
+  responses: {
+    200: json(ContestDetailSchema, 'The contest'),
+    400: errorResponse('Invalid contest ID format'),
+    404: errorResponse('No contest has that id'),
+  },
+})
+
+export const contestRoutes = new OpenAPIHono<AppEnv>()
+
+const render = (rows: Parameters<typeof toApiContest>[0][], now: number) =>
+  rows.map((row) => toApiContest(row, now))
+
+// Literal paths are registered before /{id}, so they win over it.
+contestRoutes
+  .openapi(health, (c) => {
+    c.header('Cache-Control', 'no-store')
+    return c.json({ status: 'ok' as const, timestamp: toIso(Date.now()) }, 200)
+  })
+  .openapi(upcoming, async (c) => {
+    const now = Date.now()
+    const rows = await listUpcoming(createDb(c.env.DB), c.req.valid('query').platform, now)
+    return c.json(render(rows, now), 200)
+  })
+  .openapi(running, async (c) => {
+    const now = Date.now()
+    const rows = await listRunning(createDb(c.env.DB), c.req.valid('query').platform, now)
+    return c.json(render(rows, now), 200)
+  })
+  .openapi(finished, async (c) => {
+    const now = Date.now()
+    const rows = await listFinished(createDb(c.env.DB), c.req.valid('query').platform, now)
+    return c.json(render(rows, now), 200)
+  })
+  .openapi(search, async (c) => {
+    const now = Date.now()
+    const rows = await searchContests(createDb(c.env.DB), c.req.valid('query').q as string)
+    return c.json(render(rows, now), 200)
+  })
+  .openapi(stats, async (c) => {
+    return c.json(await contestStats(createDb(c.env.DB), Date.now()), 200)
+  })
+  .openapi(statsByPlatform, async (c) => {
+    const { platform } = c.req.valid('param')
+    return c.json(await platformStats(createDb(c.env.DB), platform, Date.now()), 200)
+  })
+  .openapi(byPlatform, async (c) => {
+    const now = Date.now()
+    const { platform } = c.req.valid('param')
+    const rows = await listByPlatform(createDb(c.env.DB), platform, c.req.valid('query'), now)
+    return c.json(render(rows, now), 200)
+  })
+  .openapi(byDifficulty, async (c) => {
+    const now = Date.now()
+    const rows = await listByDifficulty(createDb(c.env.DB), c.req.valid('param').level)
+    return c.json(render(rows, now), 200)
+  })
+  .openapi(byType, async (c) => {
+    const now = Date.now()
+    const rows = await listByType(createDb(c.env.DB), c.req.valid('param').type)
+    return c.json(render(rows, now), 200)
+  })
+  .openapi(list, async (c) => {
+    const now = Date.now()
+    const filters = c.req.valid('query')
+    const { rows, total } = await listContests(createDb(c.env.DB), filters, now)
+    const { limit, offset } = filters
+    const pagination = {
+      total,
+      limit,
+      offset,
+      hasNext: offset + rows.length < total,
+      hasPrev: offset > 0,
+    }
+    return c.json({ data: render(rows, now), pagination }, 200)
+  })
+  .openapi(byId, async (c) => {
+    const { id } = c.req.valid('param')
+    const contest = await findContest(createDb(c.env.DB), id)
+    if (!contest) throw notFound(`Contest with ID ${id} not found`)
+    return c.json(toApiContestDetail(contest, Date.now()), 200)
+  })

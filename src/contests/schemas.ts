@@ -1,0 +1,163 @@
+// Contest enumerations and the zod schemas shared by the routes and the OpenAPI document.
+import { z } from '@hono/zod-openapi'
+import { isId } from '../lib/ids'
+import { intInRange, isoDate, oneOf } from '../lib/validation'
+
+export const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder'] as const
+export const PHASES = ['BEFORE', 'CODING', 'FINISHED'] as const
+export const DIFFICULTIES = ['BEGINNER', 'EASY', 'MEDIUM', 'HARD', 'EXPERT'] as const
+export const TYPES_BY_PLATFORM = {
+  codeforces: ['CF', 'IOI', 'ICPC'],
+  leetcode: ['WEEKLY', 'BIWEEKLY'],
+  codechef: ['LONG', 'COOK_OFF', 'LUNCH_TIME', 'STARTERS'],
+  atcoder: ['ABC', 'ARC', 'AGC', 'AHC'],
+} as const
+export const CONTEST_TYPES = Object.values(TYPES_BY_PLATFORM).flat() as [
+  ContestType,
+  ...ContestType[],
+]
+export const SORT_FIELDS = ['startTime', 'endTime', 'name', 'participantCount', 'createdAt'] as const
+
+export type Platform = (typeof PLATFORMS)[number]
+export type Phase = (typeof PHASES)[number]
+export type Difficulty = (typeof DIFFICULTIES)[number]
+export type ContestType = (typeof TYPES_BY_PLATFORM)[Platform][number]
+export type SortField = (typeof SORT_FIELDS)[number]
+
+const platform = oneOf('platform', PLATFORMS)
+const phase = oneOf('phase', PHASES)
+const type = oneOf('type', CONTEST_TYPES)
+const difficulty = oneOf('difficulty', DIFFICULTIES)
+
+export const PlatformQuery = z.object({ platform: platform.optional() })
+export const PlatformParam = z.object({
+  platform: platform.openapi({ param: { name: 'platform', in: 'path' } }),
+})
+export const DifficultyParam = z.object({
+  level: oneOf('level', DIFFICULTIES).openapi({ param: { name: 'level', in: 'path' } }),
+})
+export const TypeParam = z.object({ type: type.openapi({ param: { name: 'type', in: 'path' } }) })
+export const IdParam = z.object({
+  id: z
+    .string()
+    .refine(isId, { error: 'Invalid contest ID format' })
+    .openapi({ param: { name: 'id', in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' }),
+})
+
+export const SearchQuery = z.object({
+  // Required, but a missing q must give the spec's sentence rather than zod's.
+  q: z
+    .string()
+    .optional()
+    .refine((q) => q !== undefined && q.trim() !== '', {
+      error: 'Search query parameter "q" is required',
+    })
+    .openapi({ example: 'educational round' }),
+})
+
+export const PlatformListQuery = z.object({
+  phase: phase.optional(),
+  type: type.optional(),
+  difficulty: difficulty.optional(),
+  limit: intInRange('limit', 1, 100, 50),
+})
+
+export const ListQuery = z
+  .object({
+    platform: platform.optional(),
+    phase: phase.optional(),
+    type: type.optional(),
+    difficulty: difficulty.optional(),
+    startDate: isoDate('startDate').optional(),
+    endDate: isoDate('endDate').optional(),
+    sortBy: oneOf('sortBy', SORT_FIELDS).default('startTime'),
+    sortOrder: oneOf('sortOrder', ['asc', 'desc']).default('asc'),
+    limit: intInRange('limit', 1, 100, 20),
+    offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+  })
+  .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, {
+    error: 'startDate must not be after endDate',
+  })
+
+export type ListFilters = z.infer<typeof ListQuery>
+export type PlatformListFilters = z.infer<typeof PlatformListQuery>
+
+const timestamp = z.string().openapi({ example: '2026-11-22T14:35:00.000Z' })
+
+export const ContestSchema = z
+  .object({
+    id: z.string().openapi({ example: '6745a1f03c9e4b2a1d0e7f11' }),
+    platformId: z.string(),
+    name: z.string(),
+    platform: z.enum(PLATFORMS),
+    phase: z.enum(PHASES),
+    type: z.enum(CONTEST_TYPES),
+    startTime: timestamp,
+    endTime: timestamp,
+    durationMinutes: z.number(),
+    description: z.string().optional(),
+    websiteUrl: z.string().optional(),
+    registrationUrl: z.string().optional(),
+    difficulty: z.enum(DIFFICULTIES).optional(),
+    participantCount: z.number().optional(),
+    problemCount: z.number().optional(),
+    platformMetadata: z.record(z.string(), z.unknown()).optional(),
+    isActive: z.boolean(),
+    isNotified: z.boolean(),
+    lastSyncedAt: timestamp,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Contest')
+
+export const ContestDetailSchema = ContestSchema.extend({
+  isUpcoming: z.boolean(),
+  isRunning: z.boolean(),
+  isFinished: z.boolean(),
+  timeUntilStart: z.number(),
+  timeUntilEnd: z.number(),
+}).openapi('ContestDetail')
+
+const counts = z.record(z.string(), z.number())
+
+export const StatsSchema = z
+  .object({
+    totalContests: z.number(),
+    upcomingContests: z.number(),
+    runningContests: z.number(),
+    finishedContests: z.number(),
+    platformBreakdown: counts,
+    typeBreakdown: counts,
+    difficultyBreakdown: counts,
+  })
+  .openapi('ContestStats')
+
+export const PlatformStatsSchema = z
+  .object({
+    platform: z.enum(PLATFORMS),
+    totalContests: z.number(),
+    upcomingContests: z.number(),
+    runningContests: z.number(),
+    finishedContests: z.number(),
+    averageDuration: z.number(),
+    averageParticipants: z.number(),
+    lastSyncTime: timestamp.nullable(),
+  })
+  .openapi('PlatformStats')
+
+export const ContestPageSchema = z
+  .object({
+    data: z.array(ContestSchema),
+    pagination: z.object({
+      total: z.number(),
+      limit: z.number(),
+      offset: z.number(),
+      hasNext: z.boolean(),
+      hasPrev: z.boolean(),
+    }),
+  })
+  .openapi('ContestPage')
+
+export const HealthSchema = z
+  .object({ status: z.literal('ok'), timestamp })
+  .openapi('Health')

@@ -1,0 +1,69 @@
+// Catalogue statistics over active contests, each answered by one batched round trip to D1.
+import { and, avg, count, eq, isNotNull, max, sql } from 'drizzle-orm'
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
+import type { Db } from '../db/client'
+import { contests } from '../db/schema'
+import { toIso } from '../lib/time'
+import type { Platform } from './schemas'
+
+const active = eq(contests.isActive, true)
+
+function phaseCounts(now: number) {
+  return {
+    totalContests: count(),
+    upcomingContests: sql<number>`coalesce(sum(${contests.startTime} > ${now}), 0)`,
+    runningContests: sql<number>`coalesce(sum(${contests.startTime} <= ${now} and ${contests.endTime} >= ${now}), 0)`,
+    finishedContests: sql<number>`coalesce(sum(${contests.endTime} < ${now}), 0)`,
+  }
+}
+
+function breakdown(rows: { key: string | null; n: number }[]): Record<string, number> {
+  return Object.fromEntries(rows.map((r) => [r.key, r.n]))
+}
+
+export async function contestStats(db: Db, now: number) {
+  const grouped = (column: AnySQLiteColumn) =>
+    db
+      .select({ key: sql<string | null>`${column}`, n: count() })
+      .from(contests)
+      .where(and(active, isNotNull(column)))
+      .groupBy(column)
+  const [[totals], platforms, types, difficulties] = await db.batch([
+    db.select(phaseCounts(now)).from(contests).where(active),
+    grouped(contests.platform),
+    grouped(contests.type),
+    grouped(contests.difficulty),
+  ])
+  return {
+    ...totals,
+    platformBreakdown: breakdown(platforms),
+    typeBreakdown: breakdown(types),
+    difficultyBreakdown: breakdown(difficulties),
+  }
+}
+
+export async function platformStats(db: Db, platform: Platform, now: number) {
+  const row = await db
+    .select({
+      ...phaseCounts(now),
+      averageDuration: avg(contests.durationMinutes),
+      averageParticipants: avg(contests.participantCount),
+      lastSyncTime: max(contests.lastSyncedAt),
+    })
+    .from(contests)
+    .where(and(active, eq(contests.platform, platform)))
+    .get()
+  return {
+    platform,
+    totalContests: row?.totalContests ?? 0,
+    upcomingContests: row?.upcomingContests ?? 0,
+    runningContests: row?.runningContests ?? 0,
+    finishedContests: row?.finishedContests ?? 0,
+    averageDuration: round(row?.averageDuration),
+    averageParticipants: round(row?.averageParticipants),
+    lastSyncTime: row?.lastSyncTime != null ? toIso(row.lastSyncTime) : null,
+  }
+}
+
+const round = (value: string | null | undefined) =>
+  value == null ? 0 : Math.round(Number(value) * 100) / 100

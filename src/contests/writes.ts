@@ -1,0 +1,68 @@
+// Catalogue writes shared by the admin endpoints, the sync job and the test helpers.
+import type { Db } from '../db/client'
+import { contests, type ContestRow } from '../db/schema'
+import { newId } from '../lib/ids'
+import { phaseAt } from './serialize'
+import type { ContestType, Difficulty, Platform } from './schemas'
+
+export interface ContestInput {
+  platform: Platform
+  platformId: string
+  name: string
+  type: ContestType
+  startTime: number
+  endTime: number
+  description?: string
+  websiteUrl?: string
+  registrationUrl?: string
+  difficulty?: Difficulty
+  participantCount?: number
+  problemCount?: number
+  platformMetadata?: Record<string, unknown>
+  isActive?: boolean
+}
+
+export function newContestRow(input: ContestInput, now: number): ContestRow {
+  return {
+    id: newId(now),
+    platformId: input.platformId,
+    name: input.name,
+    platform: input.platform,
+    phase: phaseAt(input.startTime, input.endTime, now),
+    type: input.type,
+    startTime: input.startTime,
+    endTime: input.endTime,
+    durationMinutes: Math.round((input.endTime - input.startTime) / 60_000),
+    description: input.description ?? null,
+    websiteUrl: input.websiteUrl ?? null,
+    registrationUrl: input.registrationUrl ?? null,
+    difficulty: input.difficulty ?? null,
+    participantCount: input.participantCount ?? null,
+    problemCount: input.problemCount ?? null,
+    platformMetadata: input.platformMetadata ?? null,
+    isActive: input.isActive ?? true,
+    isNotified: false,
+    lastSyncedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  }
+}
+
+// D1 binds at most 100 parameters per statement; 21 columns a row leaves room for 4 rows.
+const ROWS_PER_INSERT = 4
+
+/** Inserts contests in one D1 batch, so they are written all together or not at all. */
+export async function insertContests(
+  db: Db,
+  inputs: ContestInput[],
+  now: number,
+): Promise<ContestRow[]> {
+  const rows = inputs.map((input) => newContestRow(input, now))
+  if (rows.length === 0) return rows
+  const statements = []
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    statements.push(db.insert(contests).values(rows.slice(i, i + ROWS_PER_INSERT)))
+  }
+  await db.batch(statements as [(typeof statements)[0], ...typeof statements])
+  return rows
+}

@@ -1,0 +1,62 @@
+// The Worker's bindings and its settings, parsed once per env object with real types.
+import { z } from 'zod'
+
+export interface Env {
+  DB: D1Database
+  KV: KVNamespace
+  NOTIFICATIONS_QUEUE: Queue
+  RATE_LIMITER: DurableObjectNamespace
+  [setting: string]: unknown
+}
+
+const bool = z
+  .union([z.boolean(), z.string()])
+  .transform((v) => v === true || v === 'true' || v === '1')
+const int = (fallback: number) => z.coerce.number().int().positive().default(fallback)
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+
+const settingsSchema = z.object({
+  APP_URL: z.string().default('http://localhost:8787'),
+  JWT_SECRET: optional,
+  JWT_ISSUER: z.string().default('contest-alert-service'),
+  JWT_AUDIENCE: z.string().default('contest-alert-api'),
+  BOOTSTRAP_ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  FROM_EMAIL: z.string().default('Contest Alerts <alerts@contest-alert.dev>'),
+  CONTACT_EMAIL: optional,
+  RESEND_API_KEY: optional,
+  RESEND_API_URL: z.string().default('https://api.resend.com'),
+  WHATSAPP_TOKEN: optional,
+  WHATSAPP_PHONE_NUMBER_ID: optional,
+  WHATSAPP_API_URL: z.string().default('https://graph.facebook.com/v21.0'),
+  VAPID_PUBLIC_KEY: optional,
+  VAPID_PRIVATE_KEY: optional,
+  VAPID_SUBJECT: optional,
+  CODEFORCES_API_URL: z.string().default('https://codeforces.com/api'),
+  LEETCODE_API_URL: z.string().default('https://leetcode.com'),
+  CODECHEF_API_URL: z.string().default('https://www.codechef.com'),
+  ATCODER_URL: z.string().default('https://atcoder.jp'),
+  INTELLIGENCE_URL: optional,
+  NOTIFY_WINDOW_HOURS: int(24),
+  CONTEST_RETENTION_DAYS: int(90),
+  NOTIFICATION_TTL_DAYS: int(90),
+  DEV_OUTBOX: bool.default(false),
+})
+
+export type Settings = z.infer<typeof settingsSchema>
+
+const cache = new WeakMap<object, Settings>()
+
+export function settings(env: Env): Settings {
+  let parsed = cache.get(env)
+  if (!parsed) {
+    parsed = settingsSchema.parse(env)
+    cache.set(env, parsed)
+  }
+  return parsed
+}

@@ -1,0 +1,22 @@
+// Renders every failure in the spec's error shape; a 500 never carries a stack or SQL.
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { ApiError, statusText } from '../lib/errors'
+
+export function renderError(err: Error, c: Context): Response {
+  if (err instanceof ApiError) return c.json(err.toBody(), err.status as 400)
+  // Hono's own exceptions (malformed JSON, body limit) keep their status in our shape.
+  if (err instanceof HTTPException && err.status < 500) {
+    const body = { statusCode: err.status, message: err.message, error: statusText(err.status) }
+    return c.json(body, err.status)
+  }
+  console.error(
+    JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: String(err.stack ?? err) }),
+  )
+  return c.json({ statusCode: 500, message: 'Internal server error', error: statusText(500) }, 500)
+}
+
+export function renderNotFound(c: Context): Response {
+  const message = `Cannot ${c.req.method} ${new URL(c.req.url).pathname}`
+  return c.json({ statusCode: 404, message, error: statusText(404) }, 404)
+}

@@ -1,0 +1,21 @@
+// Cron router: each Cron Trigger expression of wrangler.toml runs its job and logs one JSON line.
+import type { Env } from '../env'
+import { cleanupJob } from './cleanup'
+import { refreshPhasesJob } from './refresh-phases'
+
+export type Job = (env: Env, now: number) => Promise<Record<string, number>>
+
+export const CRONS: Record<string, { name: string; run: Job }> = {
+  '*/30 * * * *': { name: 'scheduler', run: refreshPhasesJob },
+  '0 */6 * * *': { name: 'sync', run: async () => ({}) },
+  '0 2 * * *': { name: 'cleanup', run: cleanupJob },
+}
+
+/** Runs the job of `cron`; a failing job throws so the Cron Trigger records the failure. */
+export async function runCron(cron: string, env: Env, now: number): Promise<void> {
+  const job = CRONS[cron]
+  if (!job) throw new Error(`No job is scheduled for cron "${cron}"`)
+  const started = Date.now()
+  const counts = await job.run(env, now)
+  console.log(JSON.stringify({ job: job.name, cron, durationMs: Date.now() - started, counts }))
+}

@@ -1,0 +1,35 @@
+// Zod helpers that word validation failures the way the spec does (class-validator style).
+import { z } from '@hono/zod-openapi'
+import type { ZodError } from 'zod'
+
+export function oneOf<const T extends readonly [string, ...string[]]>(field: string, values: T) {
+  return z.enum(values, {
+    error: () => `${field} must be one of the following values: ${values.join(', ')}`,
+  })
+}
+
+export function intInRange(field: string, min: number, max: number, fallback: number) {
+  return z.coerce
+    .number({ error: () => `${field} must be an integer number` })
+    .int({ error: () => `${field} must be an integer number` })
+    .min(min, { error: () => `${field} must not be less than ${min}` })
+    .max(max, { error: () => `${field} must not be greater than ${max}` })
+    .default(fallback)
+}
+
+export function isoDate(field: string) {
+  return z.iso.datetime({ offset: true, error: () => `${field} must be a valid ISO 8601 date string` })
+}
+
+/** Flattens a ZodError into the array of messages the error body carries. */
+export function validationMessages(error: ZodError): string[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => `property ${[...issue.path, key].join('.')} should not exist`)
+    }
+    const path = issue.path.join('.')
+    // Our own messages already name the field; zod's generic ones get the path put in front.
+    if (!path || issue.message.startsWith(path.split('.').pop() as string)) return [issue.message]
+    return [`${path}: ${issue.message}`]
+  })
+}

@@ -1,0 +1,16 @@
+// Types of the bindings the test runtime provides.
+import type { D1Migration } from '@cloudflare/vitest-pool-workers'
+import type { Env } from '../src/env'
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      DB: D1Database
+      KV: KVNamespace
+      NOTIFICATIONS_QUEUE: Queue
+      RATE_LIMITER: DurableObjectNamespace
+      TEST_MIGRATIONS: D1Migration[]
+    }
+  }
+}
+export type { Env }

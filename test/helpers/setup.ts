@@ -1,0 +1,4 @@
+// Applies the real D1 migrations before each test file runs.
+import { applyD1Migrations, env } from 'cloudflare:test'
+
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS)
