@@ -1,5 +1,5 @@
 // The Hono environment type shared by the app and its middleware: bindings and request variables.
-import type { Env } from './env'
+import type { Env } from './env.ts'
 
 export interface AppEnv {
   Bindings: Env

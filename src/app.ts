@@ -4,11 +4,11 @@ import { Scalar } from '@scalar/hono-api-reference'
 import { cors } from 'hono/cors'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
-import type { AppEnv } from './app-env'
-import { contestRoutes } from './contests/routes'
-import { renderError, renderNotFound } from './http/errors'
-import { badRequest } from './lib/errors'
-import { validationMessages } from './lib/validation'
+import type { AppEnv } from './app-env.ts'
+import { contestRoutes } from './contests/routes.ts'
+import { renderError, renderNotFound } from './http/errors.ts'
+import { badRequest } from './lib/errors.ts'
+import { validationMessages } from './lib/validation.ts'
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({

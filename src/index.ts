@@ -1,10 +1,10 @@
 // Worker entry: HTTP, Cron Triggers and Queue consumers, plus the Durable Object export.
-import { createApp } from './app'
-import type { Env } from './env'
-import { runCron } from './jobs/cron'
-import { consumeQueue } from './jobs/queues'
+import { createApp } from './app.ts'
+import type { Env } from './env.ts'
+import { runCron } from './jobs/cron.ts'
+import { consumeQueue } from './jobs/queues.ts'
 
-export { RateLimiter } from './rate-limit/rate-limiter'
+export { RateLimiter } from './rate-limit/rate-limiter.ts'
 
 const app = createApp()
 

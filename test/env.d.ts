@@ -1,6 +1,6 @@
 // Types of the bindings the test runtime provides.
 import type { D1Migration } from '@cloudflare/vitest-pool-workers'
-import type { Env } from '../src/env'
+import type { Env } from '../src/env.ts'
 
 declare global {
   namespace Cloudflare {

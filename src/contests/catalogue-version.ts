@@ -1,5 +1,5 @@
 // The catalogue version in KV: part of every public cache key, replaced on every catalogue write.
-import { newId } from '../lib/ids'
+import { newId } from '../lib/ids.ts'
 
 const KEY = 'catalogue:version'
 

@@ -1,7 +1,7 @@
 // Periodic upkeep of the catalogue: stored phases follow the clock, old contests are removed.
 import { and, gt, gte, lt, lte, ne } from 'drizzle-orm'
-import type { Db } from '../db/client'
-import { contests } from '../db/schema'
+import type { Db } from '../db/client.ts'
+import { contests } from '../db/schema.ts'
 
 /** Brings the stored phase in line with the times; returns how many rows changed. */
 export async function refreshPhases(db: Db, now: number): Promise<number> {

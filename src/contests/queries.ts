@@ -1,8 +1,8 @@
 // Reads of the contest catalogue: plain functions of (db, input, now) over D1.
-import { and, asc, count, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, type SQL } from 'drizzle-orm'
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { Db } from '../db/client'
-import { contests, type ContestRow } from '../db/schema'
+import type { Db } from '../db/client.ts'
+import { contests, type ContestRow } from '../db/schema.ts'
 import type {
   ContestType,
   Difficulty,
@@ -11,7 +11,7 @@ import type {
   Platform,
   PlatformListFilters,
   SortField,
-} from './schemas'
+} from './schemas.ts'
 
 const LIST_LIMIT = 50
 const SEARCH_LIMIT = 20
@@ -107,20 +107,21 @@ export function toFtsQuery(text: string): string | undefined {
   return words ? words.map((w) => `"${w}"*`).join(' ') : undefined
 }
 
+// bm25 weights: a hit in the name counts ten times one in the description.
+export const SEARCH_SQL = `SELECT c.id FROM contests_fts f JOIN contests c ON c.rowid = f.rowid
+  WHERE contests_fts MATCH ?1 AND c.is_active = 1
+  ORDER BY bm25(contests_fts, 10.0, 1.0), c.start_time
+  LIMIT ?2`
+
 export async function searchContests(db: Db, text: string): Promise<ContestRow[]> {
   const match = toFtsQuery(text)
   if (!match) return []
-  // bm25 weights: a hit in the name counts ten times one in the description.
-  const ids = await db.all<{ id: string }>(sql`
-    SELECT c.id FROM contests_fts f JOIN contests c ON c.rowid = f.rowid
-    WHERE contests_fts MATCH ${match} AND c.is_active = 1
-    ORDER BY bm25(contests_fts, 10.0, 1.0), c.start_time
-    LIMIT ${SEARCH_LIMIT}`)
+  const { results: ids } = await db.$client
+    .prepare(SEARCH_SQL)
+    .bind(match, SEARCH_LIMIT)
+    .all<{ id: string }>()
   if (ids.length === 0) return []
-  const rows = await db
-    .select()
-    .from(contests)
-    .where(sql`${contests.id} IN ${ids.map((r) => r.id)}`)
+  const rows = await db.select().from(contests).where(inArray(contests.id, ids.map((r) => r.id)))
   const byId = new Map(rows.map((r) => [r.id, r]))
   return ids.map((r) => byId.get(r.id)).filter((r): r is ContestRow => r !== undefined)
 }
@@ -133,7 +134,8 @@ const sortColumns: Record<SortField, AnySQLiteColumn> = {
   createdAt: contests.createdAt,
 }
 
-export async function listContests(db: Db, filters: ListFilters, now: number) {
+/** The count and page statements of GET /contests, run together in one batch. */
+export function contestListQueries(db: Db, filters: ListFilters, now: number) {
   const where = and(
     active,
     platformIs(filters.platform),
@@ -145,15 +147,20 @@ export async function listContests(db: Db, filters: ListFilters, now: number) {
   )
   const order = filters.sortOrder === 'desc' ? desc : asc
   // The id breaks ties so that pages never overlap or skip rows.
-  const [[{ total }], rows] = await db.batch([
-    db.select({ total: count() }).from(contests).where(where),
-    db
+  return {
+    total: db.select({ total: count() }).from(contests).where(where),
+    page: db
       .select()
       .from(contests)
       .where(where)
       .orderBy(order(sortColumns[filters.sortBy]), order(contests.id))
       .limit(filters.limit)
       .offset(filters.offset),
-  ])
+  }
+}
+
+export async function listContests(db: Db, filters: ListFilters, now: number) {
+  const queries = contestListQueries(db, filters, now)
+  const [[{ total }], rows] = await db.batch([queries.total, queries.page])
   return { rows, total }
 }

@@ -1,11 +1,11 @@
 // Public contest endpoints: lists, search, lookup by id, statistics and health.
 import { createRoute, OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env'
-import { createDb } from '../db/client'
-import { publicCache } from '../http/public-cache'
-import { notFound } from '../lib/errors'
-import { errorResponse, json } from '../lib/openapi'
-import { toIso } from '../lib/time'
+import type { AppEnv } from '../app-env.ts'
+import { createDb } from '../db/client.ts'
+import { publicCache } from '../http/public-cache.ts'
+import { notFound } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { toIso } from '../lib/time.ts'
 import {
   findContest,
   listByDifficulty,
@@ -16,7 +16,7 @@ import {
   listRunning,
   listUpcoming,
   searchContests,
-} from './queries'
+} from './queries.ts'
 import {
   ContestDetailSchema,
   ContestPageSchema,
@@ -32,9 +32,9 @@ import {
   SearchQuery,
   StatsSchema,
   TypeParam,
-} from './schemas'
-import { toApiContest, toApiContestDetail } from './serialize'
-import { contestStats, platformStats } from './stats'
+} from './schemas.ts'
+import { toApiContest, toApiContestDetail } from './serialize.ts'
+import { contestStats, platformStats } from './stats.ts'
 
 // How stale each kind of read may be. Time-dependent answers get a short life.
 const TIME_DEPENDENT_TTL = 60
@@ -165,7 +165,7 @@ contestRoutes
   })
   .openapi(search, async (c) => {
     const now = Date.now()
-    const rows = await searchContests(createDb(c.env.DB), c.req.valid('query').q as string)
+    const rows = await searchContests(createDb(c.env.DB), c.req.valid('query').q)
     return c.json(render(rows, now), 200)
   })
   .openapi(stats, async (c) => {

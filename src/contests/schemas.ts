@@ -1,7 +1,7 @@
 // Contest enumerations and the zod schemas shared by the routes and the OpenAPI document.
 import { z } from '@hono/zod-openapi'
-import { isId } from '../lib/ids'
-import { intInRange, isoDate, oneOf } from '../lib/validation'
+import { isId } from '../lib/ids.ts'
+import { intInRange, isoDate, oneOf } from '../lib/validation.ts'
 
 export const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder'] as const
 export const PHASES = ['BEFORE', 'CODING', 'FINISHED'] as const
@@ -45,14 +45,13 @@ export const IdParam = z.object({
 })
 
 export const SearchQuery = z.object({
-  // Required, but a missing q must give the spec's sentence rather than zod's.
+  // A missing q is read as empty, so that it gets the spec's sentence rather than zod's.
   q: z
-    .string()
-    .optional()
-    .refine((q) => q !== undefined && q.trim() !== '', {
-      error: 'Search query parameter "q" is required',
-    })
-    .openapi({ example: 'educational round' }),
+    .preprocess(
+      (q) => q ?? '',
+      z.string().refine((q) => q.trim() !== '', { error: 'Search query parameter "q" is required' }),
+    )
+    .openapi({ type: 'string', example: 'educational round' }),
 })
 
 export const PlatformListQuery = z.object({

@@ -1,7 +1,7 @@
 // Contest rows rendered as API objects: ISO times, a time-derived phase, optional fields left out.
-import type { ContestRow } from '../db/schema'
-import { toIso } from '../lib/time'
-import type { ContestType, Difficulty, Phase, Platform } from './schemas'
+import type { ContestRow } from '../db/schema.ts'
+import { toIso } from '../lib/time.ts'
+import type { ContestType, Difficulty, Phase, Platform } from './schemas.ts'
 
 /** The phase follows the clock, so a stored phase that a sync has not refreshed yet never leaks. */
 export function phaseAt(startTime: number, endTime: number, now: number): Phase {

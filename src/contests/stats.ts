@@ -1,10 +1,10 @@
 // Catalogue statistics over active contests, each answered by one batched round trip to D1.
 import { and, avg, count, eq, isNotNull, max, sql } from 'drizzle-orm'
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { Db } from '../db/client'
-import { contests } from '../db/schema'
-import { toIso } from '../lib/time'
-import type { Platform } from './schemas'
+import type { Db } from '../db/client.ts'
+import { contests } from '../db/schema.ts'
+import { toIso } from '../lib/time.ts'
+import type { Platform } from './schemas.ts'
 
 const active = eq(contests.isActive, true)
 

@@ -1,9 +1,9 @@
 // Catalogue writes shared by the admin endpoints, the sync job and the test helpers.
-import type { Db } from '../db/client'
-import { contests, type ContestRow } from '../db/schema'
-import { newId } from '../lib/ids'
-import { phaseAt } from './serialize'
-import type { ContestType, Difficulty, Platform } from './schemas'
+import type { Db } from '../db/client.ts'
+import { contests, type ContestRow } from '../db/schema.ts'
+import { newId } from '../lib/ids.ts'
+import { phaseAt } from './serialize.ts'
+import type { ContestType, Difficulty, Platform } from './schemas.ts'
 
 export interface ContestInput {
   platform: Platform

@@ -1,7 +1,7 @@
 // Renders every failure in the spec's error shape; a 500 never carries a stack or SQL.
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { ApiError, statusText } from '../lib/errors'
+import { ApiError, statusText } from '../lib/errors.ts'
 
 export function renderError(err: Error, c: Context): Response {
   if (err instanceof ApiError) return c.json(err.toBody(), err.status as 400)

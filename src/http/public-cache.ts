@@ -1,8 +1,8 @@
 // Caching of public catalogue reads: Cache-Control for the CDN and browsers, an ETag answered
 // with 304, and the Cache API keyed by the catalogue version so a write is seen on the next read.
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env'
-import { catalogueVersion } from '../contests/catalogue-version'
+import type { AppEnv } from '../app-env.ts'
+import { catalogueVersion } from '../contests/catalogue-version.ts'
 
 const CACHE_NAME = 'public-catalogue'
 

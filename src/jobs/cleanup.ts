@@ -1,9 +1,9 @@
 // Daily cleanup: finished contests past the retention period leave the catalogue.
-import { bumpCatalogueVersion } from '../contests/catalogue-version'
-import { removeFinishedBefore } from '../contests/maintenance'
-import { createDb } from '../db/client'
-import { settings, type Env } from '../env'
-import { DAY_MS } from '../lib/time'
+import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
+import { removeFinishedBefore } from '../contests/maintenance.ts'
+import { createDb } from '../db/client.ts'
+import { settings, type Env } from '../env.ts'
+import { DAY_MS } from '../lib/time.ts'
 
 export async function cleanupJob(env: Env, now: number) {
   const cutoff = now - settings(env).CONTEST_RETENTION_DAYS * DAY_MS

@@ -1,7 +1,7 @@
 // Cron router: each Cron Trigger expression of wrangler.toml runs its job and logs one JSON line.
-import type { Env } from '../env'
-import { cleanupJob } from './cleanup'
-import { refreshPhasesJob } from './refresh-phases'
+import type { Env } from '../env.ts'
+import { cleanupJob } from './cleanup.ts'
+import { refreshPhasesJob } from './refresh-phases.ts'
 
 export type Job = (env: Env, now: number) => Promise<Record<string, number>>
 

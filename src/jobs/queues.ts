@@ -1,5 +1,5 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
-import type { Env } from '../env'
+import type { Env } from '../env.ts'
 
 export type Consumer = (batch: MessageBatch, env: Env) => Promise<void>
 

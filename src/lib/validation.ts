@@ -28,8 +28,10 @@ export function validationMessages(error: ZodError): string[] {
       return issue.keys.map((key) => `property ${[...issue.path, key].join('.')} should not exist`)
     }
     const path = issue.path.join('.')
-    // Our own messages already name the field; zod's generic ones get the path put in front.
-    if (!path || issue.message.startsWith(path.split('.').pop() as string)) return [issue.message]
+    // Refinements carry the spec's own sentences and field messages start with the field name;
+    // only zod's generic wording needs the path put in front.
+    const field = String(issue.path.at(-1) ?? '')
+    if (!path || issue.code === 'custom' || issue.message.startsWith(field)) return [issue.message]
     return [`${path}: ${issue.message}`]
   })
 }

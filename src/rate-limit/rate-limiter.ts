@@ -1,6 +1,6 @@
 // The rate-limiter Durable Object: exact fixed-window counters kept in its SQLite storage.
 import { DurableObject } from 'cloudflare:workers'
-import { consumeWindow, type WindowResult } from './window'
+import { consumeWindow, type WindowResult } from './window.ts'
 
 export class RateLimiter extends DurableObject {
   /** Counts one request against `limit` per `windowMs`; one object serves one key, serially. */

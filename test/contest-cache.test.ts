@@ -1,0 +1,83 @@
+// Public catalogue caching: Cache API hits without D1, ETag revalidation, versioned invalidation.
+import { env } from 'cloudflare:test'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { bumpCatalogueVersion } from '../src/contests/catalogue-version.ts'
+import { addContests, clearContests, contest } from './helpers/contests.ts'
+import { call, countingD1 } from './helpers/worker.ts'
+
+beforeEach(clearContests)
+
+describe('cached public reads', () => {
+  it('serves a repeated /contests/upcoming from the cache with zero D1 queries', async () => {
+    await addContests([contest(1, { name: 'Cached Round' })])
+    const first = countingD1(env.DB)
+    const miss = await call('/contests/upcoming', {}, { DB: first.d1 })
+    expect(miss.headers.get('X-Cache')).toBe('MISS')
+    expect(first.counter.statements).toBeGreaterThan(0)
+
+    const second = countingD1(env.DB)
+    const hit = await call('/contests/upcoming', {}, { DB: second.d1 })
+    expect(hit.status).toBe(200)
+    expect(hit.headers.get('X-Cache')).toBe('HIT')
+    expect(second.counter.statements).toBe(0)
+    expect(await hit.json()).toEqual(await miss.json())
+  })
+
+  it('shows a catalogue write on the very next read', async () => {
+    await addContests([contest(1, { name: 'First' })])
+    const before = await call('/contests/upcoming')
+    expect((await before.json<{ name: string }[]>()).map((c) => c.name)).toEqual(['First'])
+
+    await addContests([contest(2, { name: 'Second' })])
+    const after = await call('/contests/upcoming')
+    expect(after.headers.get('X-Cache')).toBe('MISS')
+    expect((await after.json<{ name: string }[]>()).map((c) => c.name)).toEqual(['First', 'Second'])
+  })
+
+  it('keys the cache by the query string, whatever the parameter order', async () => {
+    await addContests([
+      contest(1, { name: 'CF' }),
+      contest(2, { name: 'LC', platform: 'leetcode', type: 'WEEKLY' }),
+    ])
+    const lc = await call('/contests?platform=leetcode&limit=5')
+    const cf = await call('/contests?platform=codeforces&limit=5')
+    expect((await lc.json<any>()).data[0].name).toBe('LC')
+    expect((await cf.json<any>()).data[0].name).toBe('CF')
+    const reordered = await call('/contests?limit=5&platform=leetcode')
+    expect(reordered.headers.get('X-Cache')).toBe('HIT')
+  })
+
+  it('sends Cache-Control with s-maxage and an ETag, and answers If-None-Match with 304', async () => {
+    await addContests([contest(1)])
+    const res = await call('/contests/upcoming')
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=60, s-maxage=60')
+    const etag = res.headers.get('ETag')
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+
+    const revalidated = await call('/contests/upcoming', { headers: { 'If-None-Match': etag! } })
+    expect(revalidated.status).toBe(304)
+    expect(await revalidated.text()).toBe('')
+
+    await bumpCatalogueVersion(env.KV)
+    const changed = await call('/contests/upcoming', { headers: { 'If-None-Match': '"stale"' } })
+    expect(changed.status).toBe(200)
+  })
+
+  it('does not cache errors or the health check', async () => {
+    const bad = await call('/contests/upcoming?platform=nope')
+    expect(bad.status).toBe(400)
+    expect(bad.headers.get('X-Cache')).toBeNull()
+    const health = await call('/contests/health')
+    expect(health.headers.get('Cache-Control')).toBe('no-store')
+    expect(health.headers.get('ETag')).toBeNull()
+  })
+
+  it('gives each cached response the request id of the request it answers', async () => {
+    await call('/contests/upcoming')
+    const a = await call('/contests/upcoming')
+    const b = await call('/contests/upcoming')
+    expect(a.headers.get('X-Cache')).toBe('HIT')
+    expect(a.headers.get('X-Request-Id')).toBeTruthy()
+    expect(a.headers.get('X-Request-Id')).not.toBe(b.headers.get('X-Request-Id'))
+  })
+})

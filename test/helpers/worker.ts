@@ -1,0 +1,42 @@
+// Calls the real Worker entry inside workerd, optionally with bindings swapped or instrumented.
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import worker from '../../src/index.ts'
+import type { Env } from '../../src/env.ts'
+
+export const BASE = 'https://api.test'
+
+export async function call(
+  path: string,
+  init: RequestInit = {},
+  bindings: Partial<Env> = {},
+): Promise<Response> {
+  const ctx = createExecutionContext()
+  const request = new Request(`${BASE}${path}`, init)
+  const response = await worker.fetch(request, { ...env, ...bindings } as Env, ctx)
+  // Cache writes and other background work finish before the test looks at state.
+  await waitOnExecutionContext(ctx)
+  return response
+}
+
+export async function getJson<T = any>(path: string, init: RequestInit = {}) {
+  const res = await call(path, init)
+  return { status: res.status, headers: res.headers, body: (await res.json()) as T }
+}
+
+/** A D1 binding that counts the statements it is asked to run, passing each to the real one. */
+export function countingD1(d1: D1Database) {
+  const counter = { statements: 0 }
+  const wrapped = new Proxy(d1, {
+    get(target, prop) {
+      if (prop === 'prepare' || prop === 'exec') {
+        return (...args: unknown[]) => {
+          counter.statements++
+          return (target[prop] as (...a: unknown[]) => unknown).apply(target, args)
+        }
+      }
+      const value = Reflect.get(target, prop)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return { d1: wrapped, counter }
+}

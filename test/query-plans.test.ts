@@ -1,0 +1,55 @@
+// The catalogue's hot queries, as the app builds them, use indexes (EXPLAIN QUERY PLAN).
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import {
+  contestListQueries,
+  listByPlatform,
+  listFinished,
+  listUpcoming,
+  SEARCH_SQL,
+} from '../src/contests/queries.ts'
+import { ListQuery, PlatformListQuery } from '../src/contests/schemas.ts'
+import { createDb } from '../src/db/client.ts'
+
+const db = createDb(env.DB)
+const now = Date.now()
+
+async function plan(query: { sql: string; params: unknown[] }): Promise<string> {
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+    .bind(...query.params)
+    .all<{ detail: string }>()
+  return results.map((r) => r.detail).join('\n')
+}
+
+describe('query plans', () => {
+  it('upcoming walks the (is_active, start_time) index in order', async () => {
+    const detail = await plan(listUpcoming(db, undefined, now).toSQL())
+    expect(detail).toContain('USING INDEX contests_active_start')
+    expect(detail).not.toContain('TEMP B-TREE')
+  })
+
+  it('finished walks the (is_active, end_time) index backwards', async () => {
+    const detail = await plan(listFinished(db, undefined, now).toSQL())
+    expect(detail).toContain('USING INDEX contests_active_end')
+    expect(detail).not.toContain('TEMP B-TREE')
+  })
+
+  it('a platform list uses the (platform, start_time) index', async () => {
+    const filters = PlatformListQuery.parse({})
+    const detail = await plan(listByPlatform(db, 'codeforces', filters, now).toSQL())
+    expect(detail).toContain('USING INDEX contests_platform_start')
+    expect(detail).not.toContain('TEMP B-TREE')
+  })
+
+  it('search goes through the FTS5 index and joins contests by rowid', async () => {
+    const detail = await plan({ sql: SEARCH_SQL, params: ['"round"*', 20] })
+    expect(detail).toMatch(/VIRTUAL TABLE INDEX/)
+    expect(detail).toMatch(/SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)/)
+  })
+
+  it('the default page of GET /contests and its count use the (is_active, start_time) index', async () => {
+    const queries = contestListQueries(db, ListQuery.parse({ limit: '100' }), now)
+    expect(await plan(queries.page.toSQL())).toContain('USING INDEX contests_active_start')
+    expect(await plan(queries.total.toSQL())).toMatch(/USING (COVERING )?INDEX contests_active_/)
+  })
+})
