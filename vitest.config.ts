@@ -6,23 +6,36 @@ import { defineConfig } from 'vitest/config'
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false'
 process.env.WRANGLER_SEND_METRICS = 'false'
 
-export default defineConfig(async () => ({
+const migrations = await readD1Migrations('./migrations')
+
+export default defineConfig({
   plugins: [
-    cloudflareTest({
+    cloudflareTest(({ inject }) => ({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
         // Pinned here so that a developer's own .dev.vars cannot change what the tests see.
         bindings: {
-          TEST_MIGRATIONS: await readD1Migrations('./migrations'),
+          TEST_MIGRATIONS: migrations,
           JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
           BOOTSTRAP_ADMIN_EMAILS: 'admin@example.test',
           DEV_OUTBOX: 'false',
+          // Every upstream and provider points at the loopback stand-in (test/stand-ins).
+          STAND_IN_URL: inject('standInUrl'),
+          RESEND_API_URL: `${inject('standInUrl')}/resend`,
+          WHATSAPP_API_URL: `${inject('standInUrl')}/whatsapp`,
+          CODEFORCES_API_URL: `${inject('standInUrl')}/codeforces/api`,
+          LEETCODE_API_URL: `${inject('standInUrl')}/leetcode`,
+          CODECHEF_API_URL: `${inject('standInUrl')}/codechef`,
+          ATCODER_URL: `${inject('standInUrl')}/atcoder`,
         },
       },
-    }),
+    })),
   ],
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['./test/helpers/setup.ts'],
+    globalSetup: ['./test/global-setup.ts'],
+    // Test files share the stand-ins, so they run one after another.
+    fileParallelism: false,
   },
-}))
+})

@@ -10,6 +10,7 @@ declare global {
       NOTIFICATIONS_QUEUE: Queue
       RATE_LIMITER: DurableObjectNamespace
       TEST_MIGRATIONS: D1Migration[]
+      STAND_IN_URL: string
     }
   }
 }

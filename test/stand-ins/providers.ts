@@ -1,0 +1,125 @@
+// A loopback HTTP stand-in for everything outside Cloudflare that speaks plain HTTP (Resend,
+// WhatsApp Cloud API, Web Push services, the contest platforms). It answers like the real service,
+// records every request, and can be scripted by tests through its /__control endpoints.
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { randomUUID } from 'node:crypto'
+
+export interface RecordedRequest {
+  method: string
+  path: string
+  headers: Record<string, string>
+  body: string
+  at: number
+}
+
+export interface ScriptedResponse {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+/** A rule answers requests whose method and path prefix match, in order; the last one repeats. */
+interface Rule {
+  method?: string
+  pathPrefix: string
+  responses: ScriptedResponse[]
+  /** When set, each request fails with `failure` with this probability instead. */
+  failRate?: number
+  failure?: ScriptedResponse
+}
+
+/** What the real services answer when nothing is scripted. */
+function defaultResponse(method: string, path: string, body: string): ScriptedResponse {
+  if (method === 'POST' && /\/emails\/batch$/.test(path)) {
+    const count = safeJson<unknown[]>(body)?.length ?? 0
+    return { status: 200, body: { data: Array.from({ length: count }, () => ({ id: randomUUID() })) } }
+  }
+  if (method === 'POST' && /\/emails$/.test(path)) return { status: 200, body: { id: randomUUID() } }
+  if (method === 'POST' && /\/messages$/.test(path)) {
+    const to = safeJson<{ to?: string }>(body)?.to ?? ''
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: to, wa_id: to.replace(/\D/g, '') }],
+        messages: [{ id: `wamid.${randomUUID().replace(/-/g, '')}` }],
+      },
+    }
+  }
+  if (method === 'POST' && path.startsWith('/push/')) return { status: 201 }
+  return { status: 404, body: { error: `stand-in has nothing at ${method} ${path}` } }
+}
+
+function safeJson<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return undefined
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export function startProviderStandIn(port = 0): Promise<{ server: Server; url: string }> {
+  let requests: RecordedRequest[] = []
+  let rules: Rule[] = []
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://stand-in')
+    const body = await readBody(req)
+    const send = (r: ScriptedResponse) => {
+      const isText = typeof r.body === 'string'
+      res.writeHead(r.status, {
+        'content-type': isText ? 'text/html; charset=utf-8' : 'application/json',
+        ...r.headers,
+      })
+      res.end(r.body === undefined ? '' : isText ? (r.body as string) : JSON.stringify(r.body))
+    }
+
+    if (url.pathname.startsWith('/__control/')) {
+      const action = url.pathname.slice('/__control/'.length)
+      if (action === 'reset') {
+        requests = []
+        rules = []
+        return send({ status: 200, body: { ok: true } })
+      }
+      if (action === 'script') {
+        rules.unshift(JSON.parse(body) as Rule)
+        return send({ status: 200, body: { ok: true } })
+      }
+      if (action === 'requests') {
+        const prefix = url.searchParams.get('pathPrefix') ?? '/'
+        return send({ status: 200, body: requests.filter((r) => r.path.startsWith(prefix)) })
+      }
+      return send({ status: 404, body: { error: 'unknown control action' } })
+    }
+
+    const path = url.pathname + url.search
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+    )
+    requests.push({ method: req.method ?? 'GET', path, headers, body, at: Date.now() })
+
+    const rule = rules.find(
+      (r) => (!r.method || r.method === req.method) && url.pathname.startsWith(r.pathPrefix),
+    )
+    if (!rule) return send(defaultResponse(req.method ?? 'GET', url.pathname, body))
+    if (rule.failRate && Math.random() < rule.failRate) {
+      return send(rule.failure ?? { status: 503, body: { error: 'scripted failure' } })
+    }
+    const next = rule.responses.length > 1 ? rule.responses.shift()! : rule.responses[0]
+    send(next)
+  })
+
+  return new Promise((resolve) => {
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address()
+      const actualPort = typeof address === 'object' && address ? address.port : port
+      resolve({ server, url: `http://127.0.0.1:${actualPort}` })
+    })
+  })
+}
