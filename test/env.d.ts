@@ -1,17 +1,12 @@
-// Types of the bindings the test runtime provides.
+// Types of the bindings the test runtime provides: the Worker's own plus the test-only ones.
 import type { D1Migration } from '@cloudflare/vitest-pool-workers'
-import type { Env } from '../src/env.ts'
+import type { Env as WorkerEnv } from '../src/env.ts'
 
 declare global {
   namespace Cloudflare {
-    interface Env {
-      DB: D1Database
-      KV: KVNamespace
-      NOTIFICATIONS_QUEUE: Queue
-      RATE_LIMITER: DurableObjectNamespace
+    interface Env extends WorkerEnv {
       TEST_MIGRATIONS: D1Migration[]
       STAND_IN_URL: string
     }
   }
 }
-export type { Env }

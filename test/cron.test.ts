@@ -1,0 +1,96 @@
+// Cron Triggers: the local cron driver's matcher and the jobs run by the scheduled handler.
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { cronMatches, cronsOf } from '../scripts/lib/cron.mjs'
+import { catalogueVersion } from '../src/contests/catalogue-version.ts'
+import { findContest } from '../src/contests/queries.ts'
+import { createDb } from '../src/db/client.ts'
+import { runCron } from '../src/jobs/cron.ts'
+import { HOUR_MS } from '../src/lib/time.ts'
+import worker from '../src/index.ts'
+import { addContests, clearContests, contest } from './helpers/contests.ts'
+
+beforeEach(clearContests)
+
+const at = (iso: string) => new Date(iso)
+
+describe('cron matcher of the local driver', () => {
+  it('fires */30 at :00 and :30 only', () => {
+    expect(cronMatches('*/30 * * * *', at('2026-11-22T10:00:00Z'))).toBe(true)
+    expect(cronMatches('*/30 * * * *', at('2026-11-22T10:30:00Z'))).toBe(true)
+    expect(cronMatches('*/30 * * * *', at('2026-11-22T10:15:00Z'))).toBe(false)
+  })
+
+  it('fires 0 */6 at 00:00, 06:00, 12:00 and 18:00 UTC', () => {
+    const hours = Array.from({ length: 24 }, (_, h) => h).filter((h) =>
+      cronMatches('0 */6 * * *', at(`2026-11-22T${String(h).padStart(2, '0')}:00:00Z`)),
+    )
+    expect(hours).toEqual([0, 6, 12, 18])
+    expect(cronMatches('0 */6 * * *', at('2026-11-22T06:01:00Z'))).toBe(false)
+  })
+
+  it('fires 0 2 once a day and understands lists, ranges and weekdays', () => {
+    expect(cronMatches('0 2 * * *', at('2026-11-22T02:00:00Z'))).toBe(true)
+    expect(cronMatches('0 2 * * *', at('2026-11-22T14:00:00Z'))).toBe(false)
+    expect(cronMatches('0 9 * * 1', at('2026-11-23T09:00:00Z'))).toBe(true) // a Monday
+    expect(cronMatches('0 9 * * 1', at('2026-11-22T09:00:00Z'))).toBe(false) // a Sunday
+    expect(cronMatches('5,10 8-9 * * *', at('2026-11-22T09:10:00Z'))).toBe(true)
+    expect(() => cronMatches('* * *', at('2026-11-22T09:10:00Z'))).toThrow(/Unsupported/)
+  })
+
+  it('reads the cron list from wrangler.toml text', () => {
+    const toml = '[triggers]\ncrons = ["*/30 * * * *", "0 */6 * * *", "0 2 * * *"]\n'
+    expect(cronsOf(toml)).toEqual(['*/30 * * * *', '0 */6 * * *', '0 2 * * *'])
+  })
+})
+
+async function fireScheduled(cron: string, scheduledTime: number) {
+  const ctx = createExecutionContext()
+  await worker.scheduled(createScheduledController({ cron, scheduledTime }), env, ctx)
+  await waitOnExecutionContext(ctx)
+}
+
+describe('scheduled jobs', () => {
+  it('daily cleanup removes contests that ended more than 90 days ago and bumps the version', async () => {
+    const now = Date.now()
+    const [old, recent, upcoming] = await addContests([
+      contest(-91 * 24, {}, now),
+      contest(-89 * 24, {}, now),
+      contest(5, {}, now),
+    ])
+    const before = await catalogueVersion(env.KV)
+    await fireScheduled('0 2 * * *', now)
+    const db = createDb(env.DB)
+    expect(await findContest(db, old.id)).toBeUndefined()
+    expect(await findContest(db, recent.id)).toBeDefined()
+    expect(await findContest(db, upcoming.id)).toBeDefined()
+    expect(await catalogueVersion(env.KV)).not.toBe(before)
+  })
+
+  it('the half-hourly run brings stored phases in line with the clock', async () => {
+    const created = Date.now() - 3 * HOUR_MS
+    // Stored while both were still in the future: phase BEFORE.
+    const [started, ended] = await addContests(
+      [contest(2, {}, created), contest(0.5, { endTime: created + HOUR_MS }, created)],
+      created,
+    )
+    expect(started.phase).toBe('BEFORE')
+    await fireScheduled('*/30 * * * *', Date.now())
+    const db = createDb(env.DB)
+    expect((await findContest(db, started.id))?.phase).toBe('CODING')
+    expect((await findContest(db, ended.id))?.phase).toBe('FINISHED')
+  })
+
+  it('an unknown cron expression fails loudly', async () => {
+    await expect(runCron('1 1 1 1 1', env, Date.now())).rejects.toThrow(
+      'No job is scheduled for cron "1 1 1 1 1"',
+    )
+  })
+
+  it('a retention setting of 30 days removes more', async () => {
+    const now = Date.now()
+    const [row] = await addContests([contest(-40 * 24, {}, now)])
+    await runCron('0 2 * * *', { ...env, CONTEST_RETENTION_DAYS: '30' }, now)
+    expect(await findContest(createDb(env.DB), row.id)).toBeUndefined()
+  })
+})
