@@ -1,5 +1,5 @@
 // Drizzle schema of the D1 database; drizzle-kit turns it into the SQL migrations.
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 export const contests = sqliteTable(
   'contests',
@@ -39,3 +39,137 @@ export const contests = sqliteTable(
 
 export type ContestRow = typeof contests.$inferSelect
 export type NewContestRow = typeof contests.$inferInsert
+
+// Accounts. Preferences are columns (not JSON) so the notification scheduler can filter on them in
+// SQL; `platforms` keeps the order the user chose, `user_platforms` mirrors it for indexed matching.
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    phoneNumber: text('phone_number'),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['user', 'admin'] })
+      .notNull()
+      .default('user'),
+    isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
+    emailVerifiedAt: integer('email_verified_at'),
+    platforms: text('platforms', { mode: 'json' }).$type<string[]>().notNull(),
+    alertFrequency: text('alert_frequency', { enum: ['immediate', 'daily', 'weekly'] })
+      .notNull()
+      .default('immediate'),
+    contestTypes: text('contest_types', { mode: 'json' }).$type<string[]>().notNull(),
+    notifyEmail: integer('notify_email', { mode: 'boolean' }).notNull().default(true),
+    notifyWhatsapp: integer('notify_whatsapp', { mode: 'boolean' }).notNull().default(true),
+    notifyPush: integer('notify_push', { mode: 'boolean' }).notNull().default(false),
+    notifyBefore: integer('notify_before').notNull().default(24),
+    timezone: text('timezone').notNull().default('UTC'),
+    lastLogin: integer('last_login'),
+    deletedAt: integer('deleted_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('users_email').on(t.email),
+    // Admin list: newest first, id as the tie-breaker.
+    index('users_created').on(t.createdAt, t.id),
+    // Digests select users by frequency and the time zone whose local 09:00 it is.
+    index('users_frequency_timezone').on(t.alertFrequency, t.timezone),
+  ],
+)
+
+export const userPlatforms = sqliteTable(
+  'user_platforms',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.platform] }),
+    // The scheduler asks "who follows this platform?"; this index answers without a scan.
+    index('user_platforms_platform_user').on(t.platform, t.userId),
+  ],
+)
+
+// One row per sign-in. The refresh token in use is stored only as its SHA-256; `role` is frozen at
+// sign-in so a role change reaches the user at the next sign-in.
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    refreshHash: text('refresh_hash').notNull(),
+    role: text('role', { enum: ['user', 'admin'] }).notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+    createdAt: integer('created_at').notNull(),
+    refreshedAt: integer('refreshed_at'),
+  },
+  (t) => [
+    uniqueIndex('sessions_refresh_hash').on(t.refreshHash),
+    index('sessions_user').on(t.userId),
+    index('sessions_expires').on(t.expiresAt),
+  ],
+)
+
+// Refresh tokens already exchanged: presenting one again means it leaked, so its session is revoked.
+export const rotatedRefreshTokens = sqliteTable(
+  'rotated_refresh_tokens',
+  {
+    hash: text('hash').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    rotatedAt: integer('rotated_at').notNull(),
+  },
+  (t) => [index('rotated_refresh_tokens_session').on(t.sessionId)],
+)
+
+// Six-digit codes mailed to users; one live code per user and purpose, stored as a keyed hash.
+export const emailCodes = sqliteTable(
+  'email_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.purpose] }),
+    index('email_codes_expires').on(t.expiresAt),
+  ],
+)
+
+// Web Push subscriptions; an endpoint belongs to one browser, so it is unique across users.
+export const pushSubscriptions = sqliteTable(
+  'push_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint').on(t.endpoint),
+    index('push_subscriptions_user').on(t.userId),
+  ],
+)
+
+export type UserRow = typeof users.$inferSelect
+export type NewUserRow = typeof users.$inferInsert
+export type SessionRow = typeof sessions.$inferSelect
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect
