@@ -22,6 +22,8 @@ export const contests = sqliteTable(
     platformMetadata: text('platform_metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
     isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
     isNotified: integer('is_notified', { mode: 'boolean' }).notNull().default(false),
+    // Digest of the upstream fields, so a sync compares one value and writes only changed rows.
+    syncHash: text('sync_hash'),
     lastSyncedAt: integer('last_synced_at').notNull(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
@@ -173,3 +175,46 @@ export type UserRow = typeof users.$inferSelect
 export type NewUserRow = typeof users.$inferInsert
 export type SessionRow = typeof sessions.$inferSelect
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect
+
+// One row per sync of one platform: what it found and wrote, or why it failed.
+export const syncRuns = sqliteTable(
+  'sync_runs',
+  {
+    id: text('id').primaryKey(),
+    platform: text('platform').notNull(),
+    status: text('status', { enum: ['success', 'failed'] }).notNull(),
+    startedAt: integer('started_at').notNull(),
+    finishedAt: integer('finished_at').notNull(),
+    created: integer('created').notNull(),
+    updated: integer('updated').notNull(),
+    unchanged: integer('unchanged').notNull(),
+    skipped: integer('skipped').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('sync_runs_platform_finished').on(t.platform, t.status, t.finishedAt)],
+)
+
+// Named leases that keep two runs of one job from overlapping; a crashed holder's lease expires.
+export const jobLocks = sqliteTable('job_locks', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+})
+
+// A changed start time of an upcoming contest, kept until the notifier has handled it.
+export const contestReschedules = sqliteTable(
+  'contest_reschedules',
+  {
+    id: text('id').primaryKey(),
+    contestId: text('contest_id')
+      .notNull()
+      .references(() => contests.id, { onDelete: 'cascade' }),
+    oldStartTime: integer('old_start_time').notNull(),
+    newStartTime: integer('new_start_time').notNull(),
+    detectedAt: integer('detected_at').notNull(),
+    handledAt: integer('handled_at'),
+  },
+  (t) => [index('contest_reschedules_pending').on(t.handledAt, t.detectedAt)],
+)
+
+export type SyncRunRow = typeof syncRuns.$inferSelect
