@@ -27,6 +27,8 @@ export default defineConfig({
           LEETCODE_API_URL: `${inject('standInUrl')}/leetcode`,
           CODECHEF_API_URL: `${inject('standInUrl')}/codechef`,
           ATCODER_URL: `${inject('standInUrl')}/atcoder`,
+          // The intelligence stand-in speaks grpc-web, so it is a server of its own.
+          INTELLIGENCE_URL: inject('intelligenceUrl'),
         },
       },
     })),

@@ -7,6 +7,7 @@ declare global {
     interface Env extends WorkerEnv {
       TEST_MIGRATIONS: D1Migration[]
       STAND_IN_URL: string
+      INTELLIGENCE_URL: string
     }
   }
 }
