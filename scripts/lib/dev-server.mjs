@@ -13,12 +13,13 @@ export function wrangler(args, options = {}) {
 }
 
 /** Resolves once `GET /contests/health` answers, with a `stop()` that ends the server. */
-export async function startDevServer({ port, persistTo, vars = {} }) {
+export async function startDevServer({ port, persistTo, vars = {}, testScheduled = false }) {
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
   const child = spawn(
     'npx',
     ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo,
-      '--show-interactive-dev-session=false', '--log-level', 'error', ...varArgs],
+      '--show-interactive-dev-session=false', '--log-level', 'error', ...varArgs,
+      ...(testScheduled ? ['--test-scheduled'] : [])],
     { env: offlineEnv, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
   )
   const base = `http://127.0.0.1:${port}`

@@ -34,6 +34,7 @@ import {
   TypeParam,
 } from './schemas.ts'
 import { toApiContest, toApiContestDetail } from './serialize.ts'
+import { lastSuccessfulSync } from '../sync/runs.ts'
 import { contestStats, platformStats } from './stats.ts'
 
 // How stale each kind of read may be. Time-dependent answers get a short life.
@@ -173,7 +174,9 @@ contestRoutes
   })
   .openapi(statsByPlatform, async (c) => {
     const { platform } = c.req.valid('param')
-    return c.json(await platformStats(createDb(c.env.DB), platform, Date.now()), 200)
+    const db = createDb(c.env.DB)
+    const lastSync = await lastSuccessfulSync(db, platform)
+    return c.json(await platformStats(db, platform, lastSync, Date.now()), 200)
   })
   .openapi(byPlatform, async (c) => {
     const now = Date.now()

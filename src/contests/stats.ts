@@ -1,5 +1,5 @@
 // Catalogue statistics over active contests, each answered by one batched round trip to D1.
-import { and, avg, count, eq, isNotNull, max, sql } from 'drizzle-orm'
+import { and, avg, count, eq, isNotNull, sql } from 'drizzle-orm'
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/client.ts'
 import { contests } from '../db/schema.ts'
@@ -42,13 +42,18 @@ export async function contestStats(db: Db, now: number) {
   }
 }
 
-export async function platformStats(db: Db, platform: Platform, now: number) {
+/** `lastSync` (epoch ms or null) comes from the sync feature's record of runs. */
+export async function platformStats(
+  db: Db,
+  platform: Platform,
+  lastSync: number | null,
+  now: number,
+) {
   const row = await db
     .select({
       ...phaseCounts(now),
       averageDuration: avg(contests.durationMinutes),
       averageParticipants: avg(contests.participantCount),
-      lastSyncTime: max(contests.lastSyncedAt),
     })
     .from(contests)
     .where(and(active, eq(contests.platform, platform)))
@@ -61,7 +66,7 @@ export async function platformStats(db: Db, platform: Platform, now: number) {
     finishedContests: row?.finishedContests ?? 0,
     averageDuration: round(row?.averageDuration),
     averageParticipants: round(row?.averageParticipants),
-    lastSyncTime: row?.lastSyncTime != null ? toIso(row.lastSyncTime) : null,
+    lastSyncTime: lastSync != null ? toIso(lastSync) : null,
   }
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
 import { phaseAt } from './serialize.ts'
+import { contestSyncHash } from './sync-hash.ts'
 import type { ContestType, Difficulty, Platform } from './schemas.ts'
 
 export interface ContestInput {
@@ -42,14 +43,15 @@ export function newContestRow(input: ContestInput, now: number): ContestRow {
     platformMetadata: input.platformMetadata ?? null,
     isActive: input.isActive ?? true,
     isNotified: false,
+    syncHash: contestSyncHash(input),
     lastSyncedAt: now,
     createdAt: now,
     updatedAt: now,
   }
 }
 
-// D1 binds at most 100 parameters per statement; 21 columns a row leaves room for 4 rows.
-const ROWS_PER_INSERT = 4
+// D1 binds at most 100 parameters per statement; 22 columns a row leaves room for 4 rows.
+export const ROWS_PER_INSERT = 4
 
 /** Inserts contests in one D1 batch, so they are written all together or not at all. */
 export async function insertContests(

@@ -2,12 +2,13 @@
 import type { Env } from '../env.ts'
 import { cleanupJob } from './cleanup.ts'
 import { refreshPhasesJob } from './refresh-phases.ts'
+import { syncJob } from './sync.ts'
 
 export type Job = (env: Env, now: number) => Promise<Record<string, number>>
 
 export const CRONS: Record<string, { name: string; run: Job }> = {
   '*/30 * * * *': { name: 'scheduler', run: refreshPhasesJob },
-  '0 */6 * * *': { name: 'sync', run: async () => ({}) },
+  '0 */6 * * *': { name: 'sync', run: syncJob },
   '0 2 * * *': { name: 'cleanup', run: cleanupJob },
 }
 

@@ -1,0 +1,116 @@
+// Brings one platform's contests in line with what the platform lists, writing only what changed.
+import { eq } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
+import type { Db } from '../db/client.ts'
+import { contestReschedules, contests, type ContestRow } from '../db/schema.ts'
+import { newId } from '../lib/ids.ts'
+import type { Platform } from './schemas.ts'
+import { phaseAt } from './serialize.ts'
+import { contestSyncHash } from './sync-hash.ts'
+import { newContestRow, ROWS_PER_INSERT, type ContestInput } from './writes.ts'
+
+export interface UpsertResult {
+  created: ContestRow[]
+  updated: number
+  unchanged: number
+  rescheduled: number
+  /** D1 statements written, for the sync benchmark. */
+  statements: number
+}
+
+// Statements per D1 batch: each batch is one transaction, small enough to stay well inside limits.
+const STATEMENTS_PER_BATCH = 50
+
+export async function upsertPlatformContests(
+  db: Db,
+  platform: Platform,
+  inputs: ContestInput[],
+  now: number,
+  volatileMetadataKeys: readonly string[] = [],
+): Promise<UpsertResult> {
+  // Only the columns needed to decide; a platform's whole list fits easily (~80 bytes a row).
+  const existing = await db
+    .select({
+      id: contests.id,
+      platformId: contests.platformId,
+      syncHash: contests.syncHash,
+      startTime: contests.startTime,
+    })
+    .from(contests)
+    .where(eq(contests.platform, platform))
+  const byPlatformId = new Map(existing.map((row) => [row.platformId, row]))
+
+  const created: ContestRow[] = []
+  const statements: BatchItem<'sqlite'>[] = []
+  let unchanged = 0
+  let rescheduled = 0
+
+  for (const input of inputs) {
+    const hash = contestSyncHash(input, volatileMetadataKeys)
+    const current = byPlatformId.get(input.platformId)
+    if (!current) {
+      created.push({ ...newContestRow(input, now), syncHash: hash })
+      continue
+    }
+    if (current.syncHash === hash) {
+      unchanged++
+      continue
+    }
+    // A new start time for a contest that had not started yet is a reschedule: the notifier
+    // re-arms its reminders, so it is no longer "notified".
+    const isReschedule = current.startTime !== input.startTime && current.startTime > now
+    statements.push(
+      db
+        .update(contests)
+        .set({
+          name: input.name,
+          type: input.type,
+          phase: phaseAt(input.startTime, input.endTime, now),
+          startTime: input.startTime,
+          endTime: input.endTime,
+          durationMinutes: Math.round((input.endTime - input.startTime) / 60_000),
+          description: input.description ?? null,
+          websiteUrl: input.websiteUrl ?? null,
+          registrationUrl: input.registrationUrl ?? null,
+          difficulty: input.difficulty ?? null,
+          participantCount: input.participantCount ?? null,
+          problemCount: input.problemCount ?? null,
+          platformMetadata: input.platformMetadata ?? null,
+          syncHash: hash,
+          lastSyncedAt: now,
+          updatedAt: now,
+          ...(isReschedule && { isNotified: false }),
+        })
+        .where(eq(contests.id, current.id)),
+    )
+    if (isReschedule) {
+      rescheduled++
+      statements.push(
+        db.insert(contestReschedules).values({
+          id: newId(now),
+          contestId: current.id,
+          oldStartTime: current.startTime,
+          newStartTime: input.startTime,
+          detectedAt: now,
+        }),
+      )
+    }
+  }
+  const updated = statements.length - rescheduled
+
+  for (let i = 0; i < created.length; i += ROWS_PER_INSERT) {
+    // A platform listing one contest twice must not fail the whole platform.
+    statements.push(
+      db
+        .insert(contests)
+        .values(created.slice(i, i + ROWS_PER_INSERT))
+        .onConflictDoNothing({ target: [contests.platform, contests.platformId] }),
+    )
+  }
+  for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) {
+    const chunk = statements.slice(i, i + STATEMENTS_PER_BATCH)
+    await db.batch(chunk as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])
+  }
+  return { created, updated, unchanged, rescheduled, statements: statements.length }
+}
+

@@ -1,0 +1,144 @@
+// The catalogue sync job: all four platforms from recorded payloads, idempotence, isolation of a
+// failing platform, reschedules, overlap protection and the record of runs.
+import { env } from 'cloudflare:test'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { catalogueVersion } from '../src/contests/catalogue-version.ts'
+import { PLATFORMS } from '../src/contests/schemas.ts'
+import { createDb } from '../src/db/client.ts'
+import { settings } from '../src/env.ts'
+import { runCron } from '../src/jobs/cron.ts'
+import { acquireLock } from '../src/jobs/lock.ts'
+import { runSync, SyncInProgressError } from '../src/sync/job.ts'
+import { lastSuccessfulSync } from '../src/sync/runs.ts'
+import { clearContests } from './helpers/contests.ts'
+import { FIXTURES, RECORDED_AT, serveAllPlatforms, servePlatform } from './helpers/platforms.ts'
+import { standIn } from './helpers/stand-in.ts'
+import { getJson } from './helpers/worker.ts'
+
+const db = createDb(env.DB)
+const deps = () => ({
+  db,
+  kv: env.KV,
+  settings: settings(env),
+  fetchFn: (input: string, init?: RequestInit) => fetch(input, init),
+})
+
+beforeEach(async () => {
+  await standIn.reset()
+  await clearContests()
+  await env.DB.batch([
+    env.DB.prepare('DELETE FROM sync_runs'),
+    env.DB.prepare('DELETE FROM job_locks'),
+  ])
+})
+
+async function count(sql: string, ...params: unknown[]) {
+  const row = await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>()
+  return row?.n ?? 0
+}
+
+describe('sync of all platforms', () => {
+  it('stores contests from each of the four recorded payloads and records each run', async () => {
+    await serveAllPlatforms()
+    const before = await catalogueVersion(env.KV)
+    const { reports } = await runSync(deps(), PLATFORMS, RECORDED_AT)
+    for (const report of reports) {
+      expect(report.error, report.platform).toBeUndefined()
+      expect(report.created, report.platform).toBeGreaterThan(0)
+      const stored = await count('SELECT count(*) AS n FROM contests WHERE platform = ?', report.platform)
+      expect(stored, report.platform).toBe(report.created)
+    }
+    expect(await count("SELECT count(*) AS n FROM sync_runs WHERE status = 'success'")).toBe(4)
+    expect(await catalogueVersion(env.KV)).not.toBe(before)
+    expect(await lastSuccessfulSync(db, 'atcoder')).toBeGreaterThanOrEqual(RECORDED_AT)
+  })
+
+  it('is idempotent: a second run over the same payloads writes nothing', async () => {
+    await serveAllPlatforms()
+    const first = await runSync(deps(), PLATFORMS, RECORDED_AT)
+    const version = await catalogueVersion(env.KV)
+    const second = await runSync(deps(), PLATFORMS, RECORDED_AT + 60_000)
+    for (const [i, report] of second.reports.entries()) {
+      expect(report, report.platform).toMatchObject({ created: 0, updated: 0, statements: 0 })
+      expect(report.unchanged).toBe(first.reports[i].created)
+    }
+    expect(await catalogueVersion(env.KV)).toBe(version)
+  })
+
+  it('isolates a failing platform: one down, three synced, the failure recorded', async () => {
+    await serveAllPlatforms()
+    await servePlatform('codeforces', { error: 'upstream down' }, 503)
+    const { reports } = await runSync(deps(), PLATFORMS, RECORDED_AT)
+    const byPlatform = Object.fromEntries(reports.map((r) => [r.platform, r]))
+    expect(byPlatform.codeforces.error).toMatch(/503/)
+    expect(byPlatform.codeforces.created).toBe(0)
+    for (const platform of ['leetcode', 'codechef', 'atcoder'] as const) {
+      expect(byPlatform[platform].error).toBeUndefined()
+      expect(byPlatform[platform].created).toBeGreaterThan(0)
+    }
+    const failed = await env.DB.prepare(
+      "SELECT error FROM sync_runs WHERE platform = 'codeforces' AND status = 'failed'",
+    ).first<{ error: string }>()
+    expect(failed?.error).toMatch(/503/)
+  })
+
+  it('fails the cron run after syncing the healthy platforms, naming the failed one', async () => {
+    await serveAllPlatforms()
+    await servePlatform('leetcode', 'not json at all')
+    await expect(runCron('0 */6 * * *', env, RECORDED_AT)).rejects.toThrow(/leetcode/)
+    expect(await count("SELECT count(*) AS n FROM contests WHERE platform = 'atcoder'")).toBeGreaterThan(0)
+  })
+
+  it('keeps a changed start time of an upcoming contest as a reschedule and re-arms it', async () => {
+    await serveAllPlatforms()
+    await runSync(deps(), ['codeforces'], RECORDED_AT)
+    await env.DB.prepare("UPDATE contests SET is_notified = 1 WHERE platform_id = '2301'").run()
+
+    const moved = structuredClone(FIXTURES.codeforces) as {
+      result: { id: number; startTimeSeconds?: number }[]
+    }
+    const contest = moved.result.find((c) => c.id === 2301)!
+    const oldStart = contest.startTimeSeconds! * 1000
+    contest.startTimeSeconds! += 3600
+    await servePlatform('codeforces', moved)
+
+    const { reports } = await runSync(deps(), ['codeforces'], RECORDED_AT + 60_000)
+    expect(reports[0]).toMatchObject({ created: 0, updated: 1, rescheduled: 1 })
+    const row = await env.DB.prepare(
+      "SELECT id, start_time, is_notified FROM contests WHERE platform_id = '2301'",
+    ).first<{ id: string; start_time: number; is_notified: number }>()
+    expect(row).toMatchObject({ start_time: oldStart + 3_600_000, is_notified: 0 })
+    const reschedule = await env.DB.prepare(
+      'SELECT old_start_time, new_start_time, handled_at FROM contest_reschedules WHERE contest_id = ?',
+    )
+      .bind(row!.id)
+      .first()
+    expect(reschedule).toEqual({
+      old_start_time: oldStart,
+      new_start_time: oldStart + 3_600_000,
+      handled_at: null,
+    })
+  })
+
+  it('never overlaps: a second run while one holds the lease is refused, and the cron skips', async () => {
+    await serveAllPlatforms()
+    expect(await acquireLock(db, 'contest-sync', 'someone-else', RECORDED_AT, 600_000)).toBe(true)
+    await expect(runSync(deps(), PLATFORMS, RECORDED_AT)).rejects.toBeInstanceOf(SyncInProgressError)
+    await expect(runCron('0 */6 * * *', env, RECORDED_AT)).resolves.toBeUndefined()
+    expect(await count('SELECT count(*) AS n FROM contests')).toBe(0)
+    // A crashed holder's lease expires and the next run proceeds.
+    const later = RECORDED_AT + 11 * 60_000
+    const { reports } = await runSync(deps(), ['atcoder'], later)
+    expect(reports[0].created).toBeGreaterThan(0)
+  })
+
+  it('reports the last sync time of a platform in its statistics', async () => {
+    await serveAllPlatforms()
+    await runSync(deps(), ['leetcode'], RECORDED_AT)
+    const { body } = await getJson('/contests/stats/leetcode')
+    expect(Date.parse(body.lastSyncTime)).toBeGreaterThanOrEqual(RECORDED_AT)
+    expect((await getJson('/contests/stats/codechef')).body.lastSyncTime).toBeNull()
+  })
+})
