@@ -3,6 +3,7 @@
 import { execSync, spawn } from 'node:child_process'
 import { copyFileSync, existsSync, readFileSync } from 'node:fs'
 import { cronMatches, cronsOf } from './lib/cron.mjs'
+import { startLocalIntelligence } from './intelligence-stand-in.mjs'
 
 const port = Number(process.env.PORT ?? 8787)
 // Nothing may reach the internet locally: no Request.cf download, no usage metrics.
@@ -19,12 +20,30 @@ execSync('npx wrangler d1 migrations apply DB --local', {
   env: { ...env, CI: 'true' },
 })
 
+// The intelligence service runs elsewhere; unless INTELLIGENCE_URL is set (environment first,
+// then .dev.vars, which wrangler reads itself), a local grpc-web stand-in answers for it.
+const varArgs = []
+const intelligenceUrl = process.env.INTELLIGENCE_URL || devVar('INTELLIGENCE_URL')
+if (!intelligenceUrl) {
+  const { url } = await startLocalIntelligence()
+  varArgs.push('--var', `INTELLIGENCE_URL:${url}`)
+} else if (process.env.INTELLIGENCE_URL) {
+  varArgs.push('--var', `INTELLIGENCE_URL:${process.env.INTELLIGENCE_URL}`)
+}
+
 const dev = spawn(
   'npx',
   ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--test-scheduled',
-    '--show-interactive-dev-session=false'],
+    '--show-interactive-dev-session=false', ...varArgs],
   { stdio: 'inherit', env },
 )
+
+function devVar(name) {
+  const line = readFileSync('.dev.vars', 'utf8')
+    .split('\n')
+    .find((l) => l.trim().startsWith(`${name}=`))
+  return line?.slice(line.indexOf('=') + 1).trim().replace(/^(["'])(.*)\1$/, '$2') || undefined
+}
 
 const crons = cronsOf(readFileSync('wrangler.toml', 'utf8'))
 

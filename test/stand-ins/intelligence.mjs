@@ -399,8 +399,10 @@ export function startIntelligenceStandIn(portOrOptions = {}) {
     else grpcWeb(req, res)
   })
 
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject)
       const address = server.address()
       const port = typeof address === 'object' && address ? address.port : options.port
       resolve({ server, url: `http://127.0.0.1:${port}` })
