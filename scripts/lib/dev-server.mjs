@@ -18,7 +18,7 @@ export async function startDevServer({ port, persistTo, vars = {}, testScheduled
   const child = spawn(
     'npx',
     ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo,
-      '--show-interactive-dev-session=false', '--log-level', 'error', ...varArgs,
+      '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL ?? 'error', ...varArgs,
       ...(testScheduled ? ['--test-scheduled'] : [])],
     { env: offlineEnv, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
   )

@@ -52,7 +52,7 @@ export function startFixtureServer(now = Date.now(), dir = 'test/fixtures') {
     ],
   }
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://fixtures').pathname
+    const path = new URL(req.url ?? '/', 'http://fixtures').pathname.replace(/\/$/, '')
     const route = routes[path]
     req.resume()
     if (!route) {
