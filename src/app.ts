@@ -5,10 +5,12 @@ import { cors } from 'hono/cors'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import type { AppEnv } from './app-env.ts'
+import { contestAdminRoutes } from './contests/admin-routes.ts'
 import { contestRoutes } from './contests/routes.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
 import { badRequest } from './lib/errors.ts'
 import { validationMessages } from './lib/validation.ts'
+import { syncRoutes } from './sync/routes.ts'
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({
@@ -38,7 +40,14 @@ export function createApp() {
   )
 
   app.route('/contests', contestRoutes)
+  app.route('/contests', contestAdminRoutes)
+  app.route('/contests', syncRoutes)
 
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  })
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {

@@ -1,19 +1,12 @@
 // Cron job: sync every platform; a run that finds another still going skips rather than overlaps.
 import { PLATFORMS } from '../contests/schemas.ts'
-import { createDb } from '../db/client.ts'
-import { settings, type Env } from '../env.ts'
-import { runSync, SyncInProgressError } from '../sync/job.ts'
+import type { Env } from '../env.ts'
+import { runSync, syncDeps, SyncInProgressError } from '../sync/job.ts'
 
 export async function syncJob(env: Env, now: number): Promise<Record<string, number>> {
-  const deps = {
-    db: createDb(env.DB),
-    kv: env.KV,
-    settings: settings(env),
-    fetchFn: (input: string, init?: RequestInit) => fetch(input, init),
-  }
   let reports
   try {
-    ;({ reports } = await runSync(deps, PLATFORMS, now))
+    ;({ reports } = await runSync(syncDeps(env), PLATFORMS, now))
   } catch (err) {
     if (err instanceof SyncInProgressError) return { skippedOverlapping: 1 }
     throw err

@@ -4,8 +4,8 @@ import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import type { Platform } from '../contests/schemas.ts'
 import { upsertPlatformContests } from '../contests/upsert.ts'
 import type { ContestRow } from '../db/schema.ts'
-import type { Db } from '../db/client.ts'
-import type { Settings } from '../env.ts'
+import { createDb, type Db } from '../db/client.ts'
+import { settings, type Env, type Settings } from '../env.ts'
 import { acquireLock, releaseLock } from '../jobs/lock.ts'
 import { newId } from '../lib/ids.ts'
 import type { FetchFn } from './adapter.ts'
@@ -32,6 +32,16 @@ export interface SyncDeps {
   kv: KVNamespace
   settings: Settings
   fetchFn: FetchFn
+}
+
+/** The real dependencies of a sync in the Worker: D1, KV, the settings and the global fetch. */
+export function syncDeps(env: Env): SyncDeps {
+  return {
+    db: createDb(env.DB),
+    kv: env.KV,
+    settings: settings(env),
+    fetchFn: (input, init) => fetch(input, init),
+  }
 }
 
 export class SyncInProgressError extends Error {

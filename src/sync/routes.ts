@@ -1,0 +1,73 @@
+// Admin sync triggers: all platforms or one, answering each platform's outcome.
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { PLATFORMS, PlatformParam, type Platform } from '../contests/schemas.ts'
+import { requireAdmin } from '../http/auth.ts'
+import { conflict } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import type { Context } from 'hono'
+import { runSync, syncDeps, SyncInProgressError, type PlatformSyncReport } from './job.ts'
+
+const SyncResults = z
+  .object({
+    results: z.array(
+      z.object({
+        platform: z.enum(PLATFORMS),
+        created: z.number(),
+        updated: z.number(),
+        unchanged: z.number(),
+        failed: z.number(),
+        unsupported: z.number(),
+        rescheduled: z.number(),
+        durationMs: z.number(),
+        error: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('SyncResults')
+
+const responses = {
+  200: json(SyncResults, 'Outcome per platform (a failed platform carries `error`)'),
+  401: errorResponse('Missing or invalid token'),
+  403: errorResponse('Not an admin'),
+  409: errorResponse('A sync is already running'),
+}
+const tags = ['Contests (admin)']
+const security = [{ bearerAuth: [] }]
+
+const syncAll = createRoute({
+  method: 'post',
+  path: '/sync',
+  tags,
+  security,
+  summary: 'Sync every platform now',
+  middleware: [requireAdmin] as const,
+  responses,
+})
+
+const syncOne = createRoute({
+  method: 'post',
+  path: '/sync/{platform}',
+  tags,
+  security,
+  summary: 'Sync one platform now',
+  middleware: [requireAdmin] as const,
+  request: { params: PlatformParam },
+  responses: { ...responses, 400: errorResponse('Unknown platform') },
+})
+
+async function sync(c: Context<AppEnv>, platforms: readonly Platform[]) {
+  try {
+    const { reports } = await runSync(syncDeps(c.env), platforms, Date.now())
+    return { results: reports.map(({ statements: _, ...report }: PlatformSyncReport) => report) }
+  } catch (err) {
+    if (err instanceof SyncInProgressError) throw conflict(err.message)
+    throw err
+  }
+}
+
+export const syncRoutes = new OpenAPIHono<AppEnv>()
+
+syncRoutes
+  .openapi(syncAll, async (c) => c.json(await sync(c, PLATFORMS), 200))
+  .openapi(syncOne, async (c) => c.json(await sync(c, [c.req.valid('param').platform]), 200))
