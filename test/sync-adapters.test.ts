@@ -586,6 +586,12 @@ describe('AtCoder adapter', () => {
     expect(parseAtcoderContests(reworked, NOW)).toEqual(parsed())
   })
 
+  it('reads rows and cells whose optional end tags are left out', () => {
+    const unclosed = atcoderPage.replace(/<\/td>|<\/tr>/g, '')
+    expect(unclosed).not.toContain('</td>')
+    expect(parseAtcoderContests(unclosed, NOW)).toEqual(parsed())
+  })
+
   it('reads a page with an empty upcoming table without error', () => {
     const result = parseAtcoderContests(atcoderEmptyUpcoming, NOW)
     expect(result.contests.filter((c) => c.startTime > NOW)).toEqual([])

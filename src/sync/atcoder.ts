@@ -80,20 +80,18 @@ export function readAtcoderRows(html: string): AtcoderRow[] {
     if (!table) continue
     const body = firstElement(table.inner, 'tbody') ?? table
     for (const tr of elements(body.inner, 'tr')) {
-      const cells = elements(tr.inner, 'td')
-      if (cells.length === 0) continue // a header row
-      rows.push(
-        readRow(
-          section,
-          cells.map((td) => td.inner),
-        ),
-      )
+      const cells = elements(tr.inner, 'td').map((td) => td.inner)
+      if (cells.length > 0) rows.push(readRow(section, cells)) // header rows have only <th>
     }
   }
   return rows
 }
 
-function readRow(section: AtcoderSection, [when = '', name = '', duration = '', rated]: string[]) {
+// Columns: start time, contest name (with its kind and link), duration, rated range.
+function readRow(
+  section: AtcoderSection,
+  [when = '', name = '', duration = '', rated]: string[],
+): AtcoderRow {
   const time = firstElement(when, 'time')
   const link = elements(name, 'a').find((a) => contestIdOf(attribute(a.attrs, 'href')))
   const kindSpan = elements(name, 'span').find((span) => attribute(span.attrs, 'title'))

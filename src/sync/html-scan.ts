@@ -44,11 +44,40 @@ function* scanTags(html: string, from = 0): Generator<Tag> {
   }
 }
 
+// Cells and rows whose end tag a page may leave out (HTML allows it), with the tags that end
+// them implicitly: a new sibling, or the end of an enclosing row or table.
+const CELL_END = {
+  openers: new Set(['td', 'th', 'tr', 'tbody', 'thead', 'tfoot']),
+  closers: new Set(['tr', 'tbody', 'thead', 'tfoot', 'table']),
+}
+const IMPLIED_END: Record<string, { openers: Set<string>; closers: Set<string> }> = {
+  td: CELL_END,
+  th: CELL_END,
+  tr: {
+    openers: new Set(['tr', 'tbody', 'thead', 'tfoot']),
+    closers: new Set(['tbody', 'thead', 'tfoot', 'table']),
+  },
+}
+
 /** Where the element opened by `open` ends; an unclosed element runs to the end of `html`. */
 function closeOf(html: string, open: Tag): { innerEnd: number; end: number } {
   if (/\/\s*$/.test(open.attrs)) return { innerEnd: open.end, end: open.end }
+  const implied = IMPLIED_END[open.name]
   let depth = 1
+  let nestedTables = 0
   for (const tag of scanTags(html, open.end)) {
+    if (implied) {
+      // The rows and cells of a table nested in a cell are not this element's siblings.
+      if (tag.name === 'table' && !tag.closing) nestedTables++
+      else if (tag.name === 'table' && nestedTables > 0) nestedTables--
+      else if (nestedTables === 0) {
+        if (tag.closing && tag.name === open.name) return { innerEnd: tag.start, end: tag.end }
+        if ((tag.closing ? implied.closers : implied.openers).has(tag.name)) {
+          return { innerEnd: tag.start, end: tag.start }
+        }
+      }
+      continue
+    }
     if (tag.name !== open.name) continue
     depth += tag.closing ? -1 : 1
     if (depth === 0) return { innerEnd: tag.start, end: tag.end }
