@@ -5,12 +5,16 @@ import { cors } from 'hono/cors'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import type { AppEnv } from './app-env.ts'
+import { authRoutes } from './auth/routes.ts'
+import { outboxRoutes } from './channels/outbox.ts'
 import { contestAdminRoutes } from './contests/admin-routes.ts'
 import { contestRoutes } from './contests/routes.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
+import { generalRateLimit } from './http/rate-limit.ts'
 import { badRequest } from './lib/errors.ts'
 import { validationMessages } from './lib/validation.ts'
 import { syncRoutes } from './sync/routes.ts'
+import { userRoutes } from './users/routes.ts'
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({
@@ -39,6 +43,11 @@ export function createApp() {
     }),
   )
 
+  app.use(generalRateLimit)
+
+  app.route('/auth', authRoutes)
+  app.route('/users', userRoutes)
+  app.route('/dev', outboxRoutes)
   app.route('/contests', contestRoutes)
   app.route('/contests', contestAdminRoutes)
   app.route('/contests', syncRoutes)

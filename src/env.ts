@@ -46,6 +46,8 @@ const settingsSchema = z.object({
   CONTEST_RETENTION_DAYS: int(90),
   NOTIFICATION_TTL_DAYS: int(90),
   DEV_OUTBOX: bool.default(false),
+  // Only for load tests of the catalogue: every rate limit is skipped when true.
+  RATE_LIMIT_DISABLED: bool.default(false),
 })
 
 export type Settings = z.infer<typeof settingsSchema>

@@ -1,0 +1,226 @@
+// Account operations behind the auth endpoints: plain functions of (db, config, input, now).
+import { eq, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
+import type { Db } from '../db/client.ts'
+import { users, type UserRow } from '../db/schema.ts'
+import { badRequest, conflict, notFound, unauthorized } from '../lib/errors.ts'
+import { newId } from '../lib/ids.ts'
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../lib/crypto.ts'
+import type { AccessClaims } from '../lib/jwt.ts'
+import {
+  createUserStatements,
+  findUser,
+  findUserByEmail,
+  findUserStatement,
+  recordSignInStatement,
+} from '../users/queries.ts'
+import { consumeCode, newCode, type CodePurpose } from './codes.ts'
+import type { AuthConfig } from './config.ts'
+import {
+  openSession,
+  revokeSession,
+  revokeUserSessionsStatement,
+  rotateRefreshToken,
+  type TokenPair,
+} from './sessions.ts'
+
+type Statement = BatchItem<'sqlite'>
+
+export const INVALID_CREDENTIALS = 'Invalid credentials'
+export const EMAIL_TAKEN = 'User with this email already exists'
+const INVALID_CODE = 'Invalid or expired code'
+
+export interface SignedIn {
+  user: UserRow
+  tokens: TokenPair
+}
+
+export interface IssuedCode {
+  user: UserRow
+  code: string
+  expiresAt: number
+}
+
+/** Runs the statements and the final read of the user in one batch; returns that user. */
+async function writeThenRead(db: Db, userId: string, statements: Statement[]): Promise<UserRow> {
+  const all: Statement[] = [...statements, findUserStatement(db, userId) as Statement]
+  const results = await db.batch(all as [Statement, ...Statement[]])
+  return (results.at(-1) as UserRow[])[0]
+}
+
+function isUniqueEmailViolation(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (/UNIQUE constraint failed: users\.email/.test(e.message)) return true
+  }
+  return false
+}
+
+export async function signUp(
+  db: Db,
+  config: AuthConfig,
+  input: { email: string; password: string; name: string; phoneNumber?: string },
+  now: number,
+): Promise<SignedIn & { code: string; codeExpiresAt: number }> {
+  // Checked before hashing so a duplicate costs no PBKDF2; the unique index settles races.
+  const taken = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, input.email))
+    .get()
+  if (taken) throw conflict(EMAIL_TAKEN)
+
+  const id = newId(now)
+  const role = config.bootstrapAdmins.includes(input.email) ? 'admin' : 'user'
+  const passwordHash = await hashPassword(input.password)
+  const code = await newCode(db, await config.codeKey, id, 'verify_email', now)
+  const session = await openSession(db, config.jwt, { id, role }, now)
+  const newUser = { id, email: input.email, name: input.name, passwordHash, role } as const
+  try {
+    const user = await writeThenRead(db, id, [
+      ...createUserStatements(db, { ...newUser, phoneNumber: input.phoneNumber }, now),
+      code.statement,
+      session.statement,
+      recordSignInStatement(db, id, now),
+    ])
+    return { user, tokens: session.tokens, code: code.code, codeExpiresAt: code.expiresAt }
+  } catch (error) {
+    if (isUniqueEmailViolation(error)) throw conflict(EMAIL_TAKEN)
+    throw error
+  }
+}
+
+/** Deactivated accounts may sign in (to reactivate); soft-deleted ones may not. */
+export async function signIn(
+  db: Db,
+  config: AuthConfig,
+  input: { email: string; password: string },
+  now: number,
+): Promise<SignedIn> {
+  const found = await findUserByEmail(db, input.email)
+  if (!found) {
+    await burnPasswordCheck(input.password)
+    throw unauthorized(INVALID_CREDENTIALS)
+  }
+  const check = await verifyPassword(input.password, found.passwordHash)
+  if (!check.ok) throw unauthorized(INVALID_CREDENTIALS)
+
+  const session = await openSession(db, config.jwt, found, now)
+  const statements: Statement[] = [session.statement, recordSignInStatement(db, found.id, now)]
+  if (check.needsRehash) {
+    const passwordHash = await hashPassword(input.password)
+    statements.push(db.update(users).set({ passwordHash }).where(eq(users.id, found.id)))
+  }
+  const user = await writeThenRead(db, found.id, statements)
+  return { user, tokens: session.tokens }
+}
+
+export async function refresh(db: Db, config: AuthConfig, refreshToken: string, now: number) {
+  const { session, tokens } = await rotateRefreshToken(db, config.jwt, refreshToken, now)
+  const user = await findUser(db, session.userId)
+  if (!user) throw unauthorized()
+  return { user, tokens }
+}
+
+export async function signOut(db: Db, claims: AccessClaims, now: number) {
+  await revokeSession(db, claims.sid, now)
+}
+
+/** A successful verification signs the user in (a new session), as the spec's release notes say. */
+export async function verifyEmail(
+  db: Db,
+  config: AuthConfig,
+  input: { email: string; code: string },
+  now: number,
+): Promise<SignedIn> {
+  const found = await findUserByEmail(db, input.email)
+  const key = await config.codeKey
+  if (!found || !(await consumeCode(db, key, found.id, 'verify_email', input.code, now))) {
+    throw badRequest(INVALID_CODE)
+  }
+  const session = await openSession(db, config.jwt, found, now)
+  const user = await writeThenRead(db, found.id, [
+    db
+      .update(users)
+      .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`, updatedAt: now })
+      .where(eq(users.id, found.id)),
+    session.statement,
+    recordSignInStatement(db, found.id, now),
+  ])
+  return { user, tokens: session.tokens }
+}
+
+async function issueCode(
+  db: Db,
+  config: AuthConfig,
+  user: UserRow,
+  purpose: CodePurpose,
+  now: number,
+): Promise<IssuedCode> {
+  const code = await newCode(db, await config.codeKey, user.id, purpose, now)
+  await code.statement
+  return { user, code: code.code, expiresAt: code.expiresAt }
+}
+
+/** A new verification code, or undefined when there is no unverified account to send it to. */
+export async function resendVerification(db: Db, config: AuthConfig, email: string, now: number) {
+  const user = await findUserByEmail(db, email)
+  if (!user || user.emailVerifiedAt != null) return undefined
+  return issueCode(db, config, user, 'verify_email', now)
+}
+
+/** A password reset code, or undefined when no account has that email. */
+export async function forgotPassword(db: Db, config: AuthConfig, email: string, now: number) {
+  const user = await findUserByEmail(db, email)
+  if (!user) return undefined
+  return issueCode(db, config, user, 'reset_password', now)
+}
+
+/**
+ * Sets a new password with a mailed code. Every session ends: whoever asked for the reset may be
+ * locking out someone who knew the old password. The code proves the address, so it is verified.
+ */
+export async function resetPassword(
+  db: Db,
+  config: AuthConfig,
+  input: { email: string; code: string; newPassword: string },
+  now: number,
+) {
+  const user = await findUserByEmail(db, input.email)
+  const key = await config.codeKey
+  if (!user || !(await consumeCode(db, key, user.id, 'reset_password', input.code, now))) {
+    throw badRequest(INVALID_CODE)
+  }
+  const passwordHash = await hashPassword(input.newPassword)
+  await db.batch([
+    db
+      .update(users)
+      .set({
+        passwordHash,
+        emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`,
+        updatedAt: now,
+      })
+      .where(eq(users.id, user.id)),
+    revokeUserSessionsStatement(db, user.id, now),
+  ])
+}
+
+/** Changes the password of the signed-in user; their other sessions end, this one stays. */
+export async function changePassword(
+  db: Db,
+  claims: AccessClaims,
+  input: { currentPassword: string; newPassword: string },
+  now: number,
+) {
+  const user = await findUser(db, claims.sub)
+  if (!user) throw notFound('User not found')
+  const check = await verifyPassword(input.currentPassword, user.passwordHash)
+  if (!check.ok) throw badRequest('Current password is incorrect')
+  if (input.newPassword === input.currentPassword) {
+    throw badRequest('New password must be different from the current password')
+  }
+  const passwordHash = await hashPassword(input.newPassword)
+  await db.batch([
+    db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)),
+    revokeUserSessionsStatement(db, user.id, now, claims.sid),
+  ])
+}

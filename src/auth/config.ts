@@ -1,0 +1,33 @@
+// Auth settings derived once per env: the JWT parameters, the code-hashing key, the first admins.
+import { settings, type Env } from '../env.ts'
+import { hmacKey, hmacSha256 } from '../lib/crypto.ts'
+import type { JwtConfig } from '../lib/jwt.ts'
+
+export interface AuthConfig {
+  jwt: JwtConfig
+  /** Key of the HMAC that stores email codes; derived from JWT_SECRET under its own label. */
+  codeKey: Promise<CryptoKey>
+  bootstrapAdmins: string[]
+}
+
+const cache = new WeakMap<object, AuthConfig>()
+
+async function deriveKey(secret: string, label: string): Promise<CryptoKey> {
+  return hmacKey(await hmacSha256(await hmacKey(secret), label))
+}
+
+export function authConfig(env: Env): AuthConfig {
+  let config = cache.get(env)
+  if (!config) {
+    const s = settings(env)
+    // A deployment without a secret must fail loudly rather than sign with an empty key.
+    if (!s.JWT_SECRET) throw new Error('JWT_SECRET is not set')
+    config = {
+      jwt: { secret: s.JWT_SECRET, issuer: s.JWT_ISSUER, audience: s.JWT_AUDIENCE },
+      codeKey: deriveKey(s.JWT_SECRET, 'email-code-pepper'),
+      bootstrapAdmins: s.BOOTSTRAP_ADMIN_EMAILS,
+    }
+    cache.set(env, config)
+  }
+  return config
+}

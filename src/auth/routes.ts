@@ -1,0 +1,248 @@
+// Auth endpoints: sign-up with an emailed code, sign-in, token refresh and sign-out, passwords.
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { emailChannelStatus } from '../channels/email.ts'
+import { createDb } from '../db/client.ts'
+import type { UserRow } from '../db/schema.ts'
+import { currentUser, requireUser } from '../http/auth.ts'
+import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { ApiError } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { toProfile } from '../users/serialize.ts'
+import {
+  changePassword,
+  forgotPassword,
+  refresh,
+  resendVerification,
+  resetPassword,
+  signIn,
+  signOut,
+  signUp,
+  verifyEmail,
+} from './accounts.ts'
+import { authConfig } from './config.ts'
+import { sendCodeEmail } from './emails.ts'
+import {
+  AuthResultSchema,
+  ChangePasswordBody,
+  EmailBody,
+  MessageSchema,
+  RefreshBody,
+  ResetPasswordBody,
+  SigninBody,
+  SignupBody,
+  SignupResultSchema,
+  VerifyEmailBody,
+} from './schemas.ts'
+import type { TokenPair } from './sessions.ts'
+
+const tags = ['Auth']
+const security = [{ bearerAuth: [] }]
+const body = <T>(schema: T) => ({
+  body: { content: { 'application/json': { schema } }, required: true },
+})
+const invalid = errorResponse('Validation failed (message is an array of strings)')
+const limited = errorResponse('Too many requests')
+const unauthorized = errorResponse('Missing, invalid or expired credentials')
+
+const EMAIL_DISABLED = 'Email delivery is not configured; no code was sent'
+const EMAIL_FAILED = 'The email could not be sent; try again later'
+
+function post<T>(path: string, summary: string, schema: T, responses: Record<number, object>) {
+  return { method: 'post' as const, path, tags, summary, request: body(schema), responses }
+}
+
+const signupRoute = createRoute({
+  ...post('/signup', 'Create an account; a 6-digit code is emailed to verify it', SignupBody, {
+    201: json(SignupResultSchema, 'Account created and signed in'),
+    400: invalid,
+    409: errorResponse('An account with that email exists'),
+    429: limited,
+  }),
+  middleware: [rateLimit(RULES.signup)] as const,
+})
+
+const verifyRoute = createRoute({
+  ...post('/verify-email', 'Verify the email with its code; signs the user in', VerifyEmailBody, {
+    200: json(AuthResultSchema, 'Verified and signed in'),
+    400: errorResponse('Invalid input, or an invalid or expired code'),
+    429: limited,
+  }),
+  middleware: [rateLimit(RULES.codeCheck)] as const,
+})
+
+const resendRoute = createRoute({
+  ...post('/resend-verification', 'Email a new verification code', EmailBody, {
+    200: json(MessageSchema, 'A code was sent if the account needs one'),
+    400: invalid,
+    429: limited,
+    502: errorResponse('The email provider refused or failed'),
+    503: errorResponse('Email delivery is not configured'),
+  }),
+  middleware: [rateLimit(RULES.codeSend)] as const,
+})
+
+const signinRoute = createRoute({
+  ...post('/signin', 'Sign in with email and password', SigninBody, {
+    200: json(AuthResultSchema, 'Signed in'),
+    400: invalid,
+    401: errorResponse('Invalid credentials'),
+    429: limited,
+  }),
+  middleware: [rateLimit(RULES.signin)] as const,
+})
+
+const refreshRoute = createRoute({
+  ...post(
+    '/refresh',
+    'Exchange a refresh token for a new pair (the old one is spent)',
+    RefreshBody,
+    {
+      200: json(AuthResultSchema, 'A new token pair'),
+      400: invalid,
+      401: unauthorized,
+      429: limited,
+    },
+  ),
+  middleware: [rateLimit(RULES.refresh)] as const,
+})
+
+const signoutRoute = createRoute({
+  method: 'post',
+  path: '/signout',
+  tags,
+  security,
+  summary: 'End the current session; its refresh token stops working',
+  middleware: [requireUser] as const,
+  responses: { 200: json(MessageSchema, 'Signed out'), 401: unauthorized },
+})
+
+const forgotRoute = createRoute({
+  ...post('/forgot-password', 'Email a password reset code', EmailBody, {
+    200: json(MessageSchema, 'A code was sent if the account exists'),
+    400: invalid,
+    429: limited,
+    502: errorResponse('The email provider refused or failed'),
+    503: errorResponse('Email delivery is not configured'),
+  }),
+  middleware: [rateLimit(RULES.codeSend)] as const,
+})
+
+const resetRoute = createRoute({
+  ...post(
+    '/reset-password',
+    'Set a new password with a reset code; ends every session',
+    ResetPasswordBody,
+    {
+      200: json(MessageSchema, 'Password reset'),
+      400: errorResponse('Invalid input, or an invalid or expired code'),
+      429: limited,
+    },
+  ),
+  middleware: [rateLimit(RULES.codeCheck)] as const,
+})
+
+const changePasswordRoute = createRoute({
+  method: 'patch',
+  path: '/password',
+  tags,
+  security,
+  summary: 'Change the password; other sessions end',
+  middleware: [requireUser, rateLimit(RULES.changePassword)] as const,
+  request: body(ChangePasswordBody),
+  responses: {
+    200: json(MessageSchema, 'Password changed'),
+    400: errorResponse('Invalid input or wrong current password'),
+    401: unauthorized,
+    429: limited,
+  },
+})
+
+const signedIn = (user: UserRow, tokens: TokenPair) => ({ user: toProfile(user), ...tokens })
+
+export const authRoutes = new OpenAPIHono<AppEnv>()
+
+authRoutes
+  .openapi(signupRoute, async (c) => {
+    const db = createDb(c.env.DB)
+    const result = await signUp(db, authConfig(c.env), c.req.valid('json'), Date.now())
+    const { delivery } = await sendCodeEmail(
+      c.env,
+      result.user,
+      'verify_email',
+      result.code,
+      result.codeExpiresAt,
+    )
+    return c.json({ ...signedIn(result.user, result.tokens), emailVerification: delivery }, 201)
+  })
+  .openapi(verifyRoute, async (c) => {
+    const db = createDb(c.env.DB)
+    const { user, tokens } = await verifyEmail(
+      db,
+      authConfig(c.env),
+      c.req.valid('json'),
+      Date.now(),
+    )
+    return c.json(signedIn(user, tokens), 200)
+  })
+  .openapi(resendRoute, async (c) => {
+    if (!emailChannelStatus(c.env).enabled) throw new ApiError(503, EMAIL_DISABLED)
+    const db = createDb(c.env.DB)
+    const { email } = c.req.valid('json')
+    const issued = await resendVerification(db, authConfig(c.env), email, Date.now())
+    if (issued) {
+      const sent = await sendCodeEmail(
+        c.env,
+        issued.user,
+        'verify_email',
+        issued.code,
+        issued.expiresAt,
+      )
+      if (!sent.delivery.sent) throw new ApiError(502, EMAIL_FAILED)
+    }
+    const message = 'If an unverified account exists for that email, a new code has been sent'
+    return c.json({ message }, 200)
+  })
+  .openapi(signinRoute, async (c) => {
+    const db = createDb(c.env.DB)
+    const { user, tokens } = await signIn(db, authConfig(c.env), c.req.valid('json'), Date.now())
+    return c.json(signedIn(user, tokens), 200)
+  })
+  .openapi(refreshRoute, async (c) => {
+    const db = createDb(c.env.DB)
+    const { refreshToken } = c.req.valid('json')
+    const { user, tokens } = await refresh(db, authConfig(c.env), refreshToken, Date.now())
+    return c.json(signedIn(user, tokens), 200)
+  })
+  .openapi(signoutRoute, async (c) => {
+    await signOut(createDb(c.env.DB), currentUser(c), Date.now())
+    return c.json({ message: 'Signed out successfully' }, 200)
+  })
+  .openapi(forgotRoute, async (c) => {
+    if (!emailChannelStatus(c.env).enabled) throw new ApiError(503, EMAIL_DISABLED)
+    const db = createDb(c.env.DB)
+    const { email } = c.req.valid('json')
+    const issued = await forgotPassword(db, authConfig(c.env), email, Date.now())
+    if (issued) {
+      const sent = await sendCodeEmail(
+        c.env,
+        issued.user,
+        'reset_password',
+        issued.code,
+        issued.expiresAt,
+      )
+      if (!sent.delivery.sent) throw new ApiError(502, EMAIL_FAILED)
+    }
+    const message = 'If an account exists for that email, a password reset code has been sent'
+    return c.json({ message }, 200)
+  })
+  .openapi(resetRoute, async (c) => {
+    const db = createDb(c.env.DB)
+    await resetPassword(db, authConfig(c.env), c.req.valid('json'), Date.now())
+    return c.json({ message: 'Password reset successfully' }, 200)
+  })
+  .openapi(changePasswordRoute, async (c) => {
+    const db = createDb(c.env.DB)
+    await changePassword(db, currentUser(c), c.req.valid('json'), Date.now())
+    return c.json({ message: 'Password changed successfully' }, 200)
+  })

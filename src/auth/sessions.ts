@@ -1,0 +1,127 @@
+// Sessions: one per sign-in, holding only the SHA-256 of its refresh token, rotated on every use.
+import { and, eq, exists, gt, isNull, ne, sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { rotatedRefreshTokens, sessions, users } from '../db/schema.ts'
+import { unauthorized } from '../lib/errors.ts'
+import { newId } from '../lib/ids.ts'
+import { randomToken, sha256Hex } from '../lib/crypto.ts'
+import { signAccessToken, type JwtConfig, type Role } from '../lib/jwt.ts'
+import { DAY_MS } from '../lib/time.ts'
+
+// Absolute, not sliding: the role frozen in a session must reach the user within 7 days.
+export const SESSION_TTL_MS = 7 * DAY_MS
+
+export interface TokenPair {
+  accessToken: string
+  refreshToken: string
+}
+
+/** A new session for `user`: the insert to batch with the caller's writes, and its tokens. */
+export async function openSession(
+  db: Db,
+  jwt: JwtConfig,
+  user: { id: string; role: Role },
+  now: number,
+) {
+  const sessionId = newId(now)
+  const refreshToken = randomToken()
+  const statement = db.insert(sessions).values({
+    id: sessionId,
+    userId: user.id,
+    refreshHash: await sha256Hex(refreshToken),
+    role: user.role,
+    expiresAt: now + SESSION_TTL_MS,
+    createdAt: now,
+  })
+  const accessToken = await signAccessToken(
+    jwt,
+    { sub: user.id, sid: sessionId, role: user.role },
+    now,
+  )
+  return { statement, sessionId, tokens: { accessToken, refreshToken } satisfies TokenPair }
+}
+
+/**
+ * Exchanges a refresh token for a new pair. The swap is one conditional UPDATE, so of two
+ * concurrent uses only one wins. A token that was already exchanged revokes its whole session:
+ * either it leaked or a client is replaying it, and in both cases nobody should hold the session.
+ */
+export async function rotateRefreshToken(db: Db, jwt: JwtConfig, token: string, now: number) {
+  const hash = await sha256Hex(token)
+  const nextToken = randomToken()
+  const nextHash = await sha256Hex(nextToken)
+  const ownerIsLive = exists(
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, sessions.userId), isNull(users.deletedAt))),
+  )
+  const [[session]] = await db.batch([
+    db
+      .update(sessions)
+      .set({ refreshHash: nextHash, refreshedAt: now })
+      .where(
+        and(
+          eq(sessions.refreshHash, hash),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, now),
+          ownerIsLive,
+        ),
+      )
+      .returning({ id: sessions.id, userId: sessions.userId, role: sessions.role }),
+    // Written only when the swap above happened: remember the old token as spent.
+    db.insert(rotatedRefreshTokens).select(
+      db
+        .select({
+          hash: sql<string>`${hash}`.as('hash'),
+          sessionId: sessions.id,
+          rotatedAt: sql<number>`${now}`.as('rotated_at'),
+        })
+        .from(sessions)
+        .where(eq(sessions.refreshHash, nextHash)),
+    ),
+  ])
+  if (!session) {
+    const spent = await db
+      .select({ sessionId: rotatedRefreshTokens.sessionId })
+      .from(rotatedRefreshTokens)
+      .where(eq(rotatedRefreshTokens.hash, hash))
+      .get()
+    if (spent) await revokeSession(db, spent.sessionId, now)
+    throw unauthorized()
+  }
+  const claims = { sub: session.userId, sid: session.id, role: session.role }
+  const accessToken = await signAccessToken(jwt, claims, now)
+  return { session, tokens: { accessToken, refreshToken: nextToken } satisfies TokenPair }
+}
+
+export async function revokeSession(db: Db, sessionId: string, now: number) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+}
+
+/** Revokes every live session of the user, except `keep` (the caller's own, when it stays). */
+export function revokeUserSessionsStatement(db: Db, userId: string, now: number, keep?: string) {
+  return db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        keep ? ne(sessions.id, keep) : undefined,
+      ),
+    )
+}
+
+/** Whether the session is still usable (not revoked, not expired). */
+export async function isSessionLive(db: Db, sessionId: string, now: number): Promise<boolean> {
+  const row = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .get()
+  return row !== undefined
+}

@@ -1,0 +1,42 @@
+// Approximate fixed windows in KV, for anonymous per-IP limits where a Durable Object round trip
+// per request would cost more than the limit is worth. KV is eventually consistent and accepts
+// about one write per second per key, so counts can lag under bursts; each isolate also remembers
+// what it wrote, so one client hammering one location is still counted.
+import { consumeWindow, type WindowResult } from './window.ts'
+
+const KEY_PREFIX = 'rl:'
+// KV refuses expirations shorter than 60 seconds.
+const MIN_TTL_SECONDS = 60
+const MAX_REMEMBERED = 10_000
+const written = new Map<string, number>()
+
+function remember(key: string, count: number) {
+  if (written.size >= MAX_REMEMBERED) written.clear()
+  written.set(key, count)
+}
+
+/**
+ * Counts one request for `name` against `limit` per `windowMs`. Windows are aligned to multiples
+ * of `windowMs`, so each window is its own key and expires on its own. The write is handed to
+ * `defer` (waitUntil) so the caller never waits for it, and a refused write is only a lost count.
+ */
+export async function hitKvWindow(
+  kv: KVNamespace,
+  name: string,
+  limit: number,
+  windowMs: number,
+  now: number,
+  defer: (work: Promise<unknown>) => void,
+): Promise<WindowResult> {
+  const start = Math.floor(now / windowMs) * windowMs
+  const key = `${KEY_PREFIX}${name}:${start}`
+  const stored = Number(await kv.get(key)) || 0
+  const count = Math.max(stored, written.get(key) ?? 0)
+  const { state, result } = consumeWindow({ start, count }, limit, windowMs, now)
+  if (result.allowed) {
+    remember(key, state.count)
+    const ttl = Math.max(MIN_TTL_SECONDS, Math.ceil((start + windowMs - now) / 1000))
+    defer(kv.put(key, String(state.count), { expirationTtl: ttl }).catch(() => undefined))
+  }
+  return result
+}

@@ -1,0 +1,38 @@
+// Hard deletion of an account and everything it owns, in one batch so it happens whole or not at all.
+import { eq, inArray } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
+import type { Db } from '../db/client.ts'
+import {
+  emailCodes,
+  pushSubscriptions,
+  rotatedRefreshTokens,
+  sessions,
+  userPlatforms,
+  users,
+} from '../db/schema.ts'
+
+/**
+ * Every statement that removes the user's rows, children first. The foreign keys cascade as
+ * well; listing the tables here keeps the deletion explicit and independent of that pragma.
+ * Features that add tables owned by a user add their statements here.
+ */
+export function deleteUserStatements(
+  db: Db,
+  id: string,
+): [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]] {
+  const userSessions = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, id))
+  return [
+    db.delete(rotatedRefreshTokens).where(inArray(rotatedRefreshTokens.sessionId, userSessions)),
+    db.delete(sessions).where(eq(sessions.userId, id)),
+    db.delete(emailCodes).where(eq(emailCodes.userId, id)),
+    db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, id)),
+    db.delete(userPlatforms).where(eq(userPlatforms.userId, id)),
+    db.delete(users).where(eq(users.id, id)).returning({ id: users.id }),
+  ]
+}
+
+/** True when the user existed (soft-deleted or not) and is now gone. */
+export async function deleteUser(db: Db, id: string): Promise<boolean> {
+  const results = await db.batch(deleteUserStatements(db, id))
+  return (results.at(-1) as { id: string }[]).length > 0
+}

@@ -1,0 +1,133 @@
+// Reads and writes of user accounts: plain functions of (db, input, now) over D1.
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
+import type { Db } from '../db/client.ts'
+import { userPlatforms, users, type UserRow } from '../db/schema.ts'
+import type { Role } from '../lib/jwt.ts'
+import { DEFAULT_PREFERENCES, preferenceColumns, type Platform } from './preferences.ts'
+import type { ProfileUpdate } from './schemas.ts'
+
+type Statement = BatchItem<'sqlite'>
+
+/** Soft-deleted accounts count as gone everywhere except admin hard deletion. */
+const live = (id: string) => and(eq(users.id, id), isNull(users.deletedAt))
+
+export interface NewUser {
+  id: string
+  email: string
+  name: string
+  phoneNumber?: string
+  passwordHash: string
+  role: Role
+}
+
+/** Mirrors `platforms` into user_platforms; only rows of a live user are written. */
+function platformRows(db: Db, userId: string, platforms: Platform[]): Statement[] {
+  return platforms.map((platform) =>
+    db.insert(userPlatforms).select(
+      db
+        .select({ userId: users.id, platform: sql<string>`${platform}`.as('platform') })
+        .from(users)
+        .where(live(userId)),
+    ),
+  )
+}
+
+/** The statements that create an account with default preferences; run them in one batch. */
+export function createUserStatements(db: Db, user: NewUser, now: number): Statement[] {
+  const prefs = DEFAULT_PREFERENCES
+  return [
+    db.insert(users).values({
+      ...user,
+      platforms: prefs.platforms,
+      alertFrequency: prefs.alertFrequency,
+      contestTypes: prefs.contestTypes,
+      notifyWhatsapp: prefs.notificationChannels.whatsapp,
+      notifyEmail: prefs.notificationChannels.email,
+      notifyPush: prefs.notificationChannels.push,
+      notifyBefore: prefs.notifyBefore,
+      timezone: prefs.timezone,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    ...platformRows(db, user.id, prefs.platforms),
+  ]
+}
+
+export function findUser(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.select().from(users).where(live(id)).get()
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .get()
+}
+
+export function findUserStatement(db: Db, id: string) {
+  return db.select().from(users).where(live(id))
+}
+
+/**
+ * Applies a partial profile update in one batch (all or nothing). Columns not sent are not
+ * written, so two concurrent updates of different fields never undo each other.
+ */
+export async function updateProfile(
+  db: Db,
+  id: string,
+  update: ProfileUpdate,
+  now: number,
+): Promise<UserRow | undefined> {
+  const prefs = update.preferences ?? {}
+  const columns = {
+    ...(update.name !== undefined && { name: update.name }),
+    ...(update.phoneNumber !== undefined && { phoneNumber: update.phoneNumber || null }),
+    ...preferenceColumns(prefs),
+    updatedAt: now,
+  }
+  const statements: Statement[] = [db.update(users).set(columns).where(live(id))]
+  if (prefs.platforms) {
+    statements.push(db.delete(userPlatforms).where(eq(userPlatforms.userId, id)))
+    statements.push(...platformRows(db, id, prefs.platforms))
+  }
+  statements.push(findUserStatement(db, id) as Statement)
+  const results = await db.batch(statements as [Statement, ...Statement[]])
+  return (results.at(-1) as UserRow[])[0]
+}
+
+/** Sets the account flag; false when no live user has that id. */
+export async function setActive(db: Db, id: string, active: boolean, now: number) {
+  const rows = await db
+    .update(users)
+    .set({ isActive: active, updatedAt: now })
+    .where(live(id))
+    .returning({ id: users.id })
+  return rows.length > 0
+}
+
+export async function setRole(db: Db, id: string, role: Role, now: number) {
+  const [row] = await db.update(users).set({ role, updatedAt: now }).where(live(id)).returning()
+  return row as UserRow | undefined
+}
+
+/** Newest first; the id breaks ties so that pages never overlap. */
+export async function listUsers(db: Db, page: { limit: number; offset: number }) {
+  const notDeleted = isNull(users.deletedAt)
+  const [[{ total }], rows] = await db.batch([
+    db.select({ total: count() }).from(users).where(notDeleted),
+    db
+      .select()
+      .from(users)
+      .where(notDeleted)
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(page.limit)
+      .offset(page.offset),
+  ])
+  return { rows, total }
+}
+
+export function recordSignInStatement(db: Db, id: string, now: number) {
+  return db.update(users).set({ lastLogin: now }).where(eq(users.id, id))
+}

@@ -1,0 +1,267 @@
+// User endpoints: own profile and preferences, account state, push subscriptions, admin management.
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { createDb } from '../db/client.ts'
+import { currentUser, requireAdmin, requireUser } from '../http/auth.ts'
+import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { forbidden, notFound } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { deleteUser } from './deletion.ts'
+import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
+import { findUser, listUsers, setActive, setRole, updateProfile } from './queries.ts'
+import {
+  ListUsersQuery,
+  MessageSchema,
+  ProfileSchema,
+  ProfileUpdateBody,
+  ProfileUpdateResultSchema,
+  PushEndpointBody,
+  PushSubscriptionBody,
+  PushSubscriptionSchema,
+  RoleBody,
+  RoleChangeResultSchema,
+  UserIdParam,
+  UserListSchema,
+  UserViewSchema,
+} from './schemas.ts'
+import {
+  toAdminUser,
+  toProfile,
+  toProfileUpdateResult,
+  toPushSubscription,
+  toUserView,
+} from './serialize.ts'
+
+const USER_NOT_FOUND = 'User not found'
+const tags = ['Users']
+const security = [{ bearerAuth: [] }]
+const body = <T>(schema: T) => ({
+  body: { content: { 'application/json': { schema } }, required: true },
+})
+const common = {
+  401: errorResponse('Missing, invalid or expired access token'),
+  429: errorResponse('Too many requests'),
+}
+const invalid = errorResponse('Validation failed (message is an array of strings)')
+const missing = errorResponse('User not found')
+const adminOnly = errorResponse('The caller is not an admin')
+
+const getProfile = createRoute({
+  method: 'get',
+  path: '/profile',
+  tags,
+  security,
+  summary: 'The signed-in user’s profile',
+  middleware: [requireUser, rateLimit(RULES.getProfile)] as const,
+  responses: { 200: json(ProfileSchema, 'The profile'), 404: missing, ...common },
+})
+
+const putProfile = createRoute({
+  method: 'put',
+  path: '/profile',
+  tags,
+  security,
+  summary: 'Update name, phone number or preferences (partial, merged, atomic)',
+  middleware: [requireUser, rateLimit(RULES.updateProfile)] as const,
+  request: body(ProfileUpdateBody),
+  responses: {
+    200: json(ProfileUpdateResultSchema, 'The updated profile'),
+    400: invalid,
+    404: missing,
+    ...common,
+  },
+})
+
+const deactivate = createRoute({
+  method: 'delete',
+  path: '/profile',
+  tags,
+  security,
+  summary: 'Deactivate the account (no notifications until reactivated)',
+  middleware: [requireUser, rateLimit(RULES.deactivate)] as const,
+  responses: { 200: json(MessageSchema, 'Deactivated'), 404: missing, ...common },
+})
+
+const activate = createRoute({
+  method: 'put',
+  path: '/activate',
+  tags,
+  security,
+  summary: 'Reactivate the account',
+  middleware: [requireUser, rateLimit(RULES.activate)] as const,
+  responses: { 200: json(MessageSchema, 'Activated'), 404: missing, ...common },
+})
+
+const addPushSubscription = createRoute({
+  method: 'post',
+  path: '/push-subscriptions',
+  tags,
+  security,
+  summary: 'Register a Web Push subscription of this browser',
+  middleware: [requireUser, rateLimit(RULES.pushSubscriptions)] as const,
+  request: body(PushSubscriptionBody),
+  responses: {
+    200: json(PushSubscriptionSchema, 'An existing subscription, updated'),
+    201: json(PushSubscriptionSchema, 'Registered'),
+    400: invalid,
+    ...common,
+  },
+})
+
+const deletePushSubscription = createRoute({
+  method: 'delete',
+  path: '/push-subscriptions',
+  tags,
+  security,
+  summary: 'Remove one of the caller’s Web Push subscriptions by endpoint',
+  middleware: [requireUser, rateLimit(RULES.pushSubscriptions)] as const,
+  request: body(PushEndpointBody),
+  responses: {
+    200: json(MessageSchema, 'Removed'),
+    400: invalid,
+    404: errorResponse('The caller has no subscription at that endpoint'),
+    ...common,
+  },
+})
+
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  tags,
+  security,
+  summary: 'All users, newest first (admin)',
+  middleware: [requireAdmin, rateLimit(RULES.listUsers)] as const,
+  request: { query: ListUsersQuery },
+  responses: {
+    200: json(UserListSchema, 'A page of users'),
+    400: invalid,
+    403: adminOnly,
+    ...common,
+  },
+})
+
+const getUser = createRoute({
+  method: 'get',
+  path: '/{id}',
+  tags,
+  security,
+  summary: 'One user: the caller themself, or anyone for an admin',
+  middleware: [requireUser, rateLimit(RULES.getUser)] as const,
+  request: { params: UserIdParam },
+  responses: {
+    200: json(UserViewSchema, 'The user'),
+    400: errorResponse('Invalid user ID format'),
+    403: errorResponse('Another user’s record, and the caller is not an admin'),
+    404: missing,
+    ...common,
+  },
+})
+
+const changeRole = createRoute({
+  method: 'patch',
+  path: '/{id}/role',
+  tags,
+  security,
+  summary: 'Change a user’s role (admin); sessions keep their role until the next sign-in',
+  middleware: [requireAdmin] as const,
+  request: { params: UserIdParam, ...body(RoleBody) },
+  responses: {
+    200: json(RoleChangeResultSchema, 'Role changed'),
+    400: invalid,
+    403: adminOnly,
+    404: missing,
+    ...common,
+  },
+})
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags,
+  security,
+  summary: 'Delete a user and everything they own, permanently (admin)',
+  middleware: [requireAdmin] as const,
+  request: { params: UserIdParam },
+  responses: {
+    200: json(MessageSchema, 'Deleted'),
+    400: errorResponse('Invalid user ID format'),
+    403: adminOnly,
+    404: missing,
+    ...common,
+  },
+})
+
+export const userRoutes = new OpenAPIHono<AppEnv>()
+
+// Literal paths are registered before /{id}, so they win over it.
+userRoutes
+  .openapi(getProfile, async (c) => {
+    const user = await findUser(createDb(c.env.DB), currentUser(c).sub)
+    if (!user) throw notFound(USER_NOT_FOUND)
+    return c.json(toProfile(user), 200)
+  })
+  .openapi(putProfile, async (c) => {
+    const db = createDb(c.env.DB)
+    const user = await updateProfile(db, currentUser(c).sub, c.req.valid('json'), Date.now())
+    if (!user) throw notFound(USER_NOT_FOUND)
+    return c.json(toProfileUpdateResult(user), 200)
+  })
+  .openapi(deactivate, async (c) => {
+    const found = await setActive(createDb(c.env.DB), currentUser(c).sub, false, Date.now())
+    if (!found) throw notFound(USER_NOT_FOUND)
+    return c.json({ message: 'Account deactivated successfully' }, 200)
+  })
+  .openapi(activate, async (c) => {
+    const found = await setActive(createDb(c.env.DB), currentUser(c).sub, true, Date.now())
+    if (!found) throw notFound(USER_NOT_FOUND)
+    return c.json({ message: 'Account activated successfully' }, 200)
+  })
+  .openapi(addPushSubscription, async (c) => {
+    const db = createDb(c.env.DB)
+    const { row, created } = await savePushSubscription(
+      db,
+      currentUser(c).sub,
+      c.req.valid('json'),
+      Date.now(),
+    )
+    return created ? c.json(toPushSubscription(row), 201) : c.json(toPushSubscription(row), 200)
+  })
+  .openapi(deletePushSubscription, async (c) => {
+    const db = createDb(c.env.DB)
+    const { endpoint } = c.req.valid('json')
+    if (!(await removePushSubscription(db, currentUser(c).sub, endpoint))) {
+      throw notFound('Push subscription not found')
+    }
+    return c.json({ message: 'Push subscription removed' }, 200)
+  })
+  .openapi(list, async (c) => {
+    const page = c.req.valid('query')
+    const { rows, total } = await listUsers(createDb(c.env.DB), page)
+    return c.json({ users: rows.map(toAdminUser), total, ...page }, 200)
+  })
+  .openapi(getUser, async (c) => {
+    const { id } = c.req.valid('param')
+    const caller = currentUser(c)
+    // Refused before any lookup, so a non-admin learns nothing about other ids.
+    if (caller.sub !== id && caller.role !== 'admin') throw forbidden()
+    const user = await findUser(createDb(c.env.DB), id)
+    if (!user) throw notFound(USER_NOT_FOUND)
+    return c.json(toUserView(user), 200)
+  })
+  .openapi(changeRole, async (c) => {
+    const { id } = c.req.valid('param')
+    const { role } = c.req.valid('json')
+    const user = await setRole(createDb(c.env.DB), id, role, Date.now())
+    if (!user) throw notFound(USER_NOT_FOUND)
+    const message = `User role updated to ${role} successfully`
+    return c.json(
+      { id: user.id, email: user.email, name: user.name, role: user.role, message },
+      200,
+    )
+  })
+  .openapi(remove, async (c) => {
+    if (!(await deleteUser(createDb(c.env.DB), c.req.valid('param').id))) {
+      throw notFound(USER_NOT_FOUND)
+    }
+    return c.json({ message: 'User deleted successfully' }, 200)
+  })

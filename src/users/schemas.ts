@@ -1,0 +1,240 @@
+// Zod schemas of the user endpoints: profile update, admin list, role change, push subscriptions.
+import { z } from '@hono/zod-openapi'
+import { fromBase64Url } from '../lib/crypto.ts'
+import { isId } from '../lib/ids.ts'
+import { intInRange, oneOf } from '../lib/validation.ts'
+import { ALERT_FREQUENCIES, canonicalTimeZone, PLATFORMS, type Platform } from './preferences.ts'
+
+export const ROLES = ['user', 'admin'] as const
+
+const MAX_NAME = 100
+const MAX_PHONE = 32
+const MAX_CONTEST_TYPES = 50
+const MAX_CONTEST_TYPE_LENGTH = 50
+
+// Checks written as refinements keep their sentence exactly as the spec words it.
+const boolean = (field: string) =>
+  z
+    .custom<boolean>((v) => typeof v === 'boolean', { error: `${field} must be a boolean value` })
+    .openapi({ type: 'boolean' })
+
+export const nameField = z
+  .string({ error: 'name must be a string' })
+  .trim()
+  .refine((v) => v.length >= 2, { error: 'Name must be at least 2 characters long' })
+  .refine((v) => v.length <= MAX_NAME, {
+    error: `Name must be at most ${MAX_NAME} characters long`,
+  })
+  .openapi({ example: 'Ada Lovelace' })
+
+export const phoneField = z
+  .string({ error: 'phoneNumber must be a string' })
+  .trim()
+  .max(MAX_PHONE, { error: `phoneNumber must be at most ${MAX_PHONE} characters long` })
+  .openapi({ example: '+14155550123' })
+
+const platforms = z
+  .custom<string[]>((v) => Array.isArray(v), { error: 'platforms must be an array' })
+  .refine((v) => v.every((p) => (PLATFORMS as readonly unknown[]).includes(p)), {
+    error: 'platforms must contain valid platform names',
+  })
+  .transform((v) => [...new Set(v)] as Platform[])
+  .openapi({ type: 'array', items: { type: 'string', enum: [...PLATFORMS] } })
+
+const contestTypes = z
+  .custom<string[]>((v) => Array.isArray(v) && v.every((t) => typeof t === 'string'), {
+    error: 'contestTypes must be an array of strings',
+  })
+  .refine((v) => v.length <= MAX_CONTEST_TYPES, {
+    error: `contestTypes must contain no more than ${MAX_CONTEST_TYPES} elements`,
+  })
+  .refine((v) => v.every((t) => t.length <= MAX_CONTEST_TYPE_LENGTH), {
+    error: `each value in contestTypes must be at most ${MAX_CONTEST_TYPE_LENGTH} characters long`,
+  })
+  .transform((v) => [...new Set(v.map((t) => t.trim()).filter(Boolean))])
+  .openapi({ type: 'array', items: { type: 'string' }, example: ['div2', 'educational'] })
+
+const notifyBefore = z
+  .number({ error: 'notifyBefore must be a number' })
+  .int({ error: 'notifyBefore must be an integer number' })
+  .min(1, { error: 'notifyBefore must be between 1 and 168' })
+  .max(168, { error: 'notifyBefore must be between 1 and 168' })
+  .openapi({ example: 24 })
+
+const timezone = z
+  .string({ error: 'timezone must be a string' })
+  .refine((v) => canonicalTimeZone(v) !== undefined, {
+    error: 'timezone must be a valid IANA time zone',
+  })
+  .transform((v) => canonicalTimeZone(v) as string)
+  .openapi({ type: 'string', example: 'Europe/Berlin' })
+
+// An object field replaces the stored value (spec), so channels left out are switched off.
+const notificationChannels = z
+  .strictObject({
+    whatsapp: boolean('notificationChannels.whatsapp').optional(),
+    email: boolean('notificationChannels.email').optional(),
+    push: boolean('notificationChannels.push').optional(),
+  })
+  .transform((c) => ({
+    whatsapp: c.whatsapp ?? false,
+    email: c.email ?? false,
+    push: c.push ?? false,
+  }))
+
+export const PreferencesUpdateSchema = z.strictObject({
+  platforms: platforms.optional(),
+  alertFrequency: oneOf('alertFrequency', ALERT_FREQUENCIES).optional(),
+  contestTypes: contestTypes.optional(),
+  notificationChannels: notificationChannels.optional(),
+  notifyBefore: notifyBefore.optional(),
+  timezone: timezone.optional(),
+})
+
+/** Read-only fields (email, password, role, isActive, ...) are unknown keys here, hence refused. */
+export const ProfileUpdateBody = z
+  .strictObject({
+    name: nameField.optional(),
+    phoneNumber: phoneField.nullable().optional(),
+    preferences: PreferencesUpdateSchema.optional(),
+  })
+  .openapi('ProfileUpdate')
+
+export type ProfileUpdate = z.infer<typeof ProfileUpdateBody>
+
+export const UserIdParam = z.object({
+  id: z
+    .string()
+    .refine(isId, { error: 'Invalid user ID format' })
+    .openapi({ param: { name: 'id', in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' }),
+})
+
+export const ListUsersQuery = z.object({
+  limit: intInRange('limit', 1, 100, 20),
+  offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+})
+
+export const RoleBody = z.strictObject({ role: oneOf('role', ROLES) }).openapi('RoleChange')
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+function decodesTo(value: string, check: (bytes: Uint8Array) => boolean): boolean {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return false
+  try {
+    return check(fromBase64Url(value.replace(/=+$/, '')))
+  } catch {
+    return false
+  }
+}
+
+const endpoint = z
+  .string({ error: 'endpoint must be a string' })
+  .max(2048, { error: 'endpoint must be at most 2048 characters long' })
+  .refine(isHttpsUrl, { error: 'endpoint must be an https URL' })
+  .openapi({ example: 'https://fcm.googleapis.com/fcm/send/abc123' })
+
+export const PushSubscriptionBody = z
+  .strictObject({
+    endpoint,
+    // Browsers' PushSubscription.toJSON() includes it; it is accepted and not needed.
+    expirationTime: z.number().nullable().optional(),
+    keys: z.strictObject(
+      {
+        // RFC 8291: an uncompressed P-256 point (65 bytes) and a 16-byte authentication secret.
+        p256dh: z
+          .custom<string>(
+            (v) => typeof v === 'string' && decodesTo(v, (b) => b.length === 65 && b[0] === 4),
+            { error: 'keys.p256dh must be a base64url-encoded P-256 public key' },
+          )
+          .openapi({ type: 'string' }),
+        auth: z
+          .custom<string>((v) => typeof v === 'string' && decodesTo(v, (b) => b.length === 16), {
+            error: 'keys.auth must be a base64url-encoded 16-byte secret',
+          })
+          .openapi({ type: 'string' }),
+      },
+      { error: 'keys must be an object with p256dh and auth' },
+    ),
+  })
+  .openapi('PushSubscriptionInput')
+
+export const PushEndpointBody = z.strictObject({ endpoint }).openapi('PushSubscriptionRemoval')
+
+const timestamp = z.string().openapi({ example: '2026-11-22T14:35:00.000Z' })
+
+export const PreferencesSchema = z
+  .object({
+    platforms: z.array(z.enum(PLATFORMS)),
+    alertFrequency: z.enum(ALERT_FREQUENCIES),
+    contestTypes: z.array(z.string()),
+    notificationChannels: z.object({
+      whatsapp: z.boolean(),
+      email: z.boolean(),
+      push: z.boolean(),
+    }),
+    notifyBefore: z.number(),
+    timezone: z.string(),
+  })
+  .openapi('Preferences')
+
+export const UserViewSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    phoneNumber: z.string().optional(),
+    preferences: PreferencesSchema,
+    isActive: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('User')
+
+export const ProfileSchema = UserViewSchema.extend({
+  role: z.enum(ROLES),
+  emailVerified: z.boolean(),
+  lastLogin: timestamp.optional(),
+}).openapi('Profile')
+
+export const AdminUserSchema = UserViewSchema.extend({ role: z.enum(ROLES) }).openapi('AdminUser')
+
+export const ProfileUpdateResultSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    phoneNumber: z.string().optional(),
+    preferences: PreferencesSchema,
+  })
+  .openapi('ProfileUpdateResult')
+
+export const UserListSchema = z
+  .object({
+    users: z.array(AdminUserSchema),
+    total: z.number(),
+    limit: z.number(),
+    offset: z.number(),
+  })
+  .openapi('UserList')
+
+export const MessageSchema = z.object({ message: z.string() }).openapi('Message')
+
+export const RoleChangeResultSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(ROLES),
+    message: z.string(),
+  })
+  .openapi('RoleChangeResult')
+
+export const PushSubscriptionSchema = z
+  .object({ id: z.string(), endpoint: z.string(), createdAt: timestamp, updatedAt: timestamp })
+  .openapi('PushSubscription')

@@ -1,0 +1,53 @@
+// User rows rendered as API objects; no secret column (password hash, tokens) is ever read here.
+import type { PushSubscriptionRow, UserRow } from '../db/schema.ts'
+import { toIso } from '../lib/time.ts'
+import { preferencesOf } from './preferences.ts'
+
+/** What anyone allowed to see a user sees (GET /users/:id). */
+export function toUserView(row: UserRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    ...(row.phoneNumber != null && { phoneNumber: row.phoneNumber }),
+    preferences: preferencesOf(row),
+    isActive: row.isActive,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  }
+}
+
+/** The signed-in user's own profile, also the `user` of every auth response. */
+export function toProfile(row: UserRow) {
+  return {
+    ...toUserView(row),
+    role: row.role,
+    emailVerified: row.emailVerifiedAt != null,
+    ...(row.lastLogin != null && { lastLogin: toIso(row.lastLogin) }),
+  }
+}
+
+/** An entry of the admin user list. */
+export function toAdminUser(row: UserRow) {
+  return { ...toUserView(row), role: row.role }
+}
+
+/** The answer to PUT /users/profile, as the spec lists it. */
+export function toProfileUpdateResult(row: UserRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    ...(row.phoneNumber != null && { phoneNumber: row.phoneNumber }),
+    preferences: preferencesOf(row),
+  }
+}
+
+export function toPushSubscription(row: PushSubscriptionRow) {
+  return {
+    id: row.id,
+    endpoint: row.endpoint,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  }
+}
