@@ -254,6 +254,7 @@ describe('Codeforces division from the round name', () => {
     ['Codeforces Round 1091 (Div.4)', 'div4'],
     ['Codeforces Round 1085 (Div. 1 + Div. 2)', 'div1+div2'],
     ['Codeforces Round 999 (Div.1+Div.2, based on an olympiad)', 'div1+div2'],
+    ['Codeforces Round 998 (Div. 1 + 2)', 'div1+div2'],
     ['Educational Codeforces Round 187 (Rated for Div. 2)', 'educational'],
     ['Codeforces Global Round 31', 'global'],
     ['Good Bye 2025', undefined],
@@ -450,6 +451,13 @@ describe('CodeChef adapter', () => {
     const result = parsed()
     expect(ids(result)).toContain('START252')
     expect(ids(result)).not.toContain('START251')
+  })
+
+  it('takes the end from contest_duration when the ISO end is blank', () => {
+    const entry = { ...codechefAll.future_contests[0], contest_end_date_iso: '' }
+    const payload = { present_contests: [], future_contests: [entry] }
+    const [contest] = parseCodechefContests(payload, NOW).contests
+    expect(contest.endTime - contest.startTime).toBe(120 * 60_000)
   })
 
   it('keeps one entry for a contest listed both as present and as future', () => {

@@ -23,19 +23,20 @@ const envelopeSchema = z.object({
   past_contests: z.array(z.unknown()).optional(),
 })
 
+// CodeChef leaves fields it has no value for as "" or null; those count as absent.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional())
 const isoWithOffset = z.iso.datetime({ offset: true })
-
-const minutes = z.coerce.number().int().positive()
 
 const contestSchema = z
   .object({
     contest_code: z.string().regex(/^[A-Za-z0-9_-]+$/),
     contest_name: z.string().trim().min(1),
     contest_start_date_iso: isoWithOffset,
-    contest_end_date_iso: isoWithOffset.optional(),
+    contest_end_date_iso: optional(isoWithOffset),
     // Minutes as a string ("120"); the end time is taken from it only when the ISO end is absent.
-    contest_duration: minutes.optional(),
-    distinct_users: z.coerce.number().int().nonnegative().optional(),
+    contest_duration: optional(z.coerce.number().int().positive()),
+    distinct_users: optional(z.coerce.number().int().nonnegative()),
   })
   .transform((c, ctx) => {
     const startTime = Date.parse(c.contest_start_date_iso)

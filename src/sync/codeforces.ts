@@ -1,5 +1,6 @@
 // Codeforces adapter: the contest.list API answer turned into catalogue contests.
 import { z } from 'zod'
+import { TYPES_BY_PLATFORM } from '../contests/schemas.ts'
 import type { ContestInput } from '../contests/writes.ts'
 import {
   ResultCollector,
@@ -37,14 +38,15 @@ const contestSchema = z.object({
   relativeTimeSeconds: z.number().int().optional(),
 })
 
-const CONTEST_TYPES = ['CF', 'IOI', 'ICPC'] as const
+const CONTEST_TYPES: readonly string[] = TYPES_BY_PLATFORM.codeforces
+type CodeforcesType = (typeof TYPES_BY_PLATFORM.codeforces)[number]
 
 /**
  * The division a round is for, read from its name. Combined and branded rounds first, since
  * their names also carry "Div. 2" ("Educational Codeforces Round 187 (Rated for Div. 2)").
  */
 export function codeforcesDivision(name: string): CodeforcesDivision | undefined {
-  if (/div\.?\s*1\s*(?:\+|,|&|and)\s*div\.?\s*2/i.test(name)) return 'div1+div2'
+  if (/div\.?\s*1\s*(?:\+|,|&|and)\s*(?:div\.?\s*)?2\b/i.test(name)) return 'div1+div2'
   if (/\beducational\b/i.test(name)) return 'educational'
   if (/\bglobal\s+round\b/i.test(name)) return 'global'
   const single = /\bdiv\.?\s*([1-4])\b/i.exec(name)
@@ -71,16 +73,13 @@ export function parseCodeforcesContestList(
     const parsed = contestSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const contest = parsed.data
-    if (!(CONTEST_TYPES as readonly string[]).includes(contest.type)) return out.markUnsupported()
-    out.keep(toContest(contest, contest.type as (typeof CONTEST_TYPES)[number]))
+    if (!CONTEST_TYPES.includes(contest.type)) return out.markUnsupported()
+    out.keep(toContest(contest, contest.type as CodeforcesType))
   })
   return out.result()
 }
 
-function toContest(
-  contest: z.infer<typeof contestSchema>,
-  type: (typeof CONTEST_TYPES)[number],
-): ContestInput {
+function toContest(contest: z.infer<typeof contestSchema>, type: CodeforcesType): ContestInput {
   const startTime = contest.startTimeSeconds * 1000
   const division = codeforcesDivision(contest.name)
   const difficulty = codeforcesDifficulty(division)
