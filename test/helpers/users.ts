@@ -1,0 +1,168 @@
+// Accounts for tests, made through the API, and a check that no response ever carries a secret.
+import { env } from 'cloudflare:test'
+import { expect } from 'vitest'
+import type { Env } from '../../src/env.ts'
+import { standIn } from './stand-in.ts'
+import { call } from './worker.ts'
+
+/** Mail goes to the stand-in (RESEND_API_URL points at it) once a key is set. */
+export const MAIL: Partial<Env> = { RESEND_API_KEY: 're_test_key' }
+
+let seq = 0
+const run = crypto.randomUUID().slice(0, 8)
+
+/** A fresh client address, so one test never spends another's per-IP allowance. */
+export function nextIp(): string {
+  seq++
+  return `10.${(seq >> 16) & 255}.${(seq >> 8) & 255}.${seq & 255}`
+}
+
+export function uniqueEmail(label = 'user'): string {
+  return `${label}-${run}-${++seq}@example.test`
+}
+
+export function uniquePassword(): string {
+  return `pw-${crypto.randomUUID()}`
+}
+
+// Every secret a test has seen: passwords sent, codes mailed, refresh tokens issued, and every
+// hash the database has held. No response may contain any of them.
+const secrets = new Set<string>()
+
+export function rememberSecret(value: string) {
+  secrets.add(value)
+}
+
+async function storedHashes(): Promise<string[]> {
+  const { results } = await env.DB.prepare(
+    `SELECT password_hash AS v FROM users UNION ALL SELECT refresh_hash FROM sessions
+     UNION ALL SELECT code_hash FROM email_codes UNION ALL SELECT hash FROM rotated_refresh_tokens`,
+  ).all<{ v: string }>()
+  // A PBKDF2 string is checked whole and by its salt and hash parts.
+  return results.flatMap(({ v }) => [v, ...v.split('$').filter((part) => part.length >= 16)])
+}
+
+// A secret counts only where it stands alone, so a six-digit code that happens to occur inside a
+// hex id or a signature is not mistaken for a leak.
+function occursIn(text: string, secret: string): boolean {
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+    const before = text[at - 1] ?? ' '
+    const after = text[at + secret.length] ?? ' '
+    if (!/[A-Za-z0-9]/.test(before) && !/[A-Za-z0-9]/.test(after)) return true
+  }
+  return false
+}
+
+/** Fails the test when `text` holds a known secret other than the refresh token it just issued. */
+export async function expectNoSecrets(text: string, issuedRefreshToken?: string) {
+  for (const hash of await storedHashes()) secrets.add(hash)
+  const leaked = [...secrets].filter((s) => s !== issuedRefreshToken && occursIn(text, s))
+  expect(leaked, 'a response carried a secret').toEqual([])
+  if (issuedRefreshToken) secrets.add(issuedRefreshToken)
+}
+
+export interface ApiOptions {
+  body?: unknown
+  token?: string
+  ip?: string
+  bindings?: Partial<Env>
+  headers?: Record<string, string>
+}
+
+export interface ApiResponse<T = any> {
+  status: number
+  headers: Headers
+  body: T
+}
+
+/** Calls the Worker and checks the response for secrets before handing it back. */
+export async function api<T = any>(
+  method: string,
+  path: string,
+  options: ApiOptions = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = {
+    'CF-Connecting-IP': options.ip ?? nextIp(),
+    ...options.headers,
+  }
+  if (options.token) headers.Authorization = `Bearer ${options.token}`
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json'
+  const res = await call(
+    path,
+    {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    },
+    { ...MAIL, ...options.bindings },
+  )
+  const text = await res.text()
+  const body = text ? JSON.parse(text) : undefined
+  await expectNoSecrets(
+    text,
+    typeof body?.refreshToken === 'string' ? body.refreshToken : undefined,
+  )
+  return { status: res.status, headers: res.headers, body }
+}
+
+export interface TestUser {
+  id: string
+  email: string
+  password: string
+  accessToken: string
+  refreshToken: string
+  user: Record<string, any>
+}
+
+/** Signs a new user up through the API (mail to the stand-in). */
+export async function createUser(
+  over: { email?: string; password?: string; name?: string } = {},
+  options: ApiOptions = {},
+): Promise<TestUser> {
+  const email = over.email ?? uniqueEmail()
+  const password = over.password ?? uniquePassword()
+  rememberSecret(password)
+  const res = await api('POST', '/auth/signup', {
+    ...options,
+    body: { email, password, name: over.name ?? 'Test Person' },
+  })
+  expect(res.status).toBe(201)
+  const { user, accessToken, refreshToken } = res.body
+  return { id: user.id, email: user.email, password, accessToken, refreshToken, user }
+}
+
+/** A user whose signup email is in BOOTSTRAP_ADMIN_EMAILS, hence an admin. */
+export function createAdmin(): Promise<TestUser> {
+  const email = uniqueEmail('admin')
+  return createUser({ email }, { bindings: { BOOTSTRAP_ADMIN_EMAILS: email } })
+}
+
+/** The newest mail the stand-in received for `email`. */
+export async function lastMailTo(email: string) {
+  const sent = await standIn.requests('/resend/emails')
+  const mine = sent.filter((r) => (JSON.parse(r.body).to as string[]).includes(email))
+  expect(mine.length, `no mail was sent to ${email}`).toBeGreaterThan(0)
+  const last = mine[mine.length - 1]
+  return { request: last, message: JSON.parse(last.body) }
+}
+
+/** The six-digit code of the newest mail to `email`; remembered as a secret. */
+export async function lastCode(email: string): Promise<string> {
+  const { message } = await lastMailTo(email)
+  const code = (message.text as string).match(/\b(\d{6})\b/)?.[1]
+  expect(code, 'the mail carries a six-digit code').toBeDefined()
+  rememberSecret(code!)
+  return code!
+}
+
+export async function mailCountTo(email: string): Promise<number> {
+  const sent = await standIn.requests('/resend/emails')
+  return sent.filter((r) => (JSON.parse(r.body).to as string[]).includes(email)).length
+}
+
+/** Decodes a JWT's payload without verifying it (tests look at claims only). */
+export function claimsOf(token: string): Record<string, any> {
+  const payload = token.split('.')[1]
+  const base64 = payload.replace(/-/g, '+').replace(/_/g, '/')
+  return JSON.parse(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)))
+}
