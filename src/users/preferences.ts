@@ -32,17 +32,23 @@ export const DEFAULT_PREFERENCES: Preferences = {
   timezone: 'UTC',
 }
 
+let knownZones: Map<string, string> | undefined
+
 /**
- * The canonical IANA name of `zone`, or undefined when it is not one. Offsets such as "+05:30"
- * are refused even where Intl accepts them: digests need a zone with its daylight-saving rules.
+ * `zone` spelled as the IANA database spells it, or undefined when it is not a zone. The name
+ * the user chose is kept (Intl would turn "Asia/Kolkata" into the legacy "Asia/Calcutta"); only
+ * its letter case is corrected. Offsets such as "+05:30" are refused even where Intl takes them:
+ * digests need a zone with its daylight-saving rules.
  */
 export function canonicalTimeZone(zone: string): string | undefined {
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return undefined
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+    new Intl.DateTimeFormat('en-US', { timeZone: zone })
   } catch {
     return undefined
   }
+  knownZones ??= new Map(Intl.supportedValuesOf('timeZone').map((z) => [z.toLowerCase(), z]))
+  return knownZones.get(zone.toLowerCase()) ?? zone
 }
 
 export function preferencesOf(row: UserRow): Preferences {
