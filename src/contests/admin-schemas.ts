@@ -105,7 +105,11 @@ export const UpdateContestBody = z
     platformMetadata: fields.platformMetadata.nullable().optional(),
     isActive: fields.isActive.optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, { error: 'At least one field must be given' })
+  .refine((body) => Object.keys(body).length > 0, {
+    error: 'At least one field must be given',
+    // Only for a body that is otherwise valid: an unknown key already explains itself.
+    when: (payload) => payload.issues.length === 0,
+  })
   .openapi('UpdateContest')
 
 export type CreateContest = z.infer<typeof CreateContestBody>
