@@ -127,7 +127,7 @@ function refuse(c: Context<AppEnv>, results: WindowResult[]): Response {
   const refused = results.filter((r) => !r.allowed).reduce((a, b) => (b.reset > a.reset ? b : a))
   const headers = new Headers({ 'Content-Type': 'application/json' })
   setHeaders(headers, refused)
-  headers.set('Retry-After', String(Math.max(1, refused.reset - Math.floor(Date.now() / 1000))))
+  headers.set('Retry-After', String(Math.max(1, Math.ceil(refused.reset - Date.now() / 1000))))
   return new Response(JSON.stringify(tooManyRequests().toBody()), { status: 429, headers })
 }
 

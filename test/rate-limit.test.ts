@@ -1,0 +1,282 @@
+// Rate limits: exact Durable Object windows, approximate KV windows, the rule table and headers.
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { anonymousKey, clientKey } from '../src/http/rate-limit.ts'
+import { MINUTE_MS } from '../src/lib/time.ts'
+import { hitKvWindow } from '../src/rate-limit/kv-window.ts'
+import type { RateLimiter } from '../src/rate-limit/rate-limiter.ts'
+import type { WindowResult } from '../src/rate-limit/window.ts'
+import { api, createAdmin, createUser, lastCode, nextIp, uniqueEmail } from './helpers/users.ts'
+import { call } from './helpers/worker.ts'
+
+const limitOf = (headers: Headers) => ({
+  limit: headers.get('X-RateLimit-Limit'),
+  remaining: headers.get('X-RateLimit-Remaining'),
+})
+
+const TOO_MANY = { statusCode: 429, message: 'Too Many Requests', error: 'Too Many Requests' }
+
+function limiter(key: string) {
+  const ns = env.RATE_LIMITER as DurableObjectNamespace<RateLimiter>
+  return ns.get(ns.idFromName(key))
+}
+
+/** Spends `count` requests of a KV window the way the middleware does, waiting for each write. */
+async function spendKvWindow(key: string, count: number) {
+  for (let i = 0; i < count; i++) {
+    const writes: Promise<unknown>[] = []
+    await hitKvWindow(env.KV, key, 100, 15 * MINUTE_MS, Date.now(), (w) => writes.push(w))
+    await Promise.all(writes)
+  }
+}
+
+describe('Durable Object windows', () => {
+  it('allows exactly the limit, counting down in the headers, then refuses with 429', async () => {
+    const me = await createUser()
+    // PUT /users/activate: 10 requests an hour per user (spec).
+    for (let i = 1; i <= 10; i++) {
+      const res = await api('PUT', '/users/activate', { token: me.accessToken })
+      expect(res.status).toBe(200)
+      expect(limitOf(res.headers)).toEqual({ limit: '10', remaining: String(10 - i) })
+    }
+    const before = Math.floor(Date.now() / 1000)
+    const refused = await api('PUT', '/users/activate', { token: me.accessToken })
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual(TOO_MANY)
+    expect(limitOf(refused.headers)).toEqual({ limit: '10', remaining: '0' })
+    const reset = Number(refused.headers.get('X-RateLimit-Reset'))
+    expect(reset).toBeGreaterThan(before + 3500)
+    expect(reset).toBeLessThanOrEqual(before + 3601)
+    const retryAfter = Number(refused.headers.get('Retry-After'))
+    expect(retryAfter).toBeGreaterThan(3500)
+    expect(retryAfter).toBeLessThanOrEqual(3600)
+  })
+
+  it('counts per user, so another user is not affected', async () => {
+    const first = await createUser()
+    const second = await createUser()
+    for (let i = 0; i < 5; i++) await api('DELETE', '/users/profile', { token: first.accessToken })
+    expect((await api('DELETE', '/users/profile', { token: first.accessToken })).status).toBe(429)
+    const other = await api('DELETE', '/users/profile', { token: second.accessToken })
+    expect(other.status).toBe(200)
+    expect(limitOf(other.headers)).toEqual({ limit: '5', remaining: '4' })
+  })
+
+  it.each([
+    ['GET', '/users/profile', '100'],
+    ['PUT', '/users/profile', '20'],
+    ['GET', '/users/:id', '100'],
+    ['DELETE', '/users/profile', '5'],
+    ['PUT', '/users/activate', '10'],
+  ])('applies the spec’s limit to %s %s', async (method, path, limit) => {
+    const me = await createUser()
+    const res = await api(method, path.replace(':id', me.id), {
+      token: me.accessToken,
+      body: method === 'PUT' && path === '/users/profile' ? { name: 'Limited' } : undefined,
+    })
+    expect(res.status).toBe(200)
+    expect(limitOf(res.headers)).toEqual({ limit, remaining: String(Number(limit) - 1) })
+  })
+
+  it('applies GET /users’ own limit per IP even to admins, who have no general limit', async () => {
+    const admin = await createAdmin()
+    const list = await api('GET', '/users', { token: admin.accessToken })
+    expect(limitOf(list.headers)).toEqual({ limit: '1000', remaining: '999' })
+    const general = await api('POST', '/auth/signout', { token: admin.accessToken })
+    expect(general.status).toBe(200)
+    expect(general.headers.get('X-RateLimit-Limit')).toBeNull()
+  })
+
+  it('limits an authenticated user to 1000 requests in 15 minutes', async () => {
+    const me = await createUser()
+    const first = await api('POST', '/auth/signout', { token: me.accessToken })
+    expect(limitOf(first.headers)).toEqual({ limit: '1000', remaining: '999' })
+    // The other 999 requests are spent straight on the user's counter object.
+    const stub = limiter(`authenticated:user:${me.id}`)
+    for (let i = 0; i < 999; i += 111) {
+      await Promise.all(Array.from({ length: 111 }, () => stub.hit(1000, 15 * MINUTE_MS)))
+    }
+    const refused = await api('POST', '/auth/signout', { token: me.accessToken })
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual(TOO_MANY)
+  })
+})
+
+describe('strict limits on passwords and codes', () => {
+  it('allows 5 sign-ins per email in 15 minutes, whatever the address they come from', async () => {
+    const { email, password } = await createUser()
+    for (let i = 0; i < 5; i++) {
+      const res = await api('POST', '/auth/signin', { body: { email, password: 'wrong-password' } })
+      expect(res.status).toBe(401)
+    }
+    const refused = await api('POST', '/auth/signin', { body: { email, password } })
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual(TOO_MANY)
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    // The email counter does not depend on letter case or surrounding spaces.
+    const variant = await api('POST', '/auth/signin', {
+      body: { email: ` ${email.toUpperCase()}`, password },
+    })
+    expect(variant.status).toBe(429)
+  })
+
+  it('allows 10 code checks per email an hour, so a six-digit code cannot be walked', async () => {
+    const { email } = await createUser()
+    const code = await lastCode(email)
+    const wrong = code === '000000' ? '111111' : '000000'
+    for (let i = 0; i < 10; i++) {
+      const path = i % 2 ? '/auth/verify-email' : '/auth/reset-password'
+      const body =
+        i % 2 ? { email, code: wrong } : { email, code: wrong, newPassword: 'long-enough-1' }
+      expect((await api('POST', path, { body })).status).toBe(400)
+    }
+    const refused = await api('POST', '/auth/verify-email', { body: { email, code } })
+    expect(refused.status).toBe(429)
+  })
+
+  it('limits code emails per address', async () => {
+    const { email } = await createUser()
+    for (let i = 0; i < 5; i++) {
+      const res = await api('POST', '/auth/forgot-password', { body: { email } })
+      expect(res.status).toBe(200)
+    }
+    expect((await api('POST', '/auth/resend-verification', { body: { email } })).status).toBe(429)
+  })
+
+  it('allows 10 signups per IP an hour', async () => {
+    const ip = nextIp()
+    for (let i = 0; i < 10; i++) await createUser({}, { ip })
+    const refused = await api('POST', '/auth/signup', {
+      ip,
+      body: { email: uniqueEmail(), password: 'long-enough-1', name: 'Eleventh' },
+    })
+    expect(refused.status).toBe(429)
+    expect(limitOf(refused.headers)).toEqual({ limit: '10', remaining: '0' })
+  })
+})
+
+describe('KV windows for anonymous callers', () => {
+  it('counts an address’s catalogue reads down from 100 and refuses the 101st', async () => {
+    const ip = nextIp()
+    const first = await call('/contests/upcoming', { headers: { 'CF-Connecting-IP': ip } })
+    expect(first.status).toBe(200)
+    expect(limitOf(first.headers)).toEqual({ limit: '100', remaining: '99' })
+    const second = await call('/contests/upcoming', { headers: { 'CF-Connecting-IP': ip } })
+    expect(limitOf(second.headers)).toEqual({ limit: '100', remaining: '98' })
+
+    await spendKvWindow(anonymousKey(ip), 98)
+    const refused = await call('/contests/upcoming', { headers: { 'CF-Connecting-IP': ip } })
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toEqual(TOO_MANY)
+    expect(limitOf(refused.headers)).toEqual({ limit: '100', remaining: '0' })
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    const elsewhere = await call('/contests/upcoming', {
+      headers: { 'CF-Connecting-IP': nextIp() },
+    })
+    expect(elsewhere.status).toBe(200)
+  })
+
+  it('serves catalogue reads without touching the Durable Object, even with a token', async () => {
+    const me = await createUser()
+    let objectsUsed = 0
+    const counting = new Proxy(env.RATE_LIMITER, {
+      get(target, prop) {
+        if (prop === 'idFromName' || prop === 'get') objectsUsed++
+        const value = Reflect.get(target, prop)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const res = await call(
+      '/contests/upcoming',
+      { headers: { 'CF-Connecting-IP': nextIp(), Authorization: `Bearer ${me.accessToken}` } },
+      { RATE_LIMITER: counting },
+    )
+    expect(res.status).toBe(200)
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('100')
+    expect(objectsUsed).toBe(0)
+  })
+
+  it('puts anonymous calls outside the catalogue in the same per-address window', async () => {
+    const ip = nextIp()
+    const res = await api('GET', '/users/profile', { ip })
+    expect(res.status).toBe(401)
+    expect(limitOf(res.headers)).toEqual({ limit: '100', remaining: '99' })
+  })
+
+  it('leaves the health check unlimited', async () => {
+    const res = await call('/contests/health', { headers: { 'CF-Connecting-IP': nextIp() } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('X-RateLimit-Limit')).toBeNull()
+  })
+
+  it('starts a fresh count in the next window', async () => {
+    const key = `test-window:${nextIp()}`
+    const writes: Promise<unknown>[] = []
+    const defer = (w: Promise<unknown>) => writes.push(w)
+    const now = Date.UTC(2026, 10, 22, 10, 0, 0)
+    const results: WindowResult[] = []
+    for (let i = 0; i < 4; i++) {
+      results.push(await hitKvWindow(env.KV, key, 3, MINUTE_MS, now + i, defer))
+      await Promise.all(writes)
+    }
+    expect(results.map((r) => [r.allowed, r.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ])
+    expect(results[0].reset).toBe((now + MINUTE_MS) / 1000)
+    const next = await hitKvWindow(env.KV, key, 3, MINUTE_MS, now + MINUTE_MS, defer)
+    expect([next.allowed, next.remaining]).toEqual([true, 2])
+  })
+})
+
+describe('RATE_LIMIT_DISABLED', () => {
+  it('lets every request through without limit headers', async () => {
+    const ip = nextIp()
+    await spendKvWindow(anonymousKey(ip), 100)
+    const limited = await call('/contests/upcoming', { headers: { 'CF-Connecting-IP': ip } })
+    expect(limited.status).toBe(429)
+    const res = await call(
+      '/contests/upcoming',
+      { headers: { 'CF-Connecting-IP': ip } },
+      { RATE_LIMIT_DISABLED: 'true' },
+    )
+    expect(res.status).toBe(200)
+    expect(res.headers.get('X-RateLimit-Limit')).toBeNull()
+  })
+})
+
+describe('client addresses', () => {
+  it('counts an IPv6 client by its /64 and an IPv4 client by its address', () => {
+    expect(clientKey('2001:db8:85a3:1234:aaaa::1')).toBe('2001:db8:85a3:1234::/64')
+    expect(clientKey('2001:0db8:85a3:1234:bbbb:cccc:dddd:eeee')).toBe('2001:db8:85a3:1234::/64')
+    expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64')
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7')
+    expect(clientKey(undefined)).toBe('unknown')
+  })
+})
+
+describe('the RateLimiter object', () => {
+  it('frees its storage when the window is over and keeps it while the window runs', async () => {
+    const ended = limiter(`test-alarm:${nextIp()}`)
+    await ended.hit(5, 60 * MINUTE_MS)
+    // The window is moved into the past rather than waited for.
+    await runInDurableObject(ended, (_, state) => {
+      state.storage.sql.exec('UPDATE fixed_window SET start = start - ?', 61 * MINUTE_MS)
+    })
+    expect(await runDurableObjectAlarm(ended)).toBe(true)
+    const tables = await runInDurableObject(ended, (_, state) =>
+      state.storage.sql
+        .exec("SELECT name FROM sqlite_master WHERE name = 'fixed_window'")
+        .toArray(),
+    )
+    expect(tables).toEqual([])
+
+    const long = limiter(`test-alarm:${nextIp()}`)
+    await long.hit(5, 60 * MINUTE_MS)
+    expect(await runDurableObjectAlarm(long)).toBe(true)
+    const second = await long.hit(5, 60 * MINUTE_MS)
+    expect(second.remaining).toBe(3)
+  })
+})
