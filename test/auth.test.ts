@@ -3,6 +3,7 @@ import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { refresh, verifyEmail } from '../src/auth/accounts.ts'
 import { authConfig } from '../src/auth/config.ts'
+import { emailChannelStatus, sendEmail } from '../src/channels/email.ts'
 import { createDb } from '../src/db/client.ts'
 import type { Env } from '../src/env.ts'
 import { ApiError } from '../src/lib/errors.ts'
@@ -661,5 +662,86 @@ describe('PATCH /auth/password', () => {
       'currentPassword must be a string',
       'newPassword must be at least 8 characters long',
     ])
+  })
+})
+
+describe('sendEmail (the email channel)', () => {
+  const mailEnv = (over: Partial<Env> = {}) =>
+    ({ ...env, RESEND_API_KEY: 're_test_key', ...over }) as unknown as Env
+  const message = { to: 'someone@example.test', subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' }
+
+  it('sends through Resend with the key, the sender and an idempotency key', async () => {
+    const result = await sendEmail(mailEnv(), { ...message, idempotencyKey: 'delivery-1' })
+    expect(result).toMatchObject({ ok: true, provider: 'resend' })
+    expect(result.id).toMatch(/^[0-9a-f-]{36}$/)
+    const { request, message: sent } = await lastMailTo('someone@example.test')
+    expect(request.headers['idempotency-key']).toBe('delivery-1')
+    expect(sent).toMatchObject({ from: 'Contest Alerts <alerts@contest-alert.dev>', subject: 'Hi' })
+  })
+
+  it('reports 429 and 5xx as transient and other 4xx as permanent', async () => {
+    const cases: [number, boolean][] = [
+      [429, true],
+      [500, true],
+      [503, true],
+      [400, false],
+      [403, false],
+      [422, false],
+    ]
+    for (const [status, transient] of cases) {
+      await standIn.script({
+        pathPrefix: '/resend/emails',
+        responses: [{ status, body: { statusCode: status, message: `refused ${status}` } }],
+      })
+      const result = await sendEmail(mailEnv(), message)
+      expect(result).toEqual({
+        ok: false,
+        provider: 'resend',
+        transient,
+        error: `Resend answered ${status}: refused ${status}`,
+      })
+    }
+  })
+
+  it('reports an unreachable provider as transient', async () => {
+    const result = await sendEmail(mailEnv({ RESEND_API_URL: 'http://127.0.0.1:9' }), message)
+    expect(result.ok).toBe(false)
+    expect(result.transient).toBe(true)
+  })
+
+  it('reports itself disabled with no key and no outbox, and sends nothing', async () => {
+    const off = mailEnv({ RESEND_API_KEY: '', DEV_OUTBOX: 'false' })
+    expect(emailChannelStatus(off)).toEqual({ enabled: false, provider: 'none' })
+    const result = await sendEmail(off, message)
+    expect(result).toMatchObject({ ok: false, provider: 'none', transient: false })
+    expect(await standIn.requests('/resend')).toEqual([])
+  })
+})
+
+describe('OpenAPI document', () => {
+  it('lists every auth and user route, the guarded ones with bearer security', async () => {
+    const { body } = await api('GET', '/openapi.json')
+    const paths = Object.keys(body.paths)
+    for (const path of [
+      '/auth/signup',
+      '/auth/verify-email',
+      '/auth/resend-verification',
+      '/auth/signin',
+      '/auth/refresh',
+      '/auth/signout',
+      '/auth/forgot-password',
+      '/auth/reset-password',
+      '/auth/password',
+      '/users',
+      '/users/profile',
+      '/users/activate',
+      '/users/push-subscriptions',
+      '/users/{id}',
+      '/users/{id}/role',
+    ]) {
+      expect(paths).toContain(path)
+    }
+    expect(body.paths['/users/profile'].get.security).toEqual([{ bearerAuth: [] }])
+    expect(body.paths['/auth/signin'].post.security).toBeUndefined()
   })
 })
