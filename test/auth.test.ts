@@ -2,6 +2,7 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { refresh, verifyEmail } from '../src/auth/accounts.ts'
+import { removeExpiredAuthRecords } from '../src/auth/cleanup.ts'
 import { authConfig } from '../src/auth/config.ts'
 import { emailChannelStatus, sendEmail } from '../src/channels/email.ts'
 import { createDb } from '../src/db/client.ts'
@@ -743,5 +744,28 @@ describe('OpenAPI document', () => {
     }
     expect(body.paths['/users/profile'].get.security).toEqual([{ bearerAuth: [] }])
     expect(body.paths['/auth/signin'].post.security).toBeUndefined()
+  })
+})
+
+describe('cleanup of expired auth records', () => {
+  it('removes sessions past their 7 days and codes past their 10 minutes, and nothing live', async () => {
+    const { id, refreshToken } = await createUser()
+    await api('POST', '/auth/refresh', { body: { refreshToken } })
+    const count = async (sql: string) =>
+      (await env.DB.prepare(sql).bind(id).first<{ n: number }>())!.n
+    const sessionsOf = 'SELECT count(*) AS n FROM sessions WHERE user_id = ?'
+    const codesOf = 'SELECT count(*) AS n FROM email_codes WHERE user_id = ?'
+
+    await removeExpiredAuthRecords(db(), Date.now())
+    expect([await count(sessionsOf), await count(codesOf)]).toEqual([1, 1])
+
+    const counts = await removeExpiredAuthRecords(db(), Date.now() + 7 * DAY_MS + 1)
+    expect(counts.sessionsRemoved).toBeGreaterThanOrEqual(1)
+    expect(counts.codesRemoved).toBeGreaterThanOrEqual(1)
+    expect([await count(sessionsOf), await count(codesOf)]).toEqual([0, 0])
+    const spent = await env.DB.prepare(
+      'SELECT count(*) AS n FROM rotated_refresh_tokens r LEFT JOIN sessions s ON s.id = r.session_id WHERE s.id IS NULL',
+    ).first<{ n: number }>()
+    expect(spent!.n).toBe(0)
   })
 })
