@@ -1,5 +1,5 @@
 // Reads and writes of user accounts: plain functions of (db, input, now) over D1.
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { userPlatforms, users, type UserRow } from '../db/schema.ts'
@@ -89,7 +89,8 @@ export async function updateProfile(
   }
   const statements: Statement[] = [db.update(users).set(columns).where(live(id))]
   if (prefs.platforms) {
-    statements.push(db.delete(userPlatforms).where(eq(userPlatforms.userId, id)))
+    const liveOwner = db.select({ id: users.id }).from(users).where(live(id))
+    statements.push(db.delete(userPlatforms).where(inArray(userPlatforms.userId, liveOwner)))
     statements.push(...platformRows(db, id, prefs.platforms))
   }
   statements.push(findUserStatement(db, id) as Statement)
