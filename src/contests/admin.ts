@@ -5,9 +5,8 @@ import { contests, type ContestRow } from '../db/schema.ts'
 import { badRequest, conflict, notFound } from '../lib/errors.ts'
 import { contestRuleViolations, type CreateContest, type UpdateContest } from './admin-schemas.ts'
 import type { ContestType, Difficulty, Platform } from './schemas.ts'
-import { phaseAt } from './serialize.ts'
 import { contestSyncHash } from './sync-hash.ts'
-import { insertContests, type ContestInput } from './writes.ts'
+import { contestFields, insertContests, type ContestInput } from './writes.ts'
 
 function toInput(body: CreateContest): ContestInput {
   return { ...body, startTime: Date.parse(body.startTime), endTime: Date.parse(body.endTime) }
@@ -81,9 +80,7 @@ export async function updateContest(
   const [row] = await db
     .update(contests)
     .set({
-      ...nullable(merged),
-      phase: phaseAt(startTime, endTime, now),
-      durationMinutes: Math.round((endTime - startTime) / 60_000),
+      ...contestFields(merged, now),
       isActive: patch.isActive ?? current.isActive,
       // A new start time re-arms reminders.
       ...(startTime !== current.startTime && { isNotified: false }),
@@ -99,22 +96,6 @@ export async function updateContest(
 function pick<T>(patch: T | null | undefined, stored: T | null): T | undefined {
   if (patch === null) return undefined
   return patch ?? stored ?? undefined
-}
-
-function nullable(input: ContestInput) {
-  return {
-    name: input.name,
-    type: input.type,
-    startTime: input.startTime,
-    endTime: input.endTime,
-    description: input.description ?? null,
-    websiteUrl: input.websiteUrl ?? null,
-    registrationUrl: input.registrationUrl ?? null,
-    difficulty: input.difficulty ?? null,
-    participantCount: input.participantCount ?? null,
-    problemCount: input.problemCount ?? null,
-    platformMetadata: input.platformMetadata ?? null,
-  }
 }
 
 export async function deleteContest(db: Db, id: string): Promise<void> {

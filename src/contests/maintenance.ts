@@ -29,4 +29,3 @@ export async function removeFinishedBefore(db: Db, cutoff: number): Promise<numb
   const result = await db.delete(contests).where(lt(contests.endTime, cutoff))
   return result.meta.changes
 }
-

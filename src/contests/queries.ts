@@ -121,7 +121,15 @@ export async function searchContests(db: Db, text: string): Promise<ContestRow[]
     .bind(match, SEARCH_LIMIT)
     .all<{ id: string }>()
   if (ids.length === 0) return []
-  const rows = await db.select().from(contests).where(inArray(contests.id, ids.map((r) => r.id)))
+  const rows = await db
+    .select()
+    .from(contests)
+    .where(
+      inArray(
+        contests.id,
+        ids.map((r) => r.id),
+      ),
+    )
   const byId = new Map(rows.map((r) => [r.id, r]))
   return ids.map((r) => byId.get(r.id)).filter((r): r is ContestRow => r !== undefined)
 }

@@ -16,7 +16,13 @@ export const CONTEST_TYPES = Object.values(TYPES_BY_PLATFORM).flat() as [
   ContestType,
   ...ContestType[],
 ]
-export const SORT_FIELDS = ['startTime', 'endTime', 'name', 'participantCount', 'createdAt'] as const
+export const SORT_FIELDS = [
+  'startTime',
+  'endTime',
+  'name',
+  'participantCount',
+  'createdAt',
+] as const
 
 export type Platform = (typeof PLATFORMS)[number]
 export type Phase = (typeof PHASES)[number]
@@ -49,7 +55,9 @@ export const SearchQuery = z.object({
   q: z
     .preprocess(
       (q) => q ?? '',
-      z.string().refine((q) => q.trim() !== '', { error: 'Search query parameter "q" is required' }),
+      z
+        .string()
+        .refine((q) => q.trim() !== '', { error: 'Search query parameter "q" is required' }),
     )
     .openapi({ type: 'string', example: 'educational round' }),
 })
@@ -157,6 +165,4 @@ export const ContestPageSchema = z
   })
   .openapi('ContestPage')
 
-export const HealthSchema = z
-  .object({ status: z.literal('ok'), timestamp })
-  .openapi('Health')
+export const HealthSchema = z.object({ status: z.literal('ok'), timestamp }).openapi('Health')

@@ -5,9 +5,8 @@ import type { Db } from '../db/client.ts'
 import { contestReschedules, contests, type ContestRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
 import type { Platform } from './schemas.ts'
-import { phaseAt } from './serialize.ts'
 import { contestSyncHash } from './sync-hash.ts'
-import { newContestRow, ROWS_PER_INSERT, type ContestInput } from './writes.ts'
+import { contestFields, newContestRow, ROWS_PER_INSERT, type ContestInput } from './writes.ts'
 
 export interface UpsertResult {
   created: ContestRow[]
@@ -63,19 +62,7 @@ export async function upsertPlatformContests(
       db
         .update(contests)
         .set({
-          name: input.name,
-          type: input.type,
-          phase: phaseAt(input.startTime, input.endTime, now),
-          startTime: input.startTime,
-          endTime: input.endTime,
-          durationMinutes: Math.round((input.endTime - input.startTime) / 60_000),
-          description: input.description ?? null,
-          websiteUrl: input.websiteUrl ?? null,
-          registrationUrl: input.registrationUrl ?? null,
-          difficulty: input.difficulty ?? null,
-          participantCount: input.participantCount ?? null,
-          problemCount: input.problemCount ?? null,
-          platformMetadata: input.platformMetadata ?? null,
+          ...contestFields(input, now),
           syncHash: hash,
           lastSyncedAt: now,
           updatedAt: now,
@@ -113,4 +100,3 @@ export async function upsertPlatformContests(
   }
   return { created, updated, unchanged, rescheduled, statements: statements.length }
 }
-

@@ -23,12 +23,10 @@ export interface ContestInput {
   isActive?: boolean
 }
 
-export function newContestRow(input: ContestInput, now: number): ContestRow {
+/** The columns that describe a contest as its platform gives it (absent fields stored as null). */
+export function contestFields(input: ContestInput, now: number) {
   return {
-    id: newId(now),
-    platformId: input.platformId,
     name: input.name,
-    platform: input.platform,
     phase: phaseAt(input.startTime, input.endTime, now),
     type: input.type,
     startTime: input.startTime,
@@ -41,6 +39,15 @@ export function newContestRow(input: ContestInput, now: number): ContestRow {
     participantCount: input.participantCount ?? null,
     problemCount: input.problemCount ?? null,
     platformMetadata: input.platformMetadata ?? null,
+  }
+}
+
+export function newContestRow(input: ContestInput, now: number): ContestRow {
+  return {
+    id: newId(now),
+    platformId: input.platformId,
+    platform: input.platform,
+    ...contestFields(input, now),
     isActive: input.isActive ?? true,
     isNotified: false,
     syncHash: contestSyncHash(input),
