@@ -255,6 +255,7 @@ describe('client addresses', () => {
     expect(clientKey('2001:0db8:85a3:1234:bbbb:cccc:dddd:eeee')).toBe('2001:db8:85a3:1234::/64')
     expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64')
     expect(clientKey('203.0.113.7')).toBe('203.0.113.7')
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7')
     expect(clientKey(undefined)).toBe('unknown')
   })
 })

@@ -69,6 +69,8 @@ function disabled(env: Env): boolean {
  */
 export function clientKey(ip: string | undefined): string {
   if (!ip) return 'unknown'
+  // IPv4, also when written IPv4-mapped (::ffff:192.0.2.1).
+  if (ip.includes('.')) return ip.slice(ip.lastIndexOf(':') + 1)
   if (!ip.includes(':')) return ip
   const [head, tail = ''] = ip.toLowerCase().split('::')
   const left = head ? head.split(':') : []
@@ -125,10 +127,13 @@ function report(c: Context<AppEnv>, result: WindowResult) {
 function refuse(c: Context<AppEnv>, results: WindowResult[]): Response {
   // The client must wait for every refusing window, so the latest reset is the one to report.
   const refused = results.filter((r) => !r.allowed).reduce((a, b) => (b.reset > a.reset ? b : a))
-  const headers = new Headers({ 'Content-Type': 'application/json' })
-  setHeaders(headers, refused)
-  headers.set('Retry-After', String(Math.max(1, Math.ceil(refused.reset - Date.now() / 1000))))
-  return new Response(JSON.stringify(tooManyRequests().toBody()), { status: 429, headers })
+  // Through c.json, so the CORS and request-id headers set earlier are kept: a browser must be
+  // able to read the 429 and its Retry-After.
+  c.header('X-RateLimit-Limit', String(refused.limit))
+  c.header('X-RateLimit-Remaining', String(refused.remaining))
+  c.header('X-RateLimit-Reset', String(refused.reset))
+  c.header('Retry-After', String(Math.max(1, Math.ceil(refused.reset - Date.now() / 1000))))
+  return c.json(tooManyRequests().toBody(), 429)
 }
 
 async function enforce(
