@@ -159,7 +159,8 @@ const pbkdf2 = await benchPbkdf2()
 const signin = await benchSignin()
 console.log(JSON.stringify({ rounds: ROUNDS, pbkdf2, signin }, null, 2))
 console.log(
-  `\nOne PBKDF2-SHA256 verification (100,000 iterations) in workerd: ~${pbkdf2.batchPerVerify} ms ` +
+  `\nOne PBKDF2-SHA256 verification (100,000 iterations) in workerd: ` +
+    `~${pbkdf2.batchPerVerify} ms ` +
     `(${ROUNDS} in one request; request overhead ~${pbkdf2.noop.median} ms).\n` +
     `POST /auth/signin end to end: median ${signin.signin.median} ms ` +
     `(health check ${signin.health.median} ms, wrong password ${signin.wrongPassword.median} ms).`,

@@ -80,7 +80,7 @@ describe('Durable Object windows', () => {
     expect(limitOf(res.headers)).toEqual({ limit, remaining: String(Number(limit) - 1) })
   })
 
-  it('applies GET /users’ own limit per IP even to admins, who have no general limit', async () => {
+  it('applies GET /users’ own limit per IP to admins, who have no general limit', async () => {
     const admin = await createAdmin()
     const list = await api('GET', '/users', { token: admin.accessToken })
     expect(limitOf(list.headers)).toEqual({ limit: '1000', remaining: '999' })

@@ -78,7 +78,7 @@ describe('GET /users/profile', () => {
     expect(res.body).toEqual({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' })
   })
 
-  it('answers 404 User not found once the account is gone, though the token is still valid', async () => {
+  it('answers 404 User not found once the account is gone, though the token is valid', async () => {
     const me = await createUser()
     await api('DELETE', `/users/${me.id}`, { token: admin.accessToken })
     const res = await api('GET', '/users/profile', { token: me.accessToken })
@@ -289,7 +289,7 @@ describe('GET /users/:id', () => {
     )
   })
 
-  it('answers 403 to another user, whether or not the id exists, and shows none of its data', async () => {
+  it('answers 403 to another user, whether or not the id exists, showing nothing', async () => {
     const first = await createUser({ name: 'First Owner' })
     const second = await createUser()
     for (const id of [first.id, newId()]) {

@@ -20,7 +20,8 @@ const WORDING: Record<CodePurpose, { subject: string; intro: string }> = {
 export function codeEmail(purpose: CodePurpose, name: string, code: string) {
   const { subject, intro } = WORDING[purpose]
   const minutes = CODE_TTL_MS / 60_000
-  const outro = `The code expires in ${minutes} minutes. If you did not ask for it, ignore this email.`
+  const outro =
+    `The code expires in ${minutes} minutes. ` + 'If you did not ask for it, ignore this email.'
   return {
     subject,
     text: `Hello ${name},\n\n${intro}\n\n${code}\n\n${outro}\n`,

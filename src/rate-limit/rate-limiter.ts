@@ -13,7 +13,8 @@ export class RateLimiter extends DurableObject {
   async hit(limit: number, windowMs: number, now: number = Date.now()): Promise<WindowResult> {
     const sql = this.ctx.storage.sql
     sql.exec(
-      'CREATE TABLE IF NOT EXISTS fixed_window (start INTEGER NOT NULL, count INTEGER NOT NULL, window_ms INTEGER NOT NULL)',
+      `CREATE TABLE IF NOT EXISTS fixed_window
+        (start INTEGER NOT NULL, count INTEGER NOT NULL, window_ms INTEGER NOT NULL)`,
     )
     const row = sql.exec<WindowRow>('SELECT start, count, window_ms FROM fixed_window').toArray()[0]
     const { state, result } = consumeWindow(row, limit, windowMs, now)
@@ -24,7 +25,7 @@ export class RateLimiter extends DurableObject {
       state.count,
       windowMs,
     )
-    // Most keys (an IP, an email) are seen once; the alarm frees their storage when the window ends.
+    // Most keys (an IP, an email) are seen once; the alarm frees storage when the window ends.
     if (!row || row.start !== state.start) await this.ctx.storage.setAlarm(state.start + windowMs)
     return result
   }

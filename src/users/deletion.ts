@@ -1,4 +1,4 @@
-// Hard deletion of an account and everything it owns, in one batch so it happens whole or not at all.
+// Hard deletion of an account and everything it owns, in one batch: whole or not at all.
 import { eq, inArray } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
