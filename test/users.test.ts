@@ -224,6 +224,16 @@ describe('PUT /users/profile', () => {
         'notificationChannels.email must be a boolean value',
       ]),
     )
+    const notObjects = await api('PUT', '/users/profile', {
+      token: me.accessToken,
+      body: { preferences: null },
+    })
+    expect(notObjects.body.message).toEqual(['preferences must be an object'])
+    const channels = await api('PUT', '/users/profile', {
+      token: me.accessToken,
+      body: { preferences: { notificationChannels: ['email'] } },
+    })
+    expect(channels.body.message).toEqual(['notificationChannels must be an object'])
   })
 
   it.each(['email', 'password', 'role', 'isActive', 'refreshToken', 'createdAt', 'lastLogin'])(

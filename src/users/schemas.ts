@@ -71,25 +71,31 @@ const timezone = z
 
 // An object field replaces the stored value (spec), so channels left out are switched off.
 const notificationChannels = z
-  .strictObject({
-    whatsapp: boolean('notificationChannels.whatsapp').optional(),
-    email: boolean('notificationChannels.email').optional(),
-    push: boolean('notificationChannels.push').optional(),
-  })
+  .strictObject(
+    {
+      whatsapp: boolean('notificationChannels.whatsapp').optional(),
+      email: boolean('notificationChannels.email').optional(),
+      push: boolean('notificationChannels.push').optional(),
+    },
+    { error: 'notificationChannels must be an object' },
+  )
   .transform((c) => ({
     whatsapp: c.whatsapp ?? false,
     email: c.email ?? false,
     push: c.push ?? false,
   }))
 
-export const PreferencesUpdateSchema = z.strictObject({
-  platforms: platforms.optional(),
-  alertFrequency: oneOf('alertFrequency', ALERT_FREQUENCIES).optional(),
-  contestTypes: contestTypes.optional(),
-  notificationChannels: notificationChannels.optional(),
-  notifyBefore: notifyBefore.optional(),
-  timezone: timezone.optional(),
-})
+export const PreferencesUpdateSchema = z.strictObject(
+  {
+    platforms: platforms.optional(),
+    alertFrequency: oneOf('alertFrequency', ALERT_FREQUENCIES).optional(),
+    contestTypes: contestTypes.optional(),
+    notificationChannels: notificationChannels.optional(),
+    notifyBefore: notifyBefore.optional(),
+    timezone: timezone.optional(),
+  },
+  { error: 'preferences must be an object' },
+)
 
 /** Read-only fields (email, password, role, isActive, ...) are unknown keys here, hence refused. */
 export const ProfileUpdateBody = z
