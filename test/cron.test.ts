@@ -1,5 +1,10 @@
 // Cron Triggers: the local cron driver's matcher and the jobs run by the scheduled handler.
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { cronMatches, cronsOf } from '../scripts/lib/cron.mjs'
 import { catalogueVersion } from '../src/contests/catalogue-version.ts'
@@ -9,6 +14,7 @@ import { runCron } from '../src/jobs/cron.ts'
 import { HOUR_MS } from '../src/lib/time.ts'
 import worker from '../src/index.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
+import { createUser } from './helpers/users.ts'
 
 beforeEach(clearContests)
 
@@ -65,6 +71,19 @@ describe('scheduled jobs', () => {
     expect(await findContest(db, recent.id)).toBeDefined()
     expect(await findContest(db, upcoming.id)).toBeDefined()
     expect(await catalogueVersion(env.KV)).not.toBe(before)
+  })
+
+  it('daily cleanup removes sessions past their seven days and leaves live ones', async () => {
+    const user = await createUser()
+    const count = () =>
+      env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?')
+        .bind(user.id)
+        .first<{ n: number }>()
+    expect((await count())?.n).toBe(1)
+    await fireScheduled('0 2 * * *', Date.now() + 6 * 24 * HOUR_MS)
+    expect((await count())?.n).toBe(1)
+    await fireScheduled('0 2 * * *', Date.now() + 8 * 24 * HOUR_MS)
+    expect((await count())?.n).toBe(0)
   })
 
   it('the half-hourly run brings stored phases in line with the clock', async () => {
