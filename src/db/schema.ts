@@ -218,3 +218,220 @@ export const contestReschedules = sqliteTable(
 )
 
 export type SyncRunRow = typeof syncRuns.$inferSelect
+
+// Notifications: the unique key makes a second or concurrent scheduler run a no-op for a reminder.
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contestId: text('contest_id').references(() => contests.id, { onDelete: 'set null' }),
+    type: text('type', {
+      enum: ['CONTEST_REMINDER', 'CONTEST_STARTING', 'CONTEST_ENDING', 'SYSTEM_ALERT'],
+    }).notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>(),
+    channels: text('channels', { mode: 'json' }).$type<string[]>().notNull(),
+    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    // Distinguishes deliberate repeats of one (user, contest, type), e.g. the start time a reminder
+    // was for, so a rescheduled contest can be reminded again.
+    dedupeKey: text('dedupe_key').notNull().default(''),
+    scheduledAt: integer('scheduled_at'),
+    sentAt: integer('sent_at'),
+    failedAt: integer('failed_at'),
+    readAt: integer('read_at'),
+    isRead: integer('is_read', { mode: 'boolean' }).notNull().default(false),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('notifications_dedupe').on(t.userId, t.contestId, t.type, t.dedupeKey),
+    index('notifications_user_created').on(t.userId, t.createdAt),
+    index('notifications_status_updated').on(t.status, t.updatedAt),
+    index('notifications_expires').on(t.expiresAt),
+    index('notifications_contest').on(t.contestId),
+  ],
+)
+
+// One delivery per channel of a notification, with its own status and retry count.
+export const notificationDeliveries = sqliteTable(
+  'notification_deliveries',
+  {
+    id: text('id').primaryKey(),
+    notificationId: text('notification_id')
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['email', 'whatsapp', 'push'] }).notNull(),
+    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    providerMessageId: text('provider_message_id'),
+    error: text('error'),
+    sentAt: integer('sent_at'),
+    failedAt: integer('failed_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('notification_deliveries_channel').on(t.notificationId, t.channel),
+    index('notification_deliveries_status').on(t.status, t.updatedAt),
+  ],
+)
+
+// Contact form messages, stored before the email goes out so none is lost if the provider is down.
+export const contactMessages = sqliteTable(
+  'contact_messages',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    ip: text('ip'),
+    emailStatus: text('email_status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    emailError: text('email_error'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('contact_messages_created').on(t.createdAt)],
+)
+
+// Conversations and messages of the second API area (counted by the admin statistics).
+export const conversations = sqliteTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('conversations_user').on(t.userId, t.createdAt)],
+)
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['user', 'assistant', 'system'] }).notNull(),
+    content: text('content').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('messages_conversation').on(t.conversationId, t.createdAt)],
+)
+
+// Contributor submissions of knowledge resources, reviewed by admins.
+export const submissions = sqliteTable(
+  'submissions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    type: text('type', {
+      enum: ['text', 'markdown', 'pdf', 'html', 'url', 'code', 'file'],
+    }).notNull(),
+    content: text('content'),
+    sourceUrl: text('source_url'),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    feedback: text('feedback'),
+    reviewedBy: text('reviewed_by'),
+    reviewedAt: integer('reviewed_at'),
+    resourceId: text('resource_id'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('submissions_status_created').on(t.status, t.createdAt),
+    index('submissions_user_created').on(t.userId, t.createdAt),
+  ],
+)
+
+// Ingestion jobs of the intelligence service, tracked so that none stays stuck in processing.
+export const ingestionJobs = sqliteTable(
+  'ingestion_jobs',
+  {
+    id: text('id').primaryKey(),
+    resourceId: text('resource_id').notNull(),
+    title: text('title').notNull(),
+    type: text('type').notNull(),
+    status: text('status', {
+      enum: ['PENDING', 'PROCESSING', 'READY', 'FAILED', 'CANCELLED'],
+    }).notNull(),
+    progress: integer('progress').notNull().default(0),
+    error: text('error'),
+    createdBy: text('created_by'),
+    submissionId: text('submission_id'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    index('ingestion_jobs_status_created').on(t.status, t.createdAt),
+    index('ingestion_jobs_resource').on(t.resourceId),
+  ],
+)
+
+// Webhook endpoints; the signing secret is kept encrypted, since it must be usable to sign.
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    disabledReason: text('disabled_reason'),
+    failingSince: integer('failing_since'),
+    createdBy: text('created_by'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_enabled').on(t.enabled)],
+)
+
+// Every delivery attempt series of one event to one endpoint; the unique key fires each event once.
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    payload: text('payload').notNull(),
+    status: text('status', { enum: ['pending', 'retrying', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastResponseStatus: integer('last_response_status'),
+    lastError: text('last_error'),
+    nextAttemptAt: integer('next_attempt_at'),
+    deliveredAt: integer('delivered_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_endpoint_created').on(t.endpointId, t.createdAt),
+  ],
+)
