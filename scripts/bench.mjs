@@ -2,8 +2,9 @@
 // figures into docs/performance.md. Each endpoint's throughput is also given as a ratio to
 // /contests/health measured in the same run, which makes figures comparable across machines.
 import autocannon from 'autocannon'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { startDevServer, wrangler } from './lib/dev-server.mjs'
+import { replaceSection } from './lib/performance-doc.mjs'
 import { syntheticContests } from './lib/synthetic-contests.mjs'
 
 const CONTESTS = Number(process.env.BENCH_CONTESTS ?? 20_000)
@@ -103,29 +104,16 @@ async function main() {
 
 function writeResults(results, now) {
   const health = results[0].rps
-  const rows = results.map(
-    (r) => `| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / health).toFixed(2)} | ${r.errors} |`,
-  )
-  const block = [
-    '<!-- bench:catalogue:start -->',
+  replaceSection('catalogue', [
     `Run of ${new Date(now).toISOString()}: ${CONTESTS} contests, ${CONNECTIONS} connections, ${DURATION} s per case, ` +
       `\`wrangler dev\` (local workerd and D1) on this machine (${process.platform}, Node ${process.version}).`,
     '',
     '| endpoint | req/s | p50 ms | p99 ms | ratio to health | non-2xx + errors |',
     '|---|---|---|---|---|---|',
-    ...rows,
-    '<!-- bench:catalogue:end -->',
-  ].join('\n')
-  const doc = 'docs/performance.md'
-  let text
-  try {
-    text = readFileSync(doc, 'utf8')
-  } catch {
-    text = '# Performance\n\n## Catalogue reads\n\n<!-- bench:catalogue:start -->\n<!-- bench:catalogue:end -->\n'
-  }
-  text = text.replace(/<!-- bench:catalogue:start -->[\s\S]*<!-- bench:catalogue:end -->/, block)
-  writeFileSync(doc, text)
-  console.log(`\nFigures written to ${doc}`)
+    ...results.map(
+      (r) => `| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / health).toFixed(2)} | ${r.errors} |`,
+    ),
+  ])
 }
 
 main().catch((err) => {
