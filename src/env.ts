@@ -5,6 +5,7 @@ export interface Env {
   DB: D1Database
   KV: KVNamespace
   NOTIFICATIONS_QUEUE: Queue
+  WEBHOOKS_QUEUE: Queue
   RATE_LIMITER: DurableObjectNamespace
   [setting: string]: unknown
 }
@@ -48,6 +49,8 @@ const settingsSchema = z.object({
   DEV_OUTBOX: bool.default(false),
   // Only for load tests of the catalogue: every rate limit is skipped when true.
   RATE_LIMIT_DISABLED: bool.default(false),
+  // Local runs only: lets webhooks target http and private or loopback addresses.
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
 })
 
 export type Settings = z.infer<typeof settingsSchema>
