@@ -1,4 +1,5 @@
 // Drizzle schema of the D1 database; drizzle-kit turns it into the SQL migrations.
+import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 export const contests = sqliteTable(
@@ -252,7 +253,14 @@ export const notifications = sqliteTable(
   },
   (t) => [
     uniqueIndex('notifications_dedupe').on(t.userId, t.contestId, t.type, t.dedupeKey),
+    // SQLite treats NULLs as distinct, so notifications without a contest (digests) need their own
+    // key: one daily digest per user and local date, even across concurrent scheduler runs.
+    uniqueIndex('notifications_dedupe_no_contest')
+      .on(t.userId, t.type, t.dedupeKey)
+      .where(sql`contest_id IS NULL AND dedupe_key <> ''`),
     index('notifications_user_created').on(t.userId, t.createdAt),
+    // The admin history (all users, newest first) and the admin cleanup by age.
+    index('notifications_created').on(t.createdAt),
     index('notifications_status_updated').on(t.status, t.updatedAt),
     index('notifications_expires').on(t.expiresAt),
     index('notifications_contest').on(t.contestId),
@@ -274,6 +282,12 @@ export const notificationDeliveries = sqliteTable(
     retryCount: integer('retry_count').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
     providerMessageId: text('provider_message_id'),
+    // Set once the delivery's queue message was accepted; a row left without it (a run that died
+    // between insert and enqueue) is enqueued again by the next scheduler run.
+    queuedAt: integer('queued_at'),
+    // A consumer holds the delivery until then while it sends, so a duplicate queue message
+    // arriving meanwhile does not send a second time.
+    claimedUntil: integer('claimed_until'),
     error: text('error'),
     sentAt: integer('sent_at'),
     failedAt: integer('failed_at'),
@@ -283,6 +297,9 @@ export const notificationDeliveries = sqliteTable(
   (t) => [
     uniqueIndex('notification_deliveries_channel').on(t.notificationId, t.channel),
     index('notification_deliveries_status').on(t.status, t.updatedAt),
+    index('notification_deliveries_unqueued')
+      .on(t.createdAt)
+      .where(sql`queued_at IS NULL`),
   ],
 )
 
