@@ -15,6 +15,7 @@ import { badRequest } from './lib/errors.ts'
 import { validationMessages } from './lib/validation.ts'
 import { syncRoutes } from './sync/routes.ts'
 import { userRoutes } from './users/routes.ts'
+import { webhookRoutes } from './webhooks/routes.ts'
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({
@@ -51,6 +52,7 @@ export function createApp() {
   app.route('/contests', contestRoutes)
   app.route('/contests', contestAdminRoutes)
   app.route('/contests', syncRoutes)
+  app.route('/webhooks', webhookRoutes)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

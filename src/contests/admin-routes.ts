@@ -4,6 +4,7 @@ import type { AppEnv } from '../app-env.ts'
 import { createDb } from '../db/client.ts'
 import { requireAdmin } from '../http/auth.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
+import { emitContestCreated } from '../webhooks/contest-events.ts'
 import { createContests, deleteContest, updateContest } from './admin.ts'
 import { BulkCreateBody, CreateContestBody, UpdateContestBody } from './admin-schemas.ts'
 import { bumpCatalogueVersion } from './catalogue-version.ts'
@@ -92,12 +93,14 @@ contestAdminRoutes
     const now = Date.now()
     const [row] = await createContests(createDb(c.env.DB), [c.req.valid('json')], now)
     await bumpCatalogueVersion(c.env.KV)
+    await emitContestCreated(c.env, [row], now)
     return c.json(toApiContest(row, now), 201)
   })
   .openapi(bulk, async (c) => {
     const now = Date.now()
     const rows = await createContests(createDb(c.env.DB), c.req.valid('json').contests, now)
     await bumpCatalogueVersion(c.env.KV)
+    await emitContestCreated(c.env, rows, now)
     return c.json({ created: rows.length, contests: rows.map((r) => toApiContest(r, now)) }, 201)
   })
   .openapi(update, async (c) => {

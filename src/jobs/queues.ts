@@ -1,5 +1,6 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
 import type { Env } from '../env.ts'
+import { consumeWebhookDeliveries, failDeadWebhookDeliveries } from '../webhooks/consumer.ts'
 
 export type Consumer = (batch: MessageBatch, env: Env) => Promise<void>
 
@@ -13,6 +14,8 @@ const logDeadLetters: Consumer = async (batch) => {
 
 const CONSUMERS: Record<string, Consumer> = {
   'notifications-dlq': logDeadLetters,
+  webhooks: consumeWebhookDeliveries,
+  'webhooks-dlq': failDeadWebhookDeliveries,
 }
 
 export async function consumeQueue(batch: MessageBatch, env: Env): Promise<void> {

@@ -2,15 +2,17 @@
 import { PLATFORMS } from '../contests/schemas.ts'
 import type { Env } from '../env.ts'
 import { runSync, syncDeps, SyncInProgressError } from '../sync/job.ts'
+import { emitContestCreated } from '../webhooks/contest-events.ts'
 
 export async function syncJob(env: Env, now: number): Promise<Record<string, number>> {
-  let reports
+  let reports, created
   try {
-    ;({ reports } = await runSync(syncDeps(env), PLATFORMS, now))
+    ;({ reports, created } = await runSync(syncDeps(env), PLATFORMS, now))
   } catch (err) {
     if (err instanceof SyncInProgressError) return { skippedOverlapping: 1 }
     throw err
   }
+  await emitContestCreated(env, created, now)
   const failed = reports.filter((r) => r.error)
   // Every platform was tried and recorded; a failure still fails the run so the dashboard shows it.
   if (failed.length > 0) {

@@ -6,6 +6,7 @@ import { requireAdmin } from '../http/auth.ts'
 import { conflict } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import type { Context } from 'hono'
+import { emitContestCreated } from '../webhooks/contest-events.ts'
 import { runSync, syncDeps, SyncInProgressError, type PlatformSyncReport } from './job.ts'
 
 const SyncResults = z
@@ -58,7 +59,9 @@ const syncOne = createRoute({
 
 async function sync(c: Context<AppEnv>, platforms: readonly Platform[]) {
   try {
-    const { reports } = await runSync(syncDeps(c.env), platforms, Date.now())
+    const now = Date.now()
+    const { reports, created } = await runSync(syncDeps(c.env), platforms, now)
+    await emitContestCreated(c.env, created, now)
     return { results: reports.map(({ statements: _, ...report }: PlatformSyncReport) => report) }
   } catch (err) {
     if (err instanceof SyncInProgressError) throw conflict(err.message)

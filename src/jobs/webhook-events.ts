@@ -1,0 +1,12 @@
+// Scheduler step for webhooks: contest.starting and contest.finished detection, then upkeep of
+// the deliveries (lost messages re-queued, old history removed). Meant for the */30 run.
+import { createDb } from '../db/client.ts'
+import type { Env } from '../env.ts'
+import { detectContestEvents } from '../webhooks/detection.ts'
+import { webhookUpkeep } from '../webhooks/upkeep.ts'
+
+export async function webhookEventsJob(env: Env, now: number): Promise<Record<string, number>> {
+  const detected = await detectContestEvents(env, now)
+  const upkeep = await webhookUpkeep(createDb(env.DB), env.WEBHOOKS_QUEUE, now)
+  return { ...detected, ...upkeep }
+}
