@@ -4,6 +4,9 @@ import { Scalar } from '@scalar/hono-api-reference'
 import { cors } from 'hono/cors'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
+import { accountRoutes, recoveryRoutes } from './account/routes.ts'
+import { contactRoutes } from './admin/contact-routes.ts'
+import { adminRoutes } from './admin/routes.ts'
 import type { AppEnv } from './app-env.ts'
 import { authRoutes } from './auth/routes.ts'
 import { outboxRoutes } from './channels/outbox.ts'
@@ -13,6 +16,8 @@ import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
 import { badRequest } from './lib/errors.ts'
 import { validationMessages } from './lib/validation.ts'
+import { resourceRoutes } from './resources/routes.ts'
+import { submissionRoutes } from './resources/submission-routes.ts'
 import { syncRoutes } from './sync/routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { webhookRoutes } from './webhooks/routes.ts'
@@ -52,6 +57,14 @@ export function createApp() {
   app.route('/contests', contestRoutes)
   app.route('/contests', contestAdminRoutes)
   app.route('/contests', syncRoutes)
+  // The second API area: same users, same tokens, same base address.
+  app.route('/contact', contactRoutes)
+  app.route('/admin', adminRoutes)
+  app.route('/user', accountRoutes)
+  app.route('/auth', recoveryRoutes)
+  // Submissions first: the resource router's /{id} would otherwise take /submissions.
+  app.route('/resources', submissionRoutes)
+  app.route('/resources', resourceRoutes)
   app.route('/webhooks', webhookRoutes)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -26,6 +26,19 @@ const rule = (name: string, windowMs: number, limits: RateRule['limits']): RateR
   limits,
 })
 
+/** A token bucket per IP: `capacity` requests at once, then one more every `refillMs`. */
+export interface BucketRule {
+  name: string
+  capacity: number
+  refillMs: number
+}
+
+const bucket = (name: string, capacity: number, refillMs: number): BucketRule => ({
+  name,
+  capacity,
+  refillMs,
+})
+
 // General limits (spec): anonymous per IP, authenticated per user; admins are not limited.
 const GENERAL_WINDOW_MS = 15 * MINUTE_MS
 const ANONYMOUS_LIMIT = 100
@@ -50,13 +63,18 @@ export const RULES = {
   refresh: rule('refresh', 15 * MINUTE_MS, { ip: 60 }),
   changePassword: rule('change-password', 15 * MINUTE_MS, { user: 5 }),
   pushSubscriptions: rule('push-subscriptions', 15 * MINUTE_MS, { user: 30 }),
-} satisfies Record<string, RateRule>
+  // Second API area. The contact form sends mail to the operators: burst 3, then one per 20 s.
+  contact: bucket('contact', 3, 20_000),
+  deleteAccount: rule('delete-account', HOUR_MS, { user: 5 }),
+  submitResource: rule('submit-resource', HOUR_MS, { user: 20 }),
+} satisfies Record<string, RateRule | BucketRule>
 
 // Liveness checks stay answerable under any load.
 const EXEMPT_PATHS = new Set(['/contests/health'])
 
 interface LimiterStub {
   hit(limit: number, windowMs: number): Promise<WindowResult>
+  take(capacity: number, refillMs: number): Promise<WindowResult>
 }
 
 function disabled(env: Env): boolean {
@@ -93,9 +111,12 @@ async function bodyEmail(c: Context<AppEnv>): Promise<string | undefined> {
   return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : undefined
 }
 
+function limiterFor(env: Env, key: string): LimiterStub {
+  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as unknown as LimiterStub
+}
+
 function hitObject(env: Env, key: string, limit: number, windowMs: number) {
-  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as unknown as LimiterStub
-  return stub.hit(limit, windowMs)
+  return limiterFor(env, key).hit(limit, windowMs)
 }
 
 /** The result the headers report: the one closest to refusing. */
@@ -132,7 +153,9 @@ function refuse(c: Context<AppEnv>, results: WindowResult[]): Response {
   c.header('X-RateLimit-Limit', String(refused.limit))
   c.header('X-RateLimit-Remaining', String(refused.remaining))
   c.header('X-RateLimit-Reset', String(refused.reset))
-  c.header('Retry-After', String(Math.max(1, Math.ceil(refused.reset - Date.now() / 1000))))
+  // A token bucket lets the next request through before it is full again (its reset).
+  const retryAt = refused.retryAt ?? refused.reset
+  c.header('Retry-After', String(Math.max(1, Math.ceil(retryAt - Date.now() / 1000))))
   return c.json(tooManyRequests().toBody(), 429)
 }
 
@@ -175,6 +198,25 @@ export function rateLimit(rule: RateRule): MiddlewareHandler<AppEnv> {
       throw new ApiError(503, 'Service temporarily unavailable')
     }
     return enforce(c, results, next)
+  }
+}
+
+/** Applies a token bucket per client address (the Durable Object keeps it exact). */
+export function tokenBucket(rule: BucketRule): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (disabled(c.env)) return next()
+    let result: WindowResult
+    try {
+      const key = `${rule.name}:ip:${clientIp(c)}`
+      result = await limiterFor(c.env, key).take(rule.capacity, rule.refillMs)
+    } catch (error) {
+      // Buckets guard endpoints that cost something per request (mail): refuse without one.
+      console.error(
+        JSON.stringify({ level: 'error', event: 'rate-limiter-failed', error: String(error) }),
+      )
+      throw new ApiError(503, 'Service temporarily unavailable')
+    }
+    return enforce(c, [result], next)
   }
 }
 

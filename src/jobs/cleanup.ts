@@ -1,10 +1,14 @@
-// Daily cleanup: finished contests past the retention period, expired sessions and email codes.
+// Daily cleanup: finished contests past the retention period, expired sessions and email codes,
+// accounts past their 30 days of recovery, and ingestion jobs stuck for over 3000 seconds.
+import { purgeDeletedAccounts } from '../account/purge.ts'
 import { removeExpiredAuthRecords } from '../auth/cleanup.ts'
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import { removeFinishedBefore } from '../contests/maintenance.ts'
 import { createDb } from '../db/client.ts'
 import { settings, type Env } from '../env.ts'
 import { DAY_MS } from '../lib/time.ts'
+import { intelligenceClient } from '../resources/service.ts'
+import { sweepStuckIngestionJobs } from '../resources/stuck-jobs.ts'
 
 export async function cleanupJob(env: Env, now: number) {
   const db = createDb(env.DB)
@@ -12,5 +16,7 @@ export async function cleanupJob(env: Env, now: number) {
   const contestsRemoved = await removeFinishedBefore(db, cutoff)
   if (contestsRemoved > 0) await bumpCatalogueVersion(env.KV)
   const auth = await removeExpiredAuthRecords(db, now)
-  return { contestsRemoved, ...auth }
+  const accountsPurged = await purgeDeletedAccounts(db, now)
+  const ingestion = await sweepStuckIngestionJobs(db, intelligenceClient(env), now)
+  return { contestsRemoved, ...auth, accountsPurged, ...ingestion }
 }

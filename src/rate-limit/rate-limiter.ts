@@ -1,5 +1,7 @@
-// The rate-limiter Durable Object: exact fixed-window counters kept in its SQLite storage.
+// The rate-limiter Durable Object: exact fixed-window counters and token buckets kept in its
+// SQLite storage. One object serves one key, so in practice it holds one window or one bucket.
 import { DurableObject } from 'cloudflare:workers'
+import { bucketFullAt, takeToken, type BucketState } from './token-bucket.ts'
 import { consumeWindow, type WindowResult } from './window.ts'
 
 interface WindowRow extends Record<string, SqlStorageValue> {
@@ -8,15 +10,18 @@ interface WindowRow extends Record<string, SqlStorageValue> {
   window_ms: number
 }
 
+interface BucketRow extends Record<string, SqlStorageValue> {
+  credit_ms: number
+  updated_at: number
+  capacity: number
+  refill_ms: number
+}
+
 export class RateLimiter extends DurableObject {
   /** Counts one request against `limit` per `windowMs`; one object serves one key, serially. */
   async hit(limit: number, windowMs: number, now: number = Date.now()): Promise<WindowResult> {
     const sql = this.ctx.storage.sql
-    sql.exec(
-      `CREATE TABLE IF NOT EXISTS fixed_window
-        (start INTEGER NOT NULL, count INTEGER NOT NULL, window_ms INTEGER NOT NULL)`,
-    )
-    const row = sql.exec<WindowRow>('SELECT start, count, window_ms FROM fixed_window').toArray()[0]
+    const row = this.windowRow()
     const { state, result } = consumeWindow(row, limit, windowMs, now)
     sql.exec('DELETE FROM fixed_window')
     sql.exec(
@@ -30,13 +35,64 @@ export class RateLimiter extends DurableObject {
     return result
   }
 
-  override async alarm(): Promise<void> {
+  /**
+   * Takes one token of a bucket of `capacity` tokens, refilled by one every `refillMs`. `now` is
+   * a parameter so tests can step the clock; the app leaves it to the object's own clock.
+   */
+  async take(capacity: number, refillMs: number, now: number = Date.now()): Promise<WindowResult> {
     const sql = this.ctx.storage.sql
-    const row = sql.exec<WindowRow>('SELECT start, count, window_ms FROM fixed_window').toArray()[0]
-    if (row && row.start + row.window_ms > Date.now()) {
-      await this.ctx.storage.setAlarm(row.start + row.window_ms)
+    const row = this.bucketRow()
+    const before = row && bucketState(row)
+    const { state, result } = takeToken(before, capacity, refillMs, now)
+    sql.exec('DELETE FROM token_bucket')
+    sql.exec(
+      'INSERT INTO token_bucket (credit_ms, updated_at, capacity, refill_ms) VALUES (?, ?, ?, ?)',
+      state.creditMs,
+      state.updatedAt,
+      capacity,
+      refillMs,
+    )
+    // A full bucket is the same as no bucket, so storage is freed once it has refilled.
+    await this.ctx.storage.setAlarm(bucketFullAt(state, capacity, refillMs))
+    return result
+  }
+
+  override async alarm(): Promise<void> {
+    const window = this.windowRow()
+    const bucket = this.bucketRow()
+    const keepUntil = Math.max(
+      window ? window.start + window.window_ms : 0,
+      bucket ? bucketFullAt(bucketState(bucket), bucket.capacity, bucket.refill_ms) : 0,
+    )
+    if (keepUntil > Date.now()) {
+      await this.ctx.storage.setAlarm(keepUntil)
       return
     }
     await this.ctx.storage.deleteAll()
   }
+
+  private windowRow(): WindowRow | undefined {
+    const sql = this.ctx.storage.sql
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS fixed_window
+        (start INTEGER NOT NULL, count INTEGER NOT NULL, window_ms INTEGER NOT NULL)`,
+    )
+    return sql.exec<WindowRow>('SELECT start, count, window_ms FROM fixed_window').toArray()[0]
+  }
+
+  private bucketRow(): BucketRow | undefined {
+    const sql = this.ctx.storage.sql
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS token_bucket (credit_ms INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL, capacity INTEGER NOT NULL, refill_ms INTEGER NOT NULL)`,
+    )
+    return sql
+      .exec<BucketRow>('SELECT credit_ms, updated_at, capacity, refill_ms FROM token_bucket')
+      .toArray()[0]
+  }
 }
+
+const bucketState = (row: BucketRow): BucketState => ({
+  creditMs: row.credit_ms,
+  updatedAt: row.updated_at,
+})

@@ -11,6 +11,8 @@ export interface WindowResult {
   remaining: number
   /** Unix seconds at which the window resets. */
   reset: number
+  /** Unix seconds from which a refused caller may try again, when earlier than `reset`. */
+  retryAt?: number
 }
 
 export function consumeWindow(

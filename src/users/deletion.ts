@@ -3,10 +3,13 @@ import { eq, inArray } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import {
+  conversations,
   emailCodes,
+  messages,
   pushSubscriptions,
   rotatedRefreshTokens,
   sessions,
+  submissions,
   userPlatforms,
   users,
 } from '../db/schema.ts'
@@ -21,12 +24,20 @@ export function deleteUserStatements(
   id: string,
 ): [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]] {
   const userSessions = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, id))
+  const userConversations = db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(eq(conversations.userId, id))
   return [
     db.delete(rotatedRefreshTokens).where(inArray(rotatedRefreshTokens.sessionId, userSessions)),
     db.delete(sessions).where(eq(sessions.userId, id)),
     db.delete(emailCodes).where(eq(emailCodes.userId, id)),
     db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, id)),
     db.delete(userPlatforms).where(eq(userPlatforms.userId, id)),
+    // Second API area: conversations with their messages, and resource submissions.
+    db.delete(messages).where(inArray(messages.conversationId, userConversations)),
+    db.delete(conversations).where(eq(conversations.userId, id)),
+    db.delete(submissions).where(eq(submissions.userId, id)),
     db.delete(users).where(eq(users.id, id)).returning({ id: users.id }),
   ]
 }

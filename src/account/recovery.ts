@@ -1,0 +1,75 @@
+// Self-deletion of an account as a soft delete, and its recovery within 30 days: plain functions
+// of (db, input, now). Recovery proves the password, so it also signs the user in.
+import { and, eq, isNull } from 'drizzle-orm'
+import { INVALID_CREDENTIALS, type SignedIn } from '../auth/accounts.ts'
+import type { AuthConfig } from '../auth/config.ts'
+import { openSession, revokeUserSessionsStatement } from '../auth/sessions.ts'
+import type { Db } from '../db/client.ts'
+import { users, type UserRow } from '../db/schema.ts'
+import { burnPasswordCheck, verifyPassword } from '../lib/crypto.ts'
+import { conflict, notFound, unauthorized } from '../lib/errors.ts'
+import { DAY_MS } from '../lib/time.ts'
+import { findUserStatement, recordSignInStatement } from '../users/queries.ts'
+
+export const RECOVERY_PERIOD_MS = 30 * DAY_MS
+export const RECOVERY_EXPIRED =
+  'The 30-day recovery period has ended; the account can no longer be recovered'
+
+/**
+ * Marks the account deleted and ends every session of it, in one batch. Undefined when no live
+ * account has that id (deleted already, or never existed).
+ */
+export async function softDeleteAccount(db: Db, userId: string, now: number) {
+  const [marked] = await db.batch([
+    db
+      .update(users)
+      .set({ deletedAt: now, updatedAt: now })
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+      .returning({ id: users.id }),
+    revokeUserSessionsStatement(db, userId, now),
+  ])
+  return marked.length > 0 ? { recoverableUntil: now + RECOVERY_PERIOD_MS } : undefined
+}
+
+/** The account with that email, soft-deleted or not (emails are unique across both). */
+function findAnyUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.select().from(users).where(eq(users.email, email)).get()
+}
+
+/**
+ * Restores a soft-deleted account and opens a session, as a sign-in would. The password is
+ * checked before anything about the account is told, so the answers reveal nothing to a caller
+ * who does not know it: an unknown email or a wrong password are both 401 Invalid credentials.
+ */
+export async function recoverAccount(
+  db: Db,
+  config: AuthConfig,
+  input: { email: string; password: string },
+  now: number,
+): Promise<SignedIn> {
+  const found = await findAnyUserByEmail(db, input.email)
+  if (!found) {
+    await burnPasswordCheck(input.password)
+    throw unauthorized(INVALID_CREDENTIALS)
+  }
+  if (!(await verifyPassword(input.password, found.passwordHash)).ok) {
+    throw unauthorized(INVALID_CREDENTIALS)
+  }
+  if (found.deletedAt == null) throw conflict('Account is not deleted; sign in instead')
+  if (now - found.deletedAt >= RECOVERY_PERIOD_MS) throw notFound(RECOVERY_EXPIRED)
+
+  const session = await openSession(db, config.jwt, found, now)
+  const results = await db.batch([
+    db
+      .update(users)
+      .set({ deletedAt: null, updatedAt: now })
+      .where(and(eq(users.id, found.id), eq(users.deletedAt, found.deletedAt))),
+    session.statement,
+    recordSignInStatement(db, found.id, now),
+    findUserStatement(db, found.id),
+  ])
+  const [user] = results[3]
+  // Deleted again between the check and the batch: nothing to sign in to.
+  if (!user) throw unauthorized(INVALID_CREDENTIALS)
+  return { user, tokens: session.tokens }
+}

@@ -1,0 +1,82 @@
+// DELETE /user/delete-account (soft delete, sessions end) and POST /auth/recover-account
+// (within 30 days; restores the account and signs the user in).
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import { requireSession } from '../admin/session.ts'
+import type { AppEnv } from '../app-env.ts'
+import { authConfig } from '../auth/config.ts'
+import { createDb } from '../db/client.ts'
+import { currentUser } from '../http/auth.ts'
+import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { notFound } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { toIso } from '../lib/time.ts'
+import { toProfile } from '../users/serialize.ts'
+import { recoverAccount, softDeleteAccount } from './recovery.ts'
+import { AccountDeletedSchema, RecoverAccountBody, RecoveredSchema } from './schemas.ts'
+
+const tags = ['Account']
+const limited = errorResponse('Too many requests')
+
+const deleteAccount = createRoute({
+  method: 'delete',
+  path: '/delete-account',
+  tags,
+  security: [{ bearerAuth: [] }],
+  summary: 'Delete the own account (recoverable for 30 days); every session ends',
+  middleware: [requireSession, rateLimit(RULES.deleteAccount)] as const,
+  responses: {
+    200: json(AccountDeletedSchema, 'Deleted; recoverable until recoverable_until'),
+    401: errorResponse('Missing or invalid token, or a session that has ended'),
+    404: errorResponse('User not found'),
+    429: limited,
+  },
+})
+
+const recover = createRoute({
+  method: 'post',
+  path: '/recover-account',
+  tags,
+  summary: 'Restore an account deleted less than 30 days ago and sign in',
+  // Shares sign-in's counters: both guess the same password, so neither adds to the other.
+  middleware: [rateLimit(RULES.signin)] as const,
+  request: {
+    body: { content: { 'application/json': { schema: RecoverAccountBody } }, required: true },
+  },
+  responses: {
+    200: json(RecoveredSchema, 'Restored and signed in'),
+    400: errorResponse('Validation failed (message is an array of strings)'),
+    401: errorResponse('Invalid credentials'),
+    404: errorResponse('Deleted more than 30 days ago'),
+    409: errorResponse('The account is not deleted'),
+    429: limited,
+  },
+})
+
+/** Mounted at /user. */
+export const accountRoutes = new OpenAPIHono<AppEnv>().openapi(deleteAccount, async (c) => {
+  const now = Date.now()
+  const deleted = await softDeleteAccount(createDb(c.env.DB), currentUser(c).sub, now)
+  if (!deleted) throw notFound('User not found')
+  return c.json(
+    {
+      message: 'Account deleted; it can be recovered within 30 days',
+      recoverable_until: toIso(deleted.recoverableUntil),
+    },
+    200,
+  )
+})
+
+/** Mounted at /auth, beside the other sign-in routes. */
+export const recoveryRoutes = new OpenAPIHono<AppEnv>().openapi(recover, async (c) => {
+  const db = createDb(c.env.DB)
+  const { user, tokens } = await recoverAccount(
+    db,
+    authConfig(c.env),
+    c.req.valid('json'),
+    Date.now(),
+  )
+  return c.json(
+    { user: toProfile(user), ...tokens, message: 'Account recovered successfully' },
+    200,
+  )
+})

@@ -1,0 +1,173 @@
+// The admin area of the second API: statistics and user management (list, read, role, hard
+// delete, session revocation). Every route needs a live session and the admin role claim.
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { revokeUserSessionsStatement } from '../auth/sessions.ts'
+import { createDb } from '../db/client.ts'
+import { currentUser } from '../http/auth.ts'
+import { badRequest, notFound } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { countResources } from '../resources/service.ts'
+import { deleteUser } from '../users/deletion.ts'
+import { findUser, setRole } from '../users/queries.ts'
+import {
+  AdminMessageSchema,
+  AdminAreaUserSchema,
+  AdminRoleResultSchema,
+  AdminUserIdParam,
+  AdminUserListSchema,
+  AdminUsersQuery,
+  RevokedSessionsSchema,
+  RoleBody,
+  StatsSchema,
+} from './schemas.ts'
+import { toAdminAreaUser } from './serialize.ts'
+import { adminSession } from './session.ts'
+import { platformStats } from './stats.ts'
+import { searchUsers } from './user-queries.ts'
+
+const USER_NOT_FOUND = 'User not found'
+const tags = ['Admin']
+const security = [{ bearerAuth: [] }]
+const guarded = {
+  401: errorResponse('Missing, invalid or expired token, or a session that has ended'),
+  403: errorResponse('The session’s role is not admin'),
+}
+const badId = errorResponse('Invalid user ID format')
+const missing = errorResponse('User not found')
+
+const stats = createRoute({
+  method: 'get',
+  path: '/stats',
+  tags,
+  security,
+  summary: 'Platform-wide counts; total_resources is null while the intelligence service is down',
+  middleware: adminSession,
+  responses: { 200: json(StatsSchema, 'The counts'), ...guarded },
+})
+
+const listUsers = createRoute({
+  method: 'get',
+  path: '/users',
+  tags,
+  security,
+  summary: 'Users newest first, optionally those whose email or name contains `search`',
+  middleware: adminSession,
+  request: { query: AdminUsersQuery },
+  responses: {
+    200: json(AdminUserListSchema, 'A page of users'),
+    400: errorResponse('Pagination or search out of range'),
+    ...guarded,
+  },
+})
+
+const getUser = createRoute({
+  method: 'get',
+  path: '/users/{id}',
+  tags,
+  security,
+  summary: 'One user',
+  middleware: adminSession,
+  request: { params: AdminUserIdParam },
+  responses: { 200: json(AdminAreaUserSchema, 'The user'), 400: badId, 404: missing, ...guarded },
+})
+
+const changeRole = createRoute({
+  method: 'patch',
+  path: '/users/{id}/role',
+  tags,
+  security,
+  summary: 'Change a role; existing sessions keep theirs until the user signs in again',
+  middleware: adminSession,
+  request: {
+    params: AdminUserIdParam,
+    body: { content: { 'application/json': { schema: RoleBody } }, required: true },
+  },
+  responses: {
+    200: json(AdminRoleResultSchema, 'Role changed'),
+    400: errorResponse('Invalid role or id, or the caller’s own role'),
+    404: missing,
+    ...guarded,
+  },
+})
+
+const deleteUserRoute = createRoute({
+  method: 'delete',
+  path: '/users/{id}',
+  tags,
+  security,
+  summary: 'Delete a user for good, with their sessions and everything they own',
+  middleware: adminSession,
+  request: { params: AdminUserIdParam },
+  responses: {
+    200: json(AdminMessageSchema, 'Deleted'),
+    400: errorResponse('Invalid id, or the caller’s own account'),
+    404: missing,
+    ...guarded,
+  },
+})
+
+const revokeSessions = createRoute({
+  method: 'delete',
+  path: '/users/{id}/sessions',
+  tags,
+  security,
+  summary: 'End every session of a user at once (e.g. to apply a role change now)',
+  middleware: adminSession,
+  request: { params: AdminUserIdParam },
+  responses: {
+    200: json(RevokedSessionsSchema, 'Sessions ended'),
+    400: badId,
+    404: missing,
+    ...guarded,
+  },
+})
+
+export const adminRoutes = new OpenAPIHono<AppEnv>()
+
+adminRoutes
+  .openapi(stats, async (c) => {
+    const body = await platformStats(createDb(c.env.DB), () => countResources(c.env), Date.now())
+    return c.json(body, 200)
+  })
+  .openapi(listUsers, async (c) => {
+    const page = c.req.valid('query')
+    const { rows, total } = await searchUsers(createDb(c.env.DB), page)
+    return c.json(
+      { users: rows.map(toAdminAreaUser), total, limit: page.limit, offset: page.offset },
+      200,
+    )
+  })
+  .openapi(getUser, async (c) => {
+    const user = await findUser(createDb(c.env.DB), c.req.valid('param').id)
+    if (!user) throw notFound(USER_NOT_FOUND)
+    return c.json(toAdminAreaUser(user), 200)
+  })
+  .openapi(changeRole, async (c) => {
+    const { id } = c.req.valid('param')
+    const { role } = c.req.valid('json')
+    // An admin demoting themself could leave the platform with no admin at all.
+    if (id === currentUser(c).sub) throw badRequest('You cannot change your own role')
+    const user = await setRole(createDb(c.env.DB), id, role, Date.now())
+    if (!user) throw notFound(USER_NOT_FOUND)
+    const message = `User role updated to ${role} successfully`
+    return c.json(
+      { id: user.id, email: user.email, name: user.name, role: user.role, message },
+      200,
+    )
+  })
+  .openapi(deleteUserRoute, async (c) => {
+    const { id } = c.req.valid('param')
+    if (id === currentUser(c).sub) {
+      throw badRequest('You cannot delete your own account here; use DELETE /user/delete-account')
+    }
+    if (!(await deleteUser(createDb(c.env.DB), id))) throw notFound(USER_NOT_FOUND)
+    return c.json({ message: 'User deleted successfully' }, 200)
+  })
+  .openapi(revokeSessions, async (c) => {
+    const { id } = c.req.valid('param')
+    const db = createDb(c.env.DB)
+    if (!(await findUser(db, id))) throw notFound(USER_NOT_FOUND)
+    const result = await revokeUserSessionsStatement(db, id, Date.now()).run()
+    return c.json({ message: 'Sessions revoked successfully', revoked: result.meta.changes }, 200)
+  })

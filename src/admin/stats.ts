@@ -1,0 +1,34 @@
+// The admin statistics: platform-wide counts from D1 and the resource count of the intelligence
+// service, which is reported as unknown (not as a failure of the whole answer) when it is down.
+import { count } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { conversations, messages } from '../db/schema.ts'
+import { DAY_MS } from '../lib/time.ts'
+import { userCountStatements } from './user-queries.ts'
+
+export async function platformStats(
+  db: Db,
+  countResources: () => Promise<number | undefined>,
+  now: number,
+) {
+  const [users, recent] = userCountStatements(db, now - DAY_MS)
+  // The service is asked while D1 counts, so the slower of the two sets the latency.
+  const [counts, resources] = await Promise.all([
+    db.batch([
+      users,
+      recent,
+      db.select({ n: count() }).from(conversations),
+      db.select({ n: count() }).from(messages),
+    ]),
+    countResources(),
+  ])
+  const [totalUsers, activeToday, totalConversations, totalMessages] = counts.map(([r]) => r.n)
+  return {
+    total_users: totalUsers,
+    active_today: activeToday,
+    total_conversations: totalConversations,
+    total_messages: totalMessages,
+    total_resources: resources ?? null,
+    intelligence_available: resources !== undefined,
+  }
+}

@@ -1,0 +1,50 @@
+// Reads of user accounts the admin area needs beyond the users feature's own: a searchable page
+// and the counts of the statistics. Soft-deleted accounts are left out, as everywhere.
+import { and, count, desc, gt, isNull, or, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { users } from '../db/schema.ts'
+
+/** `text` as a LIKE pattern matching it anywhere, its own % and _ taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+}
+
+// SQLite's LIKE ignores the case of ASCII letters; emails are stored lower-cased already.
+const likeIgnoringCase = (column: typeof users.email | typeof users.name, pattern: string): SQL =>
+  sql`${column} LIKE ${pattern} ESCAPE '\\'`
+
+/** Newest first, the id breaking ties so that pages never overlap. */
+export async function searchUsers(
+  db: Db,
+  page: { limit: number; offset: number; search?: string },
+) {
+  const pattern = page.search ? containsPattern(page.search) : undefined
+  const where = and(
+    isNull(users.deletedAt),
+    pattern
+      ? or(likeIgnoringCase(users.email, pattern), likeIgnoringCase(users.name, pattern))
+      : undefined,
+  )
+  const [[{ total }], rows] = await db.batch([
+    db.select({ total: count() }).from(users).where(where),
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(page.limit)
+      .offset(page.offset),
+  ])
+  return { rows, total }
+}
+
+/** The user counts of the admin statistics, as statements to batch with the others. */
+export function userCountStatements(db: Db, since: number) {
+  return [
+    db.select({ n: count() }).from(users).where(isNull(users.deletedAt)),
+    db
+      .select({ n: count() })
+      .from(users)
+      .where(and(isNull(users.deletedAt), gt(users.createdAt, since))),
+  ] as const
+}

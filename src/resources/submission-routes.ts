@@ -1,0 +1,135 @@
+// Contributor submissions: any signed-in user submits and lists their own; admins list them by
+// status and review them. Mounted at /resources ahead of the resource routes, whose /{id} would
+// otherwise take /submissions.
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import { adminSession, requireSession } from '../admin/session.ts'
+import type { AppEnv } from '../app-env.ts'
+import { createDb } from '../db/client.ts'
+import { currentUser } from '../http/auth.ts'
+import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import {
+  MySubmissionsQuery,
+  NewSubmissionBody,
+  ReviewBody,
+  ReviewResultSchema,
+  SubmissionIdParam,
+  SubmissionListSchema,
+  SubmissionSchema,
+  SubmissionsQuery,
+} from './schemas.ts'
+import { toApiJob, toApiSubmission } from './serialize.ts'
+import { requireIntelligence } from './service.ts'
+import { createSubmission, listSubmissions, reviewSubmission } from './submissions.ts'
+
+const tags = ['Resource submissions']
+const security = [{ bearerAuth: [] }]
+const unauthorized = errorResponse('Missing, invalid or expired token, or a session that has ended')
+const adminOnly = errorResponse('The session’s role is not admin')
+
+const submit = createRoute({
+  method: 'post',
+  path: '/submissions',
+  tags,
+  security,
+  summary: 'Propose a resource for review',
+  middleware: [requireSession, rateLimit(RULES.submitResource)] as const,
+  request: {
+    body: { content: { 'application/json': { schema: NewSubmissionBody } }, required: true },
+  },
+  responses: {
+    201: json(SubmissionSchema, 'Stored as pending'),
+    400: errorResponse('Invalid body, or a source_url pointing at a private address'),
+    401: unauthorized,
+    429: errorResponse('Too many submissions'),
+  },
+})
+
+const mine = createRoute({
+  method: 'get',
+  path: '/submissions/mine',
+  tags,
+  security,
+  summary: 'The caller’s own submissions, newest first',
+  middleware: [requireSession] as const,
+  request: { query: MySubmissionsQuery },
+  responses: {
+    200: json(SubmissionListSchema, 'A page of submissions'),
+    400: errorResponse('Pagination out of range'),
+    401: unauthorized,
+  },
+})
+
+const list = createRoute({
+  method: 'get',
+  path: '/submissions',
+  tags,
+  security,
+  summary: 'Submissions newest first, optionally of one status (admin)',
+  middleware: adminSession,
+  request: { query: SubmissionsQuery },
+  responses: {
+    200: json(SubmissionListSchema, 'A page of submissions'),
+    400: errorResponse('A status outside pending, approved, rejected, or pagination out of range'),
+    401: unauthorized,
+    403: adminOnly,
+  },
+})
+
+const review = createRoute({
+  method: 'post',
+  path: '/submissions/{id}/review',
+  tags,
+  security,
+  summary: 'Approve (adds it as a global resource) or reject (with optional feedback)',
+  middleware: adminSession,
+  request: {
+    params: SubmissionIdParam,
+    body: { content: { 'application/json': { schema: ReviewBody } }, required: true },
+  },
+  responses: {
+    200: json(ReviewResultSchema, 'Reviewed; an approval carries its ingestion job'),
+    400: errorResponse('Invalid id or body'),
+    401: unauthorized,
+    403: adminOnly,
+    404: errorResponse('Submission not found'),
+    409: errorResponse('The submission has already been reviewed'),
+    502: errorResponse('The intelligence service answered with an error; still pending'),
+    503: errorResponse('The intelligence service is unreachable; still pending'),
+  },
+})
+
+export const submissionRoutes = new OpenAPIHono<AppEnv>()
+
+submissionRoutes
+  .openapi(submit, async (c) => {
+    const db = createDb(c.env.DB)
+    const row = await createSubmission(db, currentUser(c).sub, c.req.valid('json'), Date.now())
+    return c.json(toApiSubmission(row), 201)
+  })
+  .openapi(mine, async (c) => {
+    const page = c.req.valid('query')
+    const db = createDb(c.env.DB)
+    const { rows, total } = await listSubmissions(db, { userId: currentUser(c).sub }, page)
+    return c.json({ submissions: rows.map(toApiSubmission), total, ...page }, 200)
+  })
+  .openapi(list, async (c) => {
+    const { status, ...page } = c.req.valid('query')
+    const { rows, total } = await listSubmissions(createDb(c.env.DB), { status }, page)
+    return c.json({ submissions: rows.map(toApiSubmission), total, ...page }, 200)
+  })
+  .openapi(review, async (c) => {
+    const { id } = c.req.valid('param')
+    const { submission, job } = await reviewSubmission(
+      createDb(c.env.DB),
+      () => requireIntelligence(c.env),
+      id,
+      c.req.valid('json'),
+      currentUser(c).sub,
+      Date.now(),
+    )
+    return c.json(
+      { submission: toApiSubmission(submission), ...(job && { job: toApiJob(job) }) },
+      200,
+    )
+  })
