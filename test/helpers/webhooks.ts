@@ -70,7 +70,10 @@ export async function createWebhook(
 
 let messageSeq = 0
 
-/** Hands `bodies` to the Worker's queue() as one batch from `queue`; answers acks and retries. */
+/**
+ * Hands `bodies` to the Worker's queue() as one batch from `queue`; answers the acks and retries,
+ * with the delay each retry asked for (the pool's own result leaves delays out).
+ */
 export async function runQueue(
   bodies: WebhookMessage[],
   bindings: Partial<Env>,
@@ -80,10 +83,21 @@ export async function runQueue(
     queue,
     bodies.map((body) => ({ id: `msg-${++messageSeq}`, timestamp: new Date(), attempts, body })),
   )
+  const delays: Record<string, number | undefined> = {}
+  for (const message of batch.messages) {
+    const retry = message.retry.bind(message)
+    Object.defineProperty(message, 'retry', {
+      value: (options?: QueueRetryOptions) => {
+        delays[message.id] = options?.delaySeconds
+        retry(options)
+      },
+    })
+  }
   const ctx = createExecutionContext()
   await worker.queue!(batch, { ...env, ...bindings } as Env, ctx)
   const result = await getQueueResult(batch, ctx)
-  return { batch, result }
+  const retries = result.retryMessages.map(({ msgId }) => ({ msgId, delaySeconds: delays[msgId] }))
+  return { batch, result: { ...result, retryMessages: retries } }
 }
 
 /** Delivers everything `held` has been sent since the last drain. */
