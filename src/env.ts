@@ -35,6 +35,9 @@ const settingsSchema = z.object({
   WHATSAPP_TOKEN: optional,
   WHATSAPP_PHONE_NUMBER_ID: optional,
   WHATSAPP_API_URL: z.string().default('https://graph.facebook.com/v21.0'),
+  // An approved template with two body variables: {{1}} the title, {{2}} the message.
+  WHATSAPP_TEMPLATE_NAME: z.string().default('contest_alert'),
+  WHATSAPP_TEMPLATE_LANGUAGE: z.string().default('en'),
   VAPID_PUBLIC_KEY: optional,
   VAPID_PRIVATE_KEY: optional,
   VAPID_SUBJECT: optional,

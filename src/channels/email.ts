@@ -97,7 +97,8 @@ export async function sendEmail(env: Env, message: EmailMessage): Promise<SendRe
   const provider = emailProvider(env)
   if (provider === 'resend') return sendWithResend(env, message)
   if (provider === 'outbox') {
-    const id = await writeOutbox(env.KV, { from: settings(env).FROM_EMAIL, ...message }, Date.now())
+    const record = { channel: 'email' as const, from: settings(env).FROM_EMAIL, ...message }
+    const id = await writeOutbox(env.KV, record, Date.now())
     return { ok: true, provider, id }
   }
   return {

@@ -1,5 +1,5 @@
-// The local outbox: with DEV_OUTBOX=true and no provider key, messages are kept in KV for a day
-// and listed at GET /dev/outbox, so a newcomer sees what would have been sent.
+// The local outbox: with DEV_OUTBOX=true and no provider key, messages (email, WhatsApp, push) are
+// kept in KV for a day and listed at GET /dev/outbox, so a newcomer sees what would have been sent.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { settings } from '../env.ts'
@@ -15,10 +15,12 @@ const LIST_LIMIT = 50
 const TIME_CEILING = 10 ** 15
 
 export interface OutboxMessage {
+  /** Which channel would have carried it; email when absent. */
+  channel?: 'email' | 'whatsapp' | 'push'
   from: string
   to: string | string[]
   subject: string
-  html: string
+  html?: string
   text?: string
   replyTo?: string
   [extra: string]: unknown

@@ -1,13 +1,13 @@
 // Cron router: each Cron Trigger expression of wrangler.toml runs its job and logs one JSON line.
 import type { Env } from '../env.ts'
 import { cleanupJob } from './cleanup.ts'
-import { refreshPhasesJob } from './refresh-phases.ts'
+import { schedulerJob } from './scheduler.ts'
 import { syncJob } from './sync.ts'
 
 export type Job = (env: Env, now: number) => Promise<Record<string, number>>
 
 export const CRONS: Record<string, { name: string; run: Job }> = {
-  '*/30 * * * *': { name: 'scheduler', run: refreshPhasesJob },
+  '*/30 * * * *': { name: 'scheduler', run: schedulerJob },
   '0 */6 * * *': { name: 'sync', run: syncJob },
   '0 2 * * *': { name: 'cleanup', run: cleanupJob },
 }

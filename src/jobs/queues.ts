@@ -1,19 +1,13 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
 import type { Env } from '../env.ts'
+import { consumeDeadLetters, consumeNotifications } from '../notifications/consumer.ts'
 import { consumeWebhookDeliveries, failDeadWebhookDeliveries } from '../webhooks/consumer.ts'
 
 export type Consumer = (batch: MessageBatch, env: Env) => Promise<void>
 
-/** Dead letters are logged in full so none vanishes unseen. */
-const logDeadLetters: Consumer = async (batch) => {
-  for (const message of batch.messages) {
-    console.error(JSON.stringify({ queue: batch.queue, deadLetter: message.id, body: message.body }))
-    message.ack()
-  }
-}
-
 const CONSUMERS: Record<string, Consumer> = {
-  'notifications-dlq': logDeadLetters,
+  notifications: consumeNotifications,
+  'notifications-dlq': consumeDeadLetters,
   webhooks: consumeWebhookDeliveries,
   'webhooks-dlq': failDeadWebhookDeliveries,
 }

@@ -1,0 +1,10 @@
+// The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler.
+import type { Env } from '../env.ts'
+import { runNotificationScheduler } from '../notifications/scheduler.ts'
+import { refreshPhasesJob } from './refresh-phases.ts'
+
+export async function schedulerJob(env: Env, now: number): Promise<Record<string, number>> {
+  const phases = await refreshPhasesJob(env, now)
+  const notifications = await runNotificationScheduler(env, now)
+  return { ...phases, ...notifications }
+}

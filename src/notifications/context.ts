@@ -1,0 +1,33 @@
+// The bindings and settings every notification job works with, taken from the Worker's env once.
+import { enabledChannels, type Channel } from '../channels/registry.ts'
+import { createDb, type Db } from '../db/client.ts'
+import { settings, type Env, type Settings } from '../env.ts'
+import { DAY_MS } from '../lib/time.ts'
+import type { FanOutContext } from './fan-out.ts'
+
+export interface Notifier {
+  env: Env
+  db: Db
+  d1: D1Database
+  queue: Queue
+  settings: Settings
+  enabled: Record<Channel, boolean>
+}
+
+export function notifier(env: Env): Notifier {
+  return {
+    env,
+    db: createDb(env.DB),
+    d1: env.DB,
+    queue: env.NOTIFICATIONS_QUEUE,
+    settings: settings(env),
+    enabled: enabledChannels(env),
+  }
+}
+
+export function fanOutContext(n: Notifier, now: number): FanOutContext {
+  return { d1: n.d1, now, ttlMs: n.settings.NOTIFICATION_TTL_DAYS * DAY_MS, enabled: n.enabled }
+}
+
+export const ALL_CHANNELS: Record<Channel, boolean> = { email: true, whatsapp: true, push: true }
+export const EMAIL_ONLY: Record<Channel, boolean> = { email: true, whatsapp: false, push: false }

@@ -1,0 +1,138 @@
+// One send attempt of one delivery: claim it, render and send it over its channel, record the
+// result and the notification's status. Used by the queue consumer and by manual retries.
+import { eq } from 'drizzle-orm'
+import { findContestsByIds } from '../contests/notified.ts'
+import { notifications, users } from '../db/schema.ts'
+import { contestIdsOf, type StoredNotification } from './content.ts'
+import type { Notifier } from './context.ts'
+import {
+  claimDelivery,
+  isClaimed,
+  recordDelivery,
+  type ClaimedDelivery,
+  type DeliveryRecord,
+} from './delivery-store.ts'
+import { sendOverChannel, type ChannelResult } from './send-channel.ts'
+import { notificationSent } from './sent.ts'
+import { automaticRetryDelay, type NotificationStatus } from './status.ts'
+
+export type DeliveryOutcome =
+  | { kind: 'sent' }
+  | { kind: 'retry'; delaySeconds: number; error: string }
+  | { kind: 'failed'; error: string }
+  /** Already SENT or FAILED (or, for a manual retry, not failed): nothing was sent. */
+  | { kind: 'settled'; status: NotificationStatus }
+  /** The delivery no longer exists (its notification was deleted). */
+  | { kind: 'missing' }
+  /** Another attempt holds it right now. */
+  | { kind: 'busy'; delaySeconds: number }
+
+export interface AttemptOptions {
+  now: number
+  /** The queue's attempt number of the message (1 on first delivery). */
+  attempt: number
+  /** A manual retry: a FAILED delivery may be taken, failures are final, and it counts a retry. */
+  manual?: boolean
+}
+
+async function loadForSend(n: Notifier, notificationId: string) {
+  const row = await n.db
+    .select({
+      notification: notifications,
+      user: {
+        name: users.name,
+        email: users.email,
+        phoneNumber: users.phoneNumber,
+        timezone: users.timezone,
+        deletedAt: users.deletedAt,
+      },
+    })
+    .from(notifications)
+    .innerJoin(users, eq(users.id, notifications.userId))
+    .where(eq(notifications.id, notificationId))
+    .get()
+  if (!row) return undefined
+  const contests = await findContestsByIds(n.db, contestIdsOf(row.notification))
+  return { ...row, contests: new Map(contests.map((c) => [c.id, c])) }
+}
+
+async function send(n: Notifier, delivery: ClaimedDelivery, now: number): Promise<ChannelResult> {
+  const loaded = await loadForSend(n, delivery.notificationId)
+  if (!loaded) return { ok: false, transient: false, error: 'The notification no longer exists' }
+  const { notification, user, contests } = loaded
+  if (user.deletedAt !== null) {
+    return { ok: false, transient: false, error: 'The account was deleted' }
+  }
+  try {
+    return await sendOverChannel({
+      env: n.env,
+      db: n.db,
+      channel: delivery.channel,
+      notification: notification as StoredNotification,
+      userId: notification.userId,
+      recipient: user,
+      content: { appUrl: n.settings.APP_URL, now, contests },
+      deliveryId: delivery.id,
+    })
+  } catch (error) {
+    // A bug or an outage inside a provider call must not leave the claim hanging.
+    return { ok: false, transient: true, error: `Send failed: ${error}` }
+  }
+}
+
+function decide(delivery: ClaimedDelivery, result: ChannelResult, options: AttemptOptions) {
+  const increment = options.manual ? 1 : 0
+  if (result.ok) {
+    const record: DeliveryRecord = {
+      status: 'SENT',
+      providerMessageId: result.providerMessageId,
+      retryIncrement: increment,
+    }
+    return { record, outcome: { kind: 'sent' } as DeliveryOutcome }
+  }
+  const error = result.error ?? 'Unknown error'
+  const delay =
+    result.transient && !options.manual
+      ? automaticRetryDelay(options.attempt, delivery.retryCount)
+      : undefined
+  if (delay !== undefined) {
+    const record: DeliveryRecord = { status: 'RETRYING', error, retryIncrement: 1 }
+    return { record, outcome: { kind: 'retry', delaySeconds: delay, error } as DeliveryOutcome }
+  }
+  const record: DeliveryRecord = { status: 'FAILED', error, retryIncrement: increment }
+  return { record, outcome: { kind: 'failed', error } as DeliveryOutcome }
+}
+
+export async function attemptDelivery(
+  n: Notifier,
+  deliveryId: string,
+  options: AttemptOptions,
+): Promise<DeliveryOutcome> {
+  const statuses: NotificationStatus[] = options.manual
+    ? ['FAILED', 'RETRYING']
+    : ['PENDING', 'RETRYING']
+  const claimed = await claimDelivery(n.d1, deliveryId, statuses, options.now)
+  if (!isClaimed(claimed)) return claimed
+  const result = await send(n, claimed, options.now)
+  const { record, outcome } = decide(claimed, result, options)
+  const becameSent = await recordDelivery(n.d1, claimed, record, options.now)
+  if (becameSent) await announceSent(n, claimed)
+  return outcome
+}
+
+async function announceSent(n: Notifier, delivery: ClaimedDelivery) {
+  const row = await n.db
+    .select({
+      id: notifications.id,
+      userId: notifications.userId,
+      contestId: notifications.contestId,
+      type: notifications.type,
+      sentAt: notifications.sentAt,
+    })
+    .from(notifications)
+    .where(eq(notifications.id, delivery.notificationId))
+    .get()
+  if (row) {
+    await notificationSent(n.env, { ...row, channel: delivery.channel, sentAt: row.sentAt ?? 0 })
+  }
+}

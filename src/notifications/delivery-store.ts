@@ -1,0 +1,147 @@
+// The delivery rows the consumer works on: claim one, record what happened, and keep the
+// notification's overall status in step, each write a single D1 batch.
+import { overallStatusSql, type NotificationStatus } from './status.ts'
+
+// A claim outlives the slowest send (10 s per provider call, a few push subscriptions), so a
+// duplicate message waits instead of sending again; a crashed consumer's claim lapses after it.
+export const CLAIM_MS = 5 * 60_000
+
+export interface ClaimedDelivery {
+  id: string
+  notificationId: string
+  channel: 'email' | 'whatsapp' | 'push'
+  status: NotificationStatus
+  retryCount: number
+  attempts: number
+}
+
+export type Unclaimed =
+  | { kind: 'missing' }
+  | { kind: 'settled'; status: NotificationStatus }
+  | { kind: 'busy'; delaySeconds: number }
+
+const CLAIM_SQL = `UPDATE notification_deliveries
+  SET claimed_until = ?2, attempts = attempts + 1, updated_at = ?3
+  WHERE id = ?1 AND status IN (SELECT value FROM json_each(?4))
+    AND (claimed_until IS NULL OR claimed_until <= ?3)
+  RETURNING id, notification_id AS notificationId, channel, status, retry_count AS retryCount,
+    attempts`
+
+/**
+ * Takes the delivery for one send attempt if it is in one of `statuses` and nobody else holds
+ * it; otherwise says why not.
+ */
+export async function claimDelivery(
+  d1: D1Database,
+  id: string,
+  statuses: readonly NotificationStatus[],
+  now: number,
+): Promise<ClaimedDelivery | Unclaimed> {
+  const claimed = await d1
+    .prepare(CLAIM_SQL)
+    .bind(id, now + CLAIM_MS, now, JSON.stringify(statuses))
+    .first<ClaimedDelivery>()
+  if (claimed) return claimed
+  const row = await d1
+    .prepare(
+      'SELECT status, claimed_until AS claimedUntil FROM notification_deliveries WHERE id = ?1',
+    )
+    .bind(id)
+    .first<{ status: NotificationStatus; claimedUntil: number | null }>()
+  if (!row) return { kind: 'missing' }
+  if (!statuses.includes(row.status)) return { kind: 'settled', status: row.status }
+  // Claimable by status, so someone else holds it: come back when their claim lapses.
+  const left = (row.claimedUntil ?? now) - now
+  return { kind: 'busy', delaySeconds: Math.max(1, Math.ceil(left / 1000)) }
+}
+
+export function isClaimed(result: ClaimedDelivery | Unclaimed): result is ClaimedDelivery {
+  return !('kind' in result)
+}
+
+export interface DeliveryRecord {
+  status: 'SENT' | 'RETRYING' | 'FAILED'
+  error?: string
+  providerMessageId?: string
+  /** Added to the retry count: a scheduled automatic retry or a manual retry counts one. */
+  retryIncrement: 0 | 1
+}
+
+const RECORD_SQL = `UPDATE notification_deliveries SET
+    status = ?2,
+    error = ?3,
+    provider_message_id = coalesce(?4, provider_message_id),
+    sent_at = CASE WHEN ?2 = 'SENT' THEN ?5 ELSE sent_at END,
+    failed_at = CASE WHEN ?2 = 'FAILED' THEN ?5 ELSE failed_at END,
+    retry_count = retry_count + ?6,
+    claimed_until = NULL,
+    updated_at = ?5
+  WHERE id = ?1`
+
+/** The statements that bring the notification's status (and its times) in line with its channels. */
+function notificationStatusStatements(d1: D1Database, idExpr: string, binds: unknown[]) {
+  return [
+    d1
+      .prepare(
+        `UPDATE notifications SET status = ${overallStatusSql(idExpr)}, updated_at = ?1
+          WHERE id = ${idExpr}`,
+      )
+      .bind(...binds),
+    // Only the first delivery sets sentAt, so exactly one caller sees the row come back.
+    d1
+      .prepare(
+        `UPDATE notifications SET sent_at = ?1
+          WHERE id = ${idExpr} AND status = 'SENT' AND sent_at IS NULL RETURNING id`,
+      )
+      .bind(...binds),
+    d1
+      .prepare(`UPDATE notifications SET failed_at = ?1 WHERE id = ${idExpr} AND status = 'FAILED'`)
+      .bind(...binds),
+  ]
+}
+
+/**
+ * Records the attempt's result and the notification's new status in one batch; true when this
+ * attempt made the notification SENT.
+ */
+export async function recordDelivery(
+  d1: D1Database,
+  delivery: ClaimedDelivery,
+  record: DeliveryRecord,
+  now: number,
+): Promise<boolean> {
+  const results = await d1.batch([
+    d1
+      .prepare(RECORD_SQL)
+      .bind(
+        delivery.id,
+        record.status,
+        record.status === 'SENT' ? null : (record.error ?? null),
+        record.providerMessageId ?? null,
+        now,
+        record.retryIncrement,
+      ),
+    ...notificationStatusStatements(d1, '?2', [now, delivery.notificationId]),
+  ])
+  return results[2].results.length > 0
+}
+
+/**
+ * A message the queue gave up on (it reached the dead-letter queue): its delivery is FAILED
+ * unless it settled meanwhile, so nothing vanishes unrecorded. True when a row changed.
+ */
+export async function recordDeadLetter(d1: D1Database, deliveryId: string, now: number) {
+  const notificationOf = '(SELECT notification_id FROM notification_deliveries WHERE id = ?2)'
+  const results = await d1.batch([
+    d1
+      .prepare(
+        `UPDATE notification_deliveries SET status = 'FAILED', failed_at = ?1, updated_at = ?1,
+          claimed_until = NULL,
+          error = coalesce(error || '; ', '') || 'the queue gave up on this delivery'
+        WHERE id = ?2 AND status NOT IN ('SENT', 'FAILED')`,
+      )
+      .bind(now, deliveryId),
+    ...notificationStatusStatements(d1, notificationOf, [now, deliveryId]),
+  ])
+  return results[0].meta.changes > 0
+}

@@ -1,0 +1,71 @@
+// Hands deliveries to the notifications queue: sendBatch in chunks of 100 (the Queues limit), then
+// records them as queued; deliveries a crashed run left unqueued are picked up again later.
+
+/** The body of every message on the notifications queue and its dead-letter queue. */
+export interface DeliveryMessage {
+  deliveryId: string
+}
+
+// Queues accept at most 100 messages per sendBatch call.
+export const SEND_BATCH_LIMIT = 100
+// sendBatch calls in flight at once; each is a subrequest, and Workers run six at a time anyway.
+const PARALLEL_SENDS = 6
+// A delivery created this long ago and still unqueued was abandoned by the run that created it.
+export const STRANDED_AFTER_MS = 10 * 60_000
+const STRANDED_PER_RUN = 5_000
+
+const MARK_QUEUED_SQL = `UPDATE notification_deliveries SET queued_at = ?1
+  WHERE id IN (SELECT value FROM json_each(?2)) AND queued_at IS NULL`
+
+/** Enqueues one message per delivery id; returns how many were accepted by the queue. */
+export async function enqueueDeliveries(
+  queue: Queue,
+  d1: D1Database,
+  deliveryIds: readonly string[],
+  now: number,
+): Promise<number> {
+  const chunks: string[][] = []
+  for (let i = 0; i < deliveryIds.length; i += SEND_BATCH_LIMIT) {
+    chunks.push(deliveryIds.slice(i, i + SEND_BATCH_LIMIT))
+  }
+  let sent = 0
+  for (let i = 0; i < chunks.length; i += PARALLEL_SENDS) {
+    await Promise.all(
+      chunks.slice(i, i + PARALLEL_SENDS).map(async (chunk) => {
+        await queue.sendBatch(
+          chunk.map((deliveryId) => ({
+            body: { deliveryId } satisfies DeliveryMessage,
+            contentType: 'json' as const,
+          })),
+        )
+        // Marked only after the queue took them: a failure in between leaves them for the sweep,
+        // and a message sent twice is harmless because the consumer claims each delivery.
+        await d1.prepare(MARK_QUEUED_SQL).bind(now, JSON.stringify(chunk)).run()
+        sent += chunk.length
+      }),
+    )
+  }
+  return sent
+}
+
+/**
+ * Enqueues deliveries that were created but never queued (the run that made them died between
+ * its insert and its sendBatch); returns how many.
+ */
+export async function requeueStranded(queue: Queue, d1: D1Database, now: number) {
+  const { results } = await d1
+    .prepare(
+      `SELECT id FROM notification_deliveries
+        WHERE queued_at IS NULL AND created_at < ?1 AND status = 'PENDING'
+        ORDER BY created_at LIMIT ?2`,
+    )
+    .bind(now - STRANDED_AFTER_MS, STRANDED_PER_RUN)
+    .all<{ id: string }>()
+  if (results.length === 0) return 0
+  return enqueueDeliveries(
+    queue,
+    d1,
+    results.map((r) => r.id),
+    now,
+  )
+}

@@ -1,0 +1,138 @@
+// Creates notifications for a page of users in SQL: one notification per user, one delivery per
+// channel the user can be reached on, and the deliveries still to be enqueued, in one transaction.
+import type { Channel } from '../channels/registry.ts'
+
+export const NOTIFICATION_TYPES = [
+  'CONTEST_REMINDER',
+  'CONTEST_STARTING',
+  'CONTEST_ENDING',
+  'SYSTEM_ALERT',
+] as const
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number]
+
+/** What to create for every user of a page. */
+export interface NotificationSpec {
+  contestId: string | null
+  type: NotificationType
+  /** With (user, contest, type) the unique key: a second insert of the same key is a no-op. */
+  dedupeKey: string
+  title: string
+  message: string
+  payload: Record<string, unknown>
+  /** Channels this kind of notification may use; each still needs the user's consent and means. */
+  channels: Record<Channel, boolean>
+  scheduledAt?: number
+}
+
+export interface FanOutContext {
+  d1: D1Database
+  now: number
+  /** How long a notification is kept (NOTIFICATION_TTL_DAYS). */
+  ttlMs: number
+  /** Channels whose provider can send; the others are left out of new notifications. */
+  enabled: Record<Channel, boolean>
+}
+
+export interface PageResult {
+  /** Notifications created (users already holding one with the same key are not counted). */
+  created: number
+  /** Deliveries of this page not yet handed to the queue, including ones a crashed run left. */
+  toQueue: string[]
+}
+
+// Same shape as lib/ids: 4 bytes of seconds then 8 random bytes, as 24 lowercase hex characters.
+const newIdSql = (secondsParam: string) =>
+  `printf('%08x', ${secondsParam}) || lower(hex(randomblob(8)))`
+
+// The user's channels as a JSON array: the channel is allowed here (?12-?14), the user turned it
+// on, and the user can be reached on it (a phone number, a push subscription).
+const CHANNELS_SQL = `'[' || trim(
+    (CASE WHEN ?12 AND u.notify_email THEN '"email",' ELSE '' END) ||
+    (CASE WHEN ?13 AND u.notify_whatsapp AND trim(coalesce(u.phone_number, '')) <> ''
+      THEN '"whatsapp",' ELSE '' END) ||
+    (CASE WHEN ?14 AND u.notify_push
+      AND EXISTS (SELECT 1 FROM push_subscriptions ps WHERE ps.user_id = u.id)
+      THEN '"push",' ELSE '' END), ',') || ']'`
+
+const INSERT_NOTIFICATIONS_SQL = `INSERT INTO notifications (id, user_id, contest_id, type, title,
+    message, payload, channels, status, dedupe_key, scheduled_at, is_read, expires_at, created_at,
+    updated_at)
+  SELECT ${newIdSql('?1')}, r.id, ?2, ?3, ?4, ?5, ?6, r.channels, 'PENDING', ?7, ?8, 0, ?9, ?10, ?10
+  FROM (SELECT u.id AS id, ${CHANNELS_SQL} AS channels
+    FROM json_each(?11) j JOIN users u ON u.id = j.value) r
+  WHERE r.channels <> '[]'
+  ON CONFLICT DO NOTHING`
+
+/** The page's notifications of one spec, with its parameters numbered from `first`. */
+const pageNotifications = (first: number) => `json_each(?${first}) j
+  JOIN notifications n ON n.user_id = j.value AND n.contest_id IS ?${first + 1}
+    AND n.type = ?${first + 2} AND n.dedupe_key = ?${first + 3}`
+
+const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notification_id, channel,
+    status, retry_count, attempts, created_at, updated_at)
+  SELECT ${newIdSql('?1')}, n.id, c.value, 'PENDING', 0, 0, ?2, ?2
+  FROM ${pageNotifications(3)} JOIN json_each(n.channels) c
+  WHERE 1
+  ON CONFLICT DO NOTHING`
+
+const UNQUEUED_SQL = `SELECT d.id AS id FROM ${pageNotifications(1)}
+  JOIN notification_deliveries d ON d.notification_id = n.id
+  WHERE d.queued_at IS NULL AND d.status = 'PENDING'`
+
+const flag = (on: boolean) => (on ? 1 : 0)
+
+/** The three statements for one spec and one page of user ids. */
+export function pageStatements(
+  ctx: FanOutContext,
+  spec: NotificationSpec,
+  userIds: readonly string[],
+): D1PreparedStatement[] {
+  const seconds = Math.floor(ctx.now / 1000)
+  const ids = JSON.stringify(userIds)
+  const allowed = (c: Channel) => flag(spec.channels[c] && ctx.enabled[c])
+  const key = [ids, spec.contestId, spec.type, spec.dedupeKey] as const
+  return [
+    ctx.d1
+      .prepare(INSERT_NOTIFICATIONS_SQL)
+      .bind(
+        seconds,
+        spec.contestId,
+        spec.type,
+        spec.title,
+        spec.message,
+        JSON.stringify(spec.payload),
+        spec.dedupeKey,
+        spec.scheduledAt ?? null,
+        ctx.now + ctx.ttlMs,
+        ctx.now,
+        ids,
+        allowed('email'),
+        allowed('whatsapp'),
+        allowed('push'),
+      ),
+    ctx.d1.prepare(INSERT_DELIVERIES_SQL).bind(seconds, ctx.now, ...key),
+    ctx.d1.prepare(UNQUEUED_SQL).bind(...key),
+  ]
+}
+
+/**
+ * Creates the notifications of every group (a spec and its users) in one D1 batch, so a page is
+ * written whole or not at all, and returns the deliveries to enqueue.
+ */
+export async function createNotifications(
+  ctx: FanOutContext,
+  groups: readonly { spec: NotificationSpec; userIds: readonly string[] }[],
+): Promise<PageResult> {
+  const live = groups.filter((g) => g.userIds.length > 0)
+  if (live.length === 0) return { created: 0, toQueue: [] }
+  const results = await ctx.d1.batch<{ id: string }>(
+    live.flatMap((g) => pageStatements(ctx, g.spec, g.userIds)),
+  )
+  let created = 0
+  const toQueue: string[] = []
+  for (let i = 0; i < results.length; i += 3) {
+    created += results[i].meta.changes
+    for (const row of results[i + 2].results) toQueue.push(row.id)
+  }
+  return { created, toQueue }
+}

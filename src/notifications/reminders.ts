@@ -1,0 +1,126 @@
+// The reminder step of the half-hourly scheduler: contests starting inside the look-ahead window,
+// their due followers matched in SQL page by page, one CONTEST_REMINDER each, sends enqueued.
+import { listContestsToNotify, markContestsNotified } from '../contests/notified.ts'
+import type { ContestRow } from '../db/schema.ts'
+import { HOUR_MS } from '../lib/time.ts'
+import { toIso } from '../lib/time.ts'
+import { contestTags, typesAllowSql } from './contest-match.ts'
+import { ALL_CHANNELS, fanOutContext, type Notifier } from './context.ts'
+import { enqueueDeliveries } from './enqueue.ts'
+import { createNotifications, type NotificationSpec } from './fan-out.ts'
+import { contestUrl, formatTime, formatUntil, platformName } from './wording.ts'
+
+export interface PagingOptions {
+  /** Users per page of the keyset walk (and per D1 batch). */
+  pageSize?: number
+}
+
+export const DEFAULT_PAGE_SIZE = 1000
+// The smallest notifyBefore a user can choose (preferences allow 1 to 168 hours): once a contest
+// is this close, every follower's reminder has fallen due and the contest is done.
+const MIN_NOTIFY_BEFORE_MS = 1 * HOUR_MS
+const CONTESTS_PER_RUN = 200
+
+// Followers of the contest's platform, through the user_platforms (platform, user_id) index, who
+// can receive notifications, want them immediately, are inside their notifyBefore, allow the
+// contest's type, and do not hold this reminder yet. Keyset-paged by user id.
+const DUE_FOLLOWERS_SQL = `SELECT up.user_id AS id FROM user_platforms up
+  JOIN users u ON u.id = up.user_id
+  WHERE up.platform = ?1 AND up.user_id > ?2
+    AND u.alert_frequency = 'immediate' AND u.is_active = 1
+    AND u.email_verified_at IS NOT NULL AND u.deleted_at IS NULL
+    AND u.notify_before * ${HOUR_MS} >= ?3
+    AND ${typesAllowSql('u.contest_types', '?4')}
+    AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = up.user_id
+      AND n.contest_id = ?5 AND n.type = 'CONTEST_REMINDER' AND n.dedupe_key = ?6)
+  ORDER BY up.user_id LIMIT ?7`
+
+/** The reminder for the start time the contest has now; a new start time makes a new key. */
+export function reminderKey(contest: Pick<ContestRow, 'startTime'>): string {
+  return String(contest.startTime)
+}
+
+export function reminderSpec(contest: ContestRow, now: number): NotificationSpec {
+  const platform = platformName(contest.platform)
+  const url = contestUrl(contest)
+  return {
+    contestId: contest.id,
+    type: 'CONTEST_REMINDER',
+    dedupeKey: reminderKey(contest),
+    title: `Reminder: ${contest.name} starts ${formatUntil(contest.startTime - now)}`,
+    message: `${contest.name} on ${platform} starts at ${formatTime(contest.startTime)}.`,
+    payload: {
+      kind: 'reminder',
+      contestName: contest.name,
+      platform: contest.platform,
+      contestType: contest.type,
+      startTime: toIso(contest.startTime),
+      endTime: toIso(contest.endTime),
+      ...(url && { url }),
+    },
+    channels: ALL_CHANNELS,
+    scheduledAt: now,
+  }
+}
+
+/**
+ * Walks the contest's due followers page by page: each page is one D1 batch that inserts the
+ * notifications and deliveries, then its deliveries are enqueued. Memory holds one page of ids.
+ */
+export async function remindFollowers(
+  n: Notifier,
+  contest: ContestRow,
+  spec: NotificationSpec,
+  now: number,
+  pageSize = DEFAULT_PAGE_SIZE,
+) {
+  const ctx = fanOutContext(n, now)
+  const tags = JSON.stringify(contestTags(contest))
+  const untilStart = contest.startTime - now
+  let after = ''
+  let created = 0
+  let queued = 0
+  for (;;) {
+    const { results } = await n.d1
+      .prepare(DUE_FOLLOWERS_SQL)
+      .bind(contest.platform, after, untilStart, tags, contest.id, spec.dedupeKey, pageSize)
+      .all<{ id: string }>()
+    if (results.length === 0) break
+    const userIds = results.map((r) => r.id)
+    const page = await createNotifications(ctx, [{ spec, userIds }])
+    created += page.created
+    queued += await enqueueDeliveries(n.queue, n.d1, page.toQueue, now)
+    if (results.length < pageSize) break
+    after = userIds[userIds.length - 1]
+  }
+  return { created, queued }
+}
+
+export async function runReminders(n: Notifier, now: number, options: PagingOptions = {}) {
+  const until = now + n.settings.NOTIFY_WINDOW_HOURS * HOUR_MS
+  const due = await listContestsToNotify(n.db, now, until, CONTESTS_PER_RUN)
+  let remindersCreated = 0
+  let deliveriesQueued = 0
+  const done: { id: string; startTime: number }[] = []
+  for (const contest of due) {
+    const result = await remindFollowers(
+      n,
+      contest,
+      reminderSpec(contest, now),
+      now,
+      options.pageSize,
+    )
+    remindersCreated += result.created
+    deliveriesQueued += result.queued
+    // Every reminder due so far is enqueued; none can fall due later once the smallest
+    // notifyBefore has been reached, so the contest is then marked notified and skipped.
+    if (contest.startTime - now <= MIN_NOTIFY_BEFORE_MS) done.push(contest)
+  }
+  await markContestsNotified(n.db, done, now)
+  return {
+    contestsDue: due.length,
+    remindersCreated,
+    deliveriesQueued,
+    contestsMarkedNotified: done.length,
+  }
+}

@@ -1,0 +1,118 @@
+// Sends one notification over one channel through its provider and reports the result the same
+// way for every channel: delivered, worth retrying, or not.
+import { sendEmail } from '../channels/email.ts'
+import { sendPush, type PushResult } from '../channels/push.ts'
+import type { Channel } from '../channels/registry.ts'
+import { sendWhatsApp } from '../channels/whatsapp.ts'
+import type { Db } from '../db/client.ts'
+import type { Env } from '../env.ts'
+import { listPushSubscriptions, removePushSubscription } from '../users/push-subscriptions.ts'
+import {
+  kindOf,
+  pushPayload,
+  whatsappParams,
+  type ContentContext,
+  type Recipient,
+  type StoredNotification,
+} from './content.ts'
+import { renderEmail } from './email-content.ts'
+
+export interface ChannelResult {
+  ok: boolean
+  providerMessageId?: string
+  error?: string
+  transient?: boolean
+}
+
+export interface SendRequest {
+  env: Env
+  db: Db
+  channel: Channel
+  notification: StoredNotification
+  userId: string
+  recipient: Recipient
+  content: ContentContext
+  /** The delivery id: Resend's Idempotency-Key and WhatsApp's callback reference. */
+  deliveryId: string
+}
+
+const MAX_PUSH_TTL_SECONDS = 24 * 60 * 60
+const MIN_PUSH_TTL_SECONDS = 60
+
+/** A reminder is worth nothing after the contest starts, so the push service may drop it then. */
+function pushTtl(req: SendRequest): number {
+  const start = req.notification.contestId
+    ? req.content.contests.get(req.notification.contestId)?.startTime
+    : undefined
+  if (start === undefined || kindOf(req.notification) === 'digest') return MAX_PUSH_TTL_SECONDS
+  const seconds = Math.floor((start - req.content.now) / 1000)
+  return Math.min(MAX_PUSH_TTL_SECONDS, Math.max(MIN_PUSH_TTL_SECONDS, seconds))
+}
+
+/**
+ * Push goes to every browser the user subscribed. Delivered if any accepted it (the others are
+ * not retried, so the browsers that got it never get it twice); subscriptions the push service
+ * no longer knows (404/410) are deleted.
+ */
+async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
+  const subscriptions = await listPushSubscriptions(req.db, req.userId)
+  if (subscriptions.length === 0) {
+    return { ok: false, transient: false, error: 'The account has no push subscription' }
+  }
+  const payload = pushPayload(req.notification, req.recipient, req.content)
+  const options = {
+    ttl: pushTtl(req),
+    urgency: req.notification.type === 'CONTEST_REMINDER' ? ('high' as const) : ('normal' as const),
+    // Topics replace an undelivered message with a newer one of the same notification.
+    topic: req.notification.id,
+  }
+  const results: PushResult[] = []
+  for (const sub of subscriptions) {
+    const result = await sendPush(req.env, sub, payload, options)
+    if (result.gone) await removePushSubscription(req.db, req.userId, sub.endpoint)
+    results.push(result)
+  }
+  const delivered = results.filter((r) => r.ok)
+  if (delivered.length > 0) {
+    return { ok: true, providerMessageId: delivered[0].id ?? `${delivered.length} subscription(s)` }
+  }
+  const errors = results.map((r) => r.error).filter(Boolean)
+  if (results.every((r) => r.gone)) {
+    return { ok: false, transient: false, error: 'Every push subscription has expired' }
+  }
+  return { ok: false, transient: results.some((r) => r.transient), error: errors.join('; ') }
+}
+
+export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> {
+  const { env, notification, recipient, content } = req
+  if (req.channel === 'email') {
+    const result = await sendEmail(env, {
+      to: recipient.email,
+      ...renderEmail(notification, recipient, content),
+      idempotencyKey: req.deliveryId,
+    })
+    return {
+      ok: result.ok,
+      providerMessageId: result.id,
+      error: result.error,
+      transient: result.transient,
+    }
+  }
+  if (req.channel === 'whatsapp') {
+    if (!recipient.phoneNumber?.trim()) {
+      return { ok: false, transient: false, error: 'The account has no phone number' }
+    }
+    const result = await sendWhatsApp(env, {
+      to: recipient.phoneNumber,
+      params: whatsappParams(notification, recipient, content),
+      reference: req.deliveryId,
+    })
+    return {
+      ok: result.ok,
+      providerMessageId: result.id,
+      error: result.error,
+      transient: result.transient,
+    }
+  }
+  return sendToSubscriptions(req)
+}
