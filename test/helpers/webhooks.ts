@@ -94,9 +94,13 @@ export async function runQueue(
     })
   }
   const ctx = createExecutionContext()
-  await worker.queue!(batch, { ...env, ...bindings } as Env, ctx)
+  const queueHandler = worker.queue as ExportedHandlerQueueHandler<Env>
+  await queueHandler(batch, { ...env, ...bindings } as Env, ctx)
   const result = await getQueueResult(batch, ctx)
-  const retries = result.retryMessages.map(({ msgId }) => ({ msgId, delaySeconds: delays[msgId] }))
+  const retries = result.retryMessages.map(({ msgId }: { msgId: string }) => ({
+    msgId,
+    delaySeconds: delays[msgId],
+  }))
   return { batch, result: { ...result, retryMessages: retries } }
 }
 
