@@ -67,6 +67,11 @@ export const RULES = {
   contact: bucket('contact', 3, 20_000),
   deleteAccount: rule('delete-account', HOUR_MS, { user: 5 }),
   submitResource: rule('submit-resource', HOUR_MS, { user: 20 }),
+  // Notifications: these reach providers (and people's inboxes) at once, admins included.
+  notificationRetry: rule('notification-retry', 15 * MINUTE_MS, { user: 30 }),
+  notificationCleanup: rule('notification-cleanup', HOUR_MS, { user: 10 }),
+  notificationTestSend: rule('notification-test-send', 15 * MINUTE_MS, { user: 30 }),
+  adminEmail: rule('admin-email', 15 * MINUTE_MS, { user: 60 }),
 } satisfies Record<string, RateRule | BucketRule>
 
 // Liveness checks stay answerable under any load.
