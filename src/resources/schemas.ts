@@ -125,7 +125,7 @@ export type Review = z.infer<typeof ReviewBody>
 const serviceId = (name: string, label: string) =>
   z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: `Invalid ${label} ID format` })
+    .refine((v) => /^[A-Za-z0-9_-]{1,64}$/.test(v), { error: `Invalid ${label} ID format` })
     .openapi({ param: { name, in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' })
 
 export const ResourceIdParam = z.object({ id: serviceId('id', 'resource') })
