@@ -1,6 +1,18 @@
 // Webhook deliveries in D1: created once per (endpoint, event), listed for admins, and updated
 // by the queue consumer after every attempt.
-import { and, count, desc, eq, gte, inArray, isNull, lt, notInArray, type SQL } from 'drizzle-orm'
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  notInArray,
+  type SQL,
+} from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts'
@@ -77,8 +89,8 @@ const TERMINAL: DeliveryRow['status'][] = ['succeeded', 'failed']
 
 /**
  * Records one attempt and its consequences for the endpoint in one batch. The delivery is
- * updated only if no other consumer recorded an attempt meanwhile (a redelivered message);
- * returns false when one had.
+ * updated only if no other consumer recorded an attempt meanwhile (a message delivered twice), so
+ * a late duplicate never overwrites a newer outcome.
  */
 export async function recordAttempt(
   db: Db,
@@ -86,7 +98,7 @@ export async function recordAttempt(
   result: AttemptResult,
   decision: Decision,
   now: number,
-): Promise<boolean> {
+): Promise<void> {
   const statements: BatchItem<'sqlite'>[] = [
     db
       .update(webhookDeliveries)
@@ -109,14 +121,16 @@ export async function recordAttempt(
       ),
     endpointAfterAttempt(db, delivery.endpointId, decision, now),
   ]
-  const [updated] = (await db.batch(statements as [BatchItem<'sqlite'>])) as [D1Result]
-  return updated.meta.changes === 1
+  await db.batch(statements as [BatchItem<'sqlite'>])
 }
 
 function endpointAfterAttempt(db: Db, endpointId: string, decision: Decision, now: number) {
   const id = eq(webhookEndpoints.id, endpointId)
   if (decision.deliveryStatus === 'succeeded') {
-    return db.update(webhookEndpoints).set({ failingSince: null }).where(id)
+    return db
+      .update(webhookEndpoints)
+      .set({ failingSince: null })
+      .where(and(id, isNotNull(webhookEndpoints.failingSince)))
   }
   // The first failure after a success starts the clock; later ones keep its start.
   const clock = db

@@ -103,6 +103,7 @@ export async function emitWebhookEvent(
   await emitWebhookEventsSafely(env, [event], now)
 }
 
+/** emitWebhookEvents for callers whose own write must stand: failures are logged, not thrown. */
 export async function emitWebhookEventsSafely(
   env: WebhookBindings,
   events: WebhookEvent[],
