@@ -1,5 +1,6 @@
 // Scheduler step for webhooks: contest.starting and contest.finished detection, then upkeep of
-// the deliveries (lost messages re-queued, old history removed). Meant for the */30 run.
+// the deliveries (lost messages re-queued, old history removed). Meant for the */30 run; its
+// counts carry a webhook prefix so they read apart from the notification scheduler's.
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { detectContestEvents } from '../webhooks/detection.ts'

@@ -68,9 +68,9 @@ async function finishedFrom(kv: KVNamespace, now: number): Promise<number> {
 }
 
 export interface DetectionCounts {
-  contestsStarting: number
-  contestsFinished: number
-  deliveriesQueued: number
+  webhookStarting: number
+  webhookFinished: number
+  webhookQueued: number
 }
 
 /** Emits the events of this run; the watermark moves only once they are all queued. */
@@ -85,7 +85,7 @@ export async function detectContestEvents(env: Env, now: number): Promise<Detect
     ...starting.map((row) => contestEvent('contest.starting', row, now)),
     ...finished.map((row) => contestEvent('contest.finished', row, now)),
   ]
-  const deliveriesQueued = await emitWebhookEvents(env, events, now)
+  const webhookQueued = await emitWebhookEvents(env, events, now)
   await env.KV.put(FINISHED_WATERMARK_KEY, String(now))
-  return { contestsStarting: starting.length, contestsFinished: finished.length, deliveriesQueued }
+  return { webhookStarting: starting.length, webhookFinished: finished.length, webhookQueued }
 }

@@ -33,5 +33,5 @@ export async function webhookUpkeep(db: Db, queue: Queue, now: number) {
     unsent.map((row) => row.id),
   )
   const removed = await removeDeliveriesBefore(db, ids, now - DELIVERY_RETENTION_DAYS * DAY_MS)
-  return { deliveriesRequeued: unsent.length, deliveriesRemoved: removed }
+  return { webhookRequeued: unsent.length, webhookRemoved: removed }
 }
