@@ -16,6 +16,7 @@ import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
 import { badRequest } from './lib/errors.ts'
 import { validationMessages } from './lib/validation.ts'
+import { notificationRoutes } from './notifications/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { syncRoutes } from './sync/routes.ts'
@@ -57,6 +58,7 @@ export function createApp() {
   app.route('/contests', contestRoutes)
   app.route('/contests', contestAdminRoutes)
   app.route('/contests', syncRoutes)
+  app.route('/notifications', notificationRoutes)
   // The second API area: same users, same tokens, same base address.
   app.route('/contact', contactRoutes)
   app.route('/admin', adminRoutes)

@@ -69,26 +69,28 @@ export function vapidSubject(s: Settings): string {
   return `mailto:${address.trim()}`
 }
 
-const signingKeys = new Map<string, Promise<CryptoKey | Uint8Array>>()
+type SigningKey = Awaited<ReturnType<typeof importJWK>>
 
-function signingKey(publicKey: string, privateKey: string) {
+const signingKeys = new Map<string, Promise<SigningKey>>()
+
+function signingKey(publicKey: string, privateKey: string): Promise<SigningKey> {
   const cacheKey = `${publicKey}.${privateKey}`
-  let key = signingKeys.get(cacheKey)
-  if (!key) {
-    const point = fromBase64Url(publicKey)
-    key = importJWK(
-      {
-        kty: 'EC',
-        crv: 'P-256',
-        x: toBase64Url(point.subarray(1, 33)),
-        y: toBase64Url(point.subarray(33, 65)),
-        d: privateKey,
-      },
-      'ES256',
-    )
-    key.catch(() => signingKeys.delete(cacheKey))
-    signingKeys.set(cacheKey, key)
-  }
+  const cached = signingKeys.get(cacheKey)
+  if (cached) return cached
+  const point = fromBase64Url(publicKey)
+  const key = importJWK(
+    {
+      kty: 'EC',
+      crv: 'P-256',
+      x: toBase64Url(point.subarray(1, 33)),
+      y: toBase64Url(point.subarray(33, 65)),
+      d: privateKey,
+    },
+    'ES256',
+  )
+  // A key that failed to import is not kept, so fixed settings take effect.
+  key.catch(() => signingKeys.delete(cacheKey))
+  signingKeys.set(cacheKey, key)
   return key
 }
 
@@ -119,13 +121,13 @@ async function sendWithWebPush(
   options: PushOptions,
 ): Promise<PushResult> {
   const s = settings(env)
-  let body: Uint8Array
+  let body: Uint8Array<ArrayBuffer>
   let authorization: string
   try {
-    body = await encryptNotification(
+    body = (await encryptNotification(
       { endpoint: target.endpoint, expirationTime: null, keys: target },
       new TextEncoder().encode(JSON.stringify(payload)),
-    )
+    )) as Uint8Array<ArrayBuffer>
     authorization = await vapidAuthorization(s, target.endpoint, Date.now())
   } catch (error) {
     // Bad subscription keys, a payload over 4 KB or unusable VAPID keys: no retry will help.

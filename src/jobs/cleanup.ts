@@ -1,5 +1,6 @@
 // Daily cleanup: finished contests past the retention period, expired sessions and email codes,
-// accounts past their 30 days of recovery, and ingestion jobs stuck for over 3000 seconds.
+// accounts past their 30 days of recovery, ingestion jobs stuck for over 3000 seconds, and
+// notifications past their expiry.
 import { purgeDeletedAccounts } from '../account/purge.ts'
 import { removeExpiredAuthRecords } from '../auth/cleanup.ts'
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
@@ -7,6 +8,7 @@ import { removeFinishedBefore } from '../contests/maintenance.ts'
 import { createDb } from '../db/client.ts'
 import { settings, type Env } from '../env.ts'
 import { DAY_MS } from '../lib/time.ts'
+import { removeExpiredNotifications } from '../notifications/cleanup.ts'
 import { intelligenceClient } from '../resources/service.ts'
 import { sweepStuckIngestionJobs } from '../resources/stuck-jobs.ts'
 
@@ -18,5 +20,6 @@ export async function cleanupJob(env: Env, now: number) {
   const auth = await removeExpiredAuthRecords(db, now)
   const accountsPurged = await purgeDeletedAccounts(db, now)
   const ingestion = await sweepStuckIngestionJobs(db, intelligenceClient(env), now)
-  return { contestsRemoved, ...auth, accountsPurged, ...ingestion }
+  const notificationsExpired = await removeExpiredNotifications(env.DB, now)
+  return { contestsRemoved, ...auth, accountsPurged, ...ingestion, notificationsExpired }
 }

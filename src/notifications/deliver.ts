@@ -12,6 +12,7 @@ import {
   type ClaimedDelivery,
   type DeliveryRecord,
 } from './delivery-store.ts'
+import { findNotification } from './history.ts'
 import { sendOverChannel, type ChannelResult } from './send-channel.ts'
 import { notificationSent } from './sent.ts'
 import { automaticRetryDelay, type NotificationStatus } from './status.ts'
@@ -116,23 +117,11 @@ export async function attemptDelivery(
   const result = await send(n, claimed, options.now)
   const { record, outcome } = decide(claimed, result, options)
   const becameSent = await recordDelivery(n.d1, claimed, record, options.now)
-  if (becameSent) await announceSent(n, claimed)
+  if (becameSent) await announceSent(n, claimed, options.now)
   return outcome
 }
 
-async function announceSent(n: Notifier, delivery: ClaimedDelivery) {
-  const row = await n.db
-    .select({
-      id: notifications.id,
-      userId: notifications.userId,
-      contestId: notifications.contestId,
-      type: notifications.type,
-      sentAt: notifications.sentAt,
-    })
-    .from(notifications)
-    .where(eq(notifications.id, delivery.notificationId))
-    .get()
-  if (row) {
-    await notificationSent(n.env, { ...row, channel: delivery.channel, sentAt: row.sentAt ?? 0 })
-  }
+async function announceSent(n: Notifier, delivery: ClaimedDelivery, now: number) {
+  const notification = await findNotification(n.db, delivery.notificationId)
+  if (notification) await notificationSent(n.env, notification, now)
 }

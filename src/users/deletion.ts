@@ -13,6 +13,7 @@ import {
   userPlatforms,
   users,
 } from '../db/schema.ts'
+import { deleteUserNotificationStatements } from '../notifications/deletion.ts'
 
 /**
  * Every statement that removes the user's rows, children first. The foreign keys cascade as
@@ -38,6 +39,7 @@ export function deleteUserStatements(
     db.delete(messages).where(inArray(messages.conversationId, userConversations)),
     db.delete(conversations).where(eq(conversations.userId, id)),
     db.delete(submissions).where(eq(submissions.userId, id)),
+    ...deleteUserNotificationStatements(db, id),
     db.delete(users).where(eq(users.id, id)).returning({ id: users.id }),
   ]
 }

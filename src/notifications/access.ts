@@ -1,0 +1,31 @@
+// Who may see whose notifications: users their own, admins anyone's (DESIGN 9).
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import { authenticate } from '../http/auth.ts'
+import { forbidden, unauthorized } from '../lib/errors.ts'
+import type { AccessClaims } from '../lib/jwt.ts'
+
+/**
+ * The user whose notifications a request may touch: the one asked for when the caller is an
+ * admin (all users when none is named), else the caller, and a 403 for another user's id.
+ */
+export function scopeFor(caller: AccessClaims, requested?: string): string | undefined {
+  if (caller.role === 'admin') return requested
+  if (requested && requested !== caller.sub) throw forbidden()
+  return caller.sub
+}
+
+/** The owner filter of a lookup by id: none for admins, the caller otherwise. */
+export const ownerFilter = (caller: AccessClaims) =>
+  caller.role === 'admin' ? undefined : caller.sub
+
+/** requireAdmin with an endpoint's own 403 wording (the custom email says 'Admin role required'). */
+export function requireAdminSaying(message: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const claims = await authenticate(c)
+    if (!claims) throw unauthorized()
+    if (claims.role !== 'admin') throw forbidden(message)
+    c.set('auth', claims)
+    await next()
+  }
+}

@@ -1,0 +1,179 @@
+// Admin notification endpoints (test sends, custom, bulk, announcement and contest-reminder
+// emails) and the channel status and health checks.
+import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { createDb } from '../db/client.ts'
+import { requireAdmin, requireUser } from '../http/auth.ts'
+import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { badRequest } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { toIso } from '../lib/time.ts'
+import { requireAdminSaying } from './access.ts'
+import { queueAnnouncement, queueBulkEmail, queueContestReminder } from './admin-emails.ts'
+import { notifier } from './context.ts'
+import { sendCustomEmail, sendTestEmail, sendTestPush, sendTestWhatsApp } from './direct-sends.ts'
+import { channelHealth, overallHealth } from './health.ts'
+import {
+  AnnouncementBody,
+  BulkEmailBody,
+  ChannelStatusSchema,
+  ContestReminderBody,
+  CustomEmailBody,
+  CustomEmailResultSchema,
+  HealthSchema,
+  isEmailAddress,
+  QueuedResultSchema,
+  TestEmailBody,
+  TestPushBody,
+  TestSendResultSchema,
+  TestWhatsAppBody,
+} from './schemas.ts'
+
+const tags = ['Notifications (admin)']
+const security = [{ bearerAuth: [] }]
+const body = <T extends z.ZodType>(schema: T) => ({
+  body: { content: { 'application/json': { schema } }, required: true },
+})
+const adminErrors = {
+  400: errorResponse('Validation failed'),
+  401: errorResponse('Missing, invalid or expired access token'),
+  403: errorResponse('The caller is not an admin'),
+  429: errorResponse('Too many requests'),
+}
+const emailOff = errorResponse('Email delivery is not configured')
+
+function testRoute<T extends z.ZodType>(path: string, summary: string, schema: T) {
+  return createRoute({
+    method: 'post',
+    path,
+    tags,
+    security,
+    summary,
+    middleware: [requireAdmin, rateLimit(RULES.notificationTestSend)] as const,
+    request: body(schema),
+    responses: {
+      200: json(TestSendResultSchema, 'What was sent, or why not (success: false)'),
+      ...adminErrors,
+    },
+  })
+}
+
+const testEmail = testRoute('/test/email', 'Send a test email', TestEmailBody)
+const testWhatsApp = testRoute('/test/whatsapp', 'Send a test WhatsApp message', TestWhatsAppBody)
+const testPush = createRoute({
+  ...testRoute('/test/push', 'Push a test message to a user’s subscriptions', TestPushBody),
+  responses: {
+    200: json(TestSendResultSchema, 'What was sent, or why not (success: false)'),
+    ...adminErrors,
+    404: errorResponse('User not found'),
+  },
+})
+
+const custom = createRoute({
+  method: 'post',
+  path: '/emails/custom',
+  tags,
+  security,
+  summary: 'Send one email now, as written',
+  middleware: [requireAdminSaying('Admin role required'), rateLimit(RULES.adminEmail)] as const,
+  request: body(CustomEmailBody),
+  responses: {
+    200: json(CustomEmailResultSchema, 'Sent'),
+    ...adminErrors,
+    403: errorResponse('Admin role required'),
+    502: errorResponse('The provider refused or failed'),
+    503: emailOff,
+  },
+})
+
+function queuedRoute<T extends z.ZodType>(path: string, summary: string, schema: T, extra = {}) {
+  return createRoute({
+    method: 'post',
+    path,
+    tags,
+    security,
+    summary,
+    middleware: [requireAdmin, rateLimit(RULES.adminEmail)] as const,
+    request: body(schema),
+    responses: {
+      202: json(QueuedResultSchema, 'Notifications created and their sends enqueued'),
+      ...adminErrors,
+      503: emailOff,
+      ...extra,
+    },
+  })
+}
+
+const bulk = queuedRoute('/emails/bulk', 'Email up to 1000 users', BulkEmailBody)
+const announcement = queuedRoute(
+  '/emails/announcement',
+  'Email an announcement to every user the filters select',
+  AnnouncementBody,
+)
+const contestReminder = queuedRoute(
+  '/emails/contest-reminder',
+  'Email a reminder of one contest to chosen users',
+  ContestReminderBody,
+  { 404: errorResponse('No contest has that id') },
+)
+
+const status = createRoute({
+  method: 'get',
+  path: '/status',
+  tags,
+  security,
+  summary: 'Whether each channel is enabled and healthy',
+  middleware: [requireUser] as const,
+  responses: {
+    200: json(ChannelStatusSchema, 'Channel status'),
+    401: errorResponse('Missing, invalid or expired access token'),
+  },
+})
+
+const health = createRoute({
+  method: 'get',
+  path: '/health',
+  tags,
+  summary: 'Health of the notification channels; no secrets, no provider calls',
+  responses: { 200: json(HealthSchema, 'Health') },
+})
+
+export const notificationAdminRoutes = new OpenAPIHono<AppEnv>()
+
+notificationAdminRoutes
+  .openapi(status, async (c) => {
+    c.header('Cache-Control', 'no-store')
+    return c.json(await channelHealth(notifier(c.env), Date.now()), 200)
+  })
+  .openapi(health, async (c) => {
+    const now = Date.now()
+    const services = await channelHealth(notifier(c.env), now)
+    c.header('Cache-Control', 'no-store')
+    return c.json({ status: overallHealth(services), services, timestamp: toIso(now) }, 200)
+  })
+  .openapi(testEmail, async (c) => {
+    const email = c.req.valid('json').email.trim()
+    if (!isEmailAddress(email)) throw badRequest('Invalid email address')
+    return c.json(await sendTestEmail(c.env, email, Date.now()), 200)
+  })
+  .openapi(testWhatsApp, async (c) => {
+    const { phoneNumber } = c.req.valid('json')
+    return c.json(await sendTestWhatsApp(c.env, phoneNumber, Date.now()), 200)
+  })
+  .openapi(testPush, async (c) => {
+    const { userId } = c.req.valid('json')
+    return c.json(await sendTestPush(c.env, createDb(c.env.DB), userId, Date.now()), 200)
+  })
+  .openapi(custom, async (c) => {
+    return c.json(await sendCustomEmail(c.env, c.req.valid('json')), 200)
+  })
+  .openapi(bulk, async (c) => {
+    return c.json(await queueBulkEmail(notifier(c.env), c.req.valid('json'), Date.now()), 202)
+  })
+  .openapi(announcement, async (c) => {
+    return c.json(await queueAnnouncement(notifier(c.env), c.req.valid('json'), Date.now()), 202)
+  })
+  .openapi(contestReminder, async (c) => {
+    const result = await queueContestReminder(notifier(c.env), c.req.valid('json'), Date.now())
+    return c.json(result, 202)
+  })

@@ -1,0 +1,210 @@
+// Notification history endpoints: list, get, mark read, read all, statistics, retry, cleanup.
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { createDb } from '../db/client.ts'
+import { currentUser, requireUser } from '../http/auth.ts'
+import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { notFound } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { DAY_MS } from '../lib/time.ts'
+import { ownerFilter, scopeFor } from './access.ts'
+import { cleanupNotifications } from './cleanup.ts'
+import { notifier } from './context.ts'
+import {
+  findNotification,
+  listNotifications,
+  markAllRead,
+  markRead,
+  notificationStats,
+} from './history.ts'
+import { retryNotification } from './retry.ts'
+import {
+  CleanupQuery,
+  CleanupResultSchema,
+  ListQuery,
+  NotificationIdParam,
+  NotificationPageSchema,
+  NotificationSchema,
+  ReadAllResultSchema,
+  ReadResultSchema,
+  RetryIdParam,
+  RetryResultSchema,
+  StatsQuery,
+  StatsSchema,
+  UserIdParam,
+} from './schemas.ts'
+
+const NOT_FOUND = 'Notification not found'
+const tags = ['Notifications']
+const security = [{ bearerAuth: [] }]
+const common = {
+  401: errorResponse('Missing, invalid or expired access token'),
+  429: errorResponse('Too many requests'),
+}
+const invalid = errorResponse('Validation failed (message is an array of strings)')
+const otherUser = errorResponse('Another user’s notifications, and the caller is not an admin')
+const missing = errorResponse(NOT_FOUND)
+
+const list = createRoute({
+  method: 'get',
+  path: '/notifications',
+  tags,
+  security,
+  summary: 'Notification history, newest first (own; any user’s for admins)',
+  middleware: [requireUser] as const,
+  request: { query: ListQuery },
+  responses: {
+    200: json(NotificationPageSchema, 'A page of notifications'),
+    400: invalid,
+    403: otherUser,
+    ...common,
+  },
+})
+
+const stats = createRoute({
+  method: 'get',
+  path: '/notifications/stats',
+  tags,
+  security,
+  summary: 'Counts by status, channel and type, and the success rate',
+  middleware: [requireUser] as const,
+  request: { query: StatsQuery },
+  responses: { 200: json(StatsSchema, 'Statistics'), 400: invalid, 403: otherUser, ...common },
+})
+
+const cleanup = createRoute({
+  method: 'delete',
+  path: '/notifications/cleanup',
+  tags,
+  security,
+  summary: 'Delete notifications older than daysOld (own; everyone’s for admins)',
+  middleware: [requireUser, rateLimit(RULES.notificationCleanup)] as const,
+  request: { query: CleanupQuery },
+  responses: { 200: json(CleanupResultSchema, 'Deleted'), 400: invalid, ...common },
+})
+
+const readAll = createRoute({
+  method: 'patch',
+  path: '/notifications/user/{userId}/read-all',
+  tags,
+  security,
+  summary: 'Mark all of a user’s notifications read',
+  middleware: [requireUser] as const,
+  request: { params: UserIdParam },
+  responses: {
+    200: json(ReadAllResultSchema, 'How many were marked'),
+    400: errorResponse('Invalid user ID format'),
+    403: otherUser,
+    ...common,
+  },
+})
+
+const getOne = createRoute({
+  method: 'get',
+  path: '/notifications/{id}',
+  tags,
+  security,
+  summary: 'One notification with its per-channel delivery status',
+  middleware: [requireUser] as const,
+  request: { params: NotificationIdParam },
+  responses: {
+    200: json(NotificationSchema, 'The notification'),
+    400: errorResponse('Invalid notification ID format'),
+    404: missing,
+    ...common,
+  },
+})
+
+const read = createRoute({
+  method: 'patch',
+  path: '/notifications/{id}/read',
+  tags,
+  security,
+  summary: 'Mark a notification read',
+  middleware: [requireUser] as const,
+  request: { params: NotificationIdParam },
+  responses: {
+    200: json(ReadResultSchema, 'Marked read'),
+    400: errorResponse('Invalid notification ID format'),
+    404: missing,
+    ...common,
+  },
+})
+
+const retry = createRoute({
+  method: 'post',
+  path: '/notifications/{id}/retry',
+  tags,
+  security,
+  summary: 'Resend a failed notification over its failed channels now (3 retries at most)',
+  middleware: [requireUser, rateLimit(RULES.notificationRetry)] as const,
+  request: { params: RetryIdParam },
+  responses: {
+    200: json(RetryResultSchema, 'Sent: {success: true, notification}'),
+    400: json(RetryResultSchema, 'Already sent, not failed, or 3 retries used'),
+    404: json(RetryResultSchema, 'Notification not found'),
+    409: json(RetryResultSchema, 'Another delivery attempt is in progress'),
+    502: json(RetryResultSchema, 'The provider refused or failed again'),
+    ...common,
+  },
+})
+
+export const historyRoutes = new OpenAPIHono<AppEnv>()
+
+// Literal paths are registered before /{id}, so they win over it.
+historyRoutes
+  .openapi(list, async (c) => {
+    const query = c.req.valid('query')
+    const userId = scopeFor(currentUser(c), query.userId)
+    const { notifications, total } = await listNotifications(createDb(c.env.DB), {
+      ...query,
+      userId,
+    })
+    const { page, limit } = query
+    const pagination = { page, limit, total, totalPages: Math.ceil(total / limit) }
+    return c.json({ notifications, pagination }, 200)
+  })
+  .openapi(stats, async (c) => {
+    const query = c.req.valid('query')
+    const userId = scopeFor(currentUser(c), query.userId)
+    return c.json(await notificationStats(createDb(c.env.DB), { ...query, userId }), 200)
+  })
+  .openapi(cleanup, async (c) => {
+    const { daysOld } = c.req.valid('query')
+    const caller = currentUser(c)
+    const before = Date.now() - daysOld * DAY_MS
+    const { deleted, complete } = await cleanupNotifications(c.env.DB, before, ownerFilter(caller))
+    const message =
+      `Deleted ${deleted} notification${deleted === 1 ? '' : 's'} older than ${daysOld} days` +
+      (complete ? '' : '; more remain, call again to continue')
+    return c.json({ deleted, message }, 200)
+  })
+  .openapi(readAll, async (c) => {
+    const { userId } = c.req.valid('param')
+    const owner = scopeFor(currentUser(c), userId) ?? userId
+    const updated = await markAllRead(createDb(c.env.DB), owner, Date.now())
+    return c.json({ success: true as const, updated }, 200)
+  })
+  .openapi(getOne, async (c) => {
+    const { id } = c.req.valid('param')
+    const found = await findNotification(createDb(c.env.DB), id, ownerFilter(currentUser(c)))
+    if (!found) throw notFound(NOT_FOUND)
+    return c.json(found, 200)
+  })
+  .openapi(read, async (c) => {
+    const { id } = c.req.valid('param')
+    const db = createDb(c.env.DB)
+    const notification = await markRead(db, id, ownerFilter(currentUser(c)), Date.now())
+    if (!notification) throw notFound(NOT_FOUND)
+    return c.json({ success: true as const, notification }, 200)
+  })
+  .openapi(retry, async (c) => {
+    const { id } = c.req.valid('param')
+    const answer = await retryNotification(
+      notifier(c.env),
+      id,
+      ownerFilter(currentUser(c)),
+      Date.now(),
+    )
+    return c.json(answer.body, answer.status)
+  })

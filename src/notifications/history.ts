@@ -1,0 +1,141 @@
+// Reads and writes of the notification history: list, get, read flags and statistics.
+import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { notificationDeliveries, notifications } from '../db/schema.ts'
+import { NOTIFICATION_TYPES } from './fan-out.ts'
+import type { ListFilters } from './schemas.ts'
+import { toApiNotification, type DeliveryRow, type NotificationRow } from './serialize.ts'
+
+interface Scope {
+  /** Only this user's notifications; all users' when undefined (admins). */
+  userId?: string
+  startDate?: string
+  endDate?: string
+}
+
+function scopeConditions(scope: Scope): (SQL | undefined)[] {
+  return [
+    scope.userId ? eq(notifications.userId, scope.userId) : undefined,
+    scope.startDate ? gte(notifications.createdAt, Date.parse(scope.startDate)) : undefined,
+    scope.endDate ? lte(notifications.createdAt, Date.parse(scope.endDate)) : undefined,
+  ]
+}
+
+async function deliveriesOf(db: Db, ids: readonly string[]): Promise<Map<string, DeliveryRow[]>> {
+  const byNotification = new Map<string, DeliveryRow[]>(ids.map((id) => [id, []]))
+  if (ids.length === 0) return byNotification
+  // One bound JSON array rather than an IN list: a page of 100 would meet D1's parameter limit.
+  const rows = await db
+    .select()
+    .from(notificationDeliveries)
+    .where(
+      sql`${notificationDeliveries.notificationId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+    )
+  for (const row of rows) byNotification.get(row.notificationId)?.push(row)
+  return byNotification
+}
+
+async function render(db: Db, rows: NotificationRow[]) {
+  const deliveries = await deliveriesOf(
+    db,
+    rows.map((r) => r.id),
+  )
+  return rows.map((r) => toApiNotification(r, deliveries.get(r.id) ?? []))
+}
+
+/** Newest first; the id breaks ties so that pages never overlap. */
+export async function listNotifications(db: Db, filters: ListFilters & Scope) {
+  const where = and(
+    ...scopeConditions(filters),
+    filters.status ? eq(notifications.status, filters.status) : undefined,
+    filters.type ? eq(notifications.type, filters.type) : undefined,
+  )
+  const [[{ total }], rows] = await db.batch([
+    db.select({ total: count() }).from(notifications).where(where),
+    db
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(filters.limit)
+      .offset((filters.page - 1) * filters.limit),
+  ])
+  return { notifications: await render(db, rows), total }
+}
+
+/** The notification if it exists and `ownerId` (when given) owns it. */
+export async function findNotification(db: Db, id: string, ownerId?: string) {
+  const row = await db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.id, id), ownerId ? eq(notifications.userId, ownerId) : undefined))
+    .get()
+  if (!row) return undefined
+  return (await render(db, [row]))[0]
+}
+
+export async function markRead(db: Db, id: string, ownerId: string | undefined, now: number) {
+  const [row] = await db
+    .update(notifications)
+    .set({ isRead: true, readAt: sql`coalesce(${notifications.readAt}, ${now})`, updatedAt: now })
+    .where(and(eq(notifications.id, id), ownerId ? eq(notifications.userId, ownerId) : undefined))
+    .returning()
+  if (!row) return undefined
+  return (await render(db, [row]))[0]
+}
+
+/** Marks every unread notification of the user read; returns how many changed. */
+export async function markAllRead(db: Db, userId: string, now: number): Promise<number> {
+  const result = await db
+    .update(notifications)
+    .set({ isRead: true, readAt: now, updatedAt: now })
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
+  return result.meta.changes
+}
+
+const percent = (part: number, whole: number) =>
+  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100
+
+/**
+ * Counts by status, channel and type. `pending` counts notifications still in progress (PENDING
+ * or RETRYING); `successRate` is the percentage of settled notifications (SENT or FAILED) that
+ * were sent, so work still in flight does not count against it.
+ */
+export async function notificationStats(db: Db, scope: Scope) {
+  const where = and(...scopeConditions(scope))
+  const [[totals], types, channels] = await db.batch([
+    db
+      .select({
+        total: count(),
+        sent: sql<number>`coalesce(sum(${notifications.status} = 'SENT'), 0)`,
+        failed: sql<number>`coalesce(sum(${notifications.status} = 'FAILED'), 0)`,
+        pending: sql<number>`coalesce(sum(${notifications.status} IN ('PENDING', 'RETRYING')), 0)`,
+      })
+      .from(notifications)
+      .where(where),
+    db
+      .select({ type: notifications.type, n: count() })
+      .from(notifications)
+      .where(where)
+      .groupBy(notifications.type),
+    db
+      .select({ channel: notificationDeliveries.channel, n: count() })
+      .from(notificationDeliveries)
+      .innerJoin(notifications, eq(notifications.id, notificationDeliveries.notificationId))
+      .where(where)
+      .groupBy(notificationDeliveries.channel),
+  ])
+  const byChannel = { email: 0, whatsapp: 0, push: 0 }
+  for (const c of channels) byChannel[c.channel] = c.n
+  const byType: Record<string, number> = Object.fromEntries(NOTIFICATION_TYPES.map((t) => [t, 0]))
+  for (const t of types) byType[t.type] = t.n
+  return {
+    total: totals.total,
+    sent: totals.sent,
+    failed: totals.failed,
+    pending: totals.pending,
+    byChannel,
+    byType,
+    successRate: percent(totals.sent, totals.sent + totals.failed),
+  }
+}

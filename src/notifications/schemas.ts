@@ -1,0 +1,282 @@
+// Zod schemas of the notification endpoints: history queries, admin email bodies and responses.
+import { z } from '@hono/zod-openapi'
+import { PLATFORMS } from '../contests/schemas.ts'
+import { isId } from '../lib/ids.ts'
+import { intInRange, isoDate, oneOf } from '../lib/validation.ts'
+import { NOTIFICATION_TYPES } from './fan-out.ts'
+import { NOTIFICATION_STATUSES } from './status.ts'
+
+export const MAX_BULK_RECIPIENTS = 1000
+const MAX_SUBJECT = 200
+const MAX_TITLE = 200
+const MAX_MESSAGE = 10_000
+// Stored once per recipient in the notification's payload, so bulk HTML is bounded.
+const MAX_HTML = 50_000
+const MAX_URL = 2048
+
+const idOf = (message: string) =>
+  z.string().refine(isId, { error: message }).openapi({ example: '6745a1f03c9e4b2a1d0e7f11' })
+
+export const NotificationIdParam = z.object({
+  id: idOf('Invalid notification ID format').openapi({ param: { name: 'id', in: 'path' } }),
+})
+
+/** Any string: the retry endpoint answers an unknown id with its own 404 body. */
+export const RetryIdParam = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
+})
+
+export const UserIdParam = z.object({
+  userId: idOf('Invalid user ID format').openapi({ param: { name: 'userId', in: 'path' } }),
+})
+
+const dateRange = {
+  startDate: isoDate('startDate').optional(),
+  endDate: isoDate('endDate').optional(),
+}
+const orderedRange = (q: { startDate?: string; endDate?: string }) =>
+  !q.startDate || !q.endDate || Date.parse(q.startDate) <= Date.parse(q.endDate)
+
+export const ListQuery = z
+  .object({
+    userId: idOf('Invalid user ID format').optional(),
+    status: oneOf('status', NOTIFICATION_STATUSES).optional(),
+    type: oneOf('type', NOTIFICATION_TYPES).optional(),
+    ...dateRange,
+    page: intInRange('page', 1, 1_000_000, 1),
+    limit: intInRange('limit', 1, 100, 20),
+  })
+  .refine(orderedRange, { error: 'startDate must not be after endDate' })
+
+export type ListFilters = z.infer<typeof ListQuery>
+
+export const StatsQuery = z
+  .object({ userId: idOf('Invalid user ID format').optional(), ...dateRange })
+  .refine(orderedRange, { error: 'startDate must not be after endDate' })
+
+export const CleanupQuery = z.object({ daysOld: intInRange('daysOld', 1, 36_500, 90) })
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .trim()
+    .min(1, { error: `${field} should not be empty` })
+    .max(max, { error: `${field} must be at most ${max} characters long` })
+
+const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(max, { error: `${field} must be at most ${max} characters long` })
+    .optional()
+
+const userIds = z
+  .array(
+    z.string({ error: 'each value in userIds must be a string' }).refine(isId, {
+      error: 'each value in userIds must be a valid user ID',
+    }),
+    { error: 'userIds must be an array' },
+  )
+  .min(1, { error: 'userIds should not be empty' })
+  .max(MAX_BULK_RECIPIENTS, {
+    error: `userIds must contain no more than ${MAX_BULK_RECIPIENTS} elements`,
+  })
+  .transform((ids) => [...new Set(ids)])
+
+const httpUrl = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(MAX_URL, { error: `${field} must be at most ${MAX_URL} characters long` })
+    .refine(
+      (v) => {
+        try {
+          return ['http:', 'https:'].includes(new URL(v).protocol)
+        } catch {
+          return false
+        }
+      },
+      { error: `${field} must be an http or https URL` },
+    )
+
+// Addresses are checked in the handlers, so a bad one gets the spec's 'Invalid email address'.
+export const TestEmailBody = z.strictObject({ email: z.string() }).openapi('TestEmail')
+export const TestWhatsAppBody = z
+  .strictObject({ phoneNumber: text('phoneNumber', 32) })
+  .openapi('TestWhatsApp')
+export const TestPushBody = z
+  .strictObject({ userId: idOf('Invalid user ID format') })
+  .openapi('TestPush')
+
+export const CustomEmailBody = z
+  .strictObject({
+    to: z.string({ error: 'to must be a string' }),
+    subject: text('subject', MAX_SUBJECT),
+    html: text('html', MAX_HTML),
+    text: optionalText('text', MAX_MESSAGE),
+    replyTo: z.string({ error: 'replyTo must be a string' }).optional(),
+  })
+  .openapi('CustomEmail')
+
+export const BulkEmailBody = z
+  .strictObject({
+    userIds,
+    subject: text('subject', MAX_SUBJECT),
+    html: text('html', MAX_HTML),
+    text: optionalText('text', MAX_MESSAGE),
+  })
+  .openapi('BulkEmail')
+
+export const AnnouncementBody = z
+  .strictObject({
+    subject: text('subject', MAX_SUBJECT),
+    title: text('title', MAX_TITLE),
+    message: text('message', MAX_MESSAGE),
+    actionUrl: httpUrl('actionUrl').optional(),
+    actionText: optionalText('actionText', 100),
+    filters: z
+      .strictObject(
+        {
+          platforms: z
+            .array(oneOf('platforms', PLATFORMS), { error: 'platforms must be an array' })
+            .optional(),
+          isActive: z.boolean({ error: 'isActive must be a boolean value' }).optional(),
+        },
+        { error: 'filters must be an object' },
+      )
+      .optional(),
+  })
+  .openapi('Announcement')
+
+export const ContestReminderBody = z
+  .strictObject({
+    contestId: idOf('Invalid contest ID format'),
+    userIds,
+    customMessage: optionalText('customMessage', 2000),
+  })
+  .openapi('ContestReminderEmail')
+
+const timestamp = z.string().openapi({ example: '2026-11-22T14:35:00.000Z' })
+
+export const DeliveryStatusSchema = z
+  .object({
+    channel: z.enum(['email', 'whatsapp', 'push']),
+    status: z.enum(NOTIFICATION_STATUSES),
+    sentAt: timestamp.optional(),
+    failedAt: timestamp.optional(),
+    error: z.string().optional(),
+    retryCount: z.number(),
+  })
+  .openapi('DeliveryStatus')
+
+export const NotificationSchema = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    contestId: z.string().optional(),
+    type: z.enum(NOTIFICATION_TYPES),
+    title: z.string(),
+    message: z.string(),
+    payload: z.record(z.string(), z.unknown()).optional(),
+    channels: z.array(z.string()),
+    status: z.enum(NOTIFICATION_STATUSES),
+    deliveryStatus: z.array(DeliveryStatusSchema),
+    scheduledAt: timestamp.optional(),
+    sentAt: timestamp.optional(),
+    failedAt: timestamp.optional(),
+    readAt: timestamp.optional(),
+    isRead: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Notification')
+
+export const NotificationPageSchema = z
+  .object({
+    notifications: z.array(NotificationSchema),
+    pagination: z.object({
+      page: z.number(),
+      limit: z.number(),
+      total: z.number(),
+      totalPages: z.number(),
+    }),
+  })
+  .openapi('NotificationPage')
+
+export const ReadResultSchema = z
+  .object({ success: z.literal(true), notification: NotificationSchema })
+  .openapi('NotificationRead')
+
+export const ReadAllResultSchema = z
+  .object({ success: z.literal(true), updated: z.number() })
+  .openapi('NotificationsReadAll')
+
+export const StatsSchema = z
+  .object({
+    total: z.number(),
+    sent: z.number(),
+    failed: z.number(),
+    pending: z.number(),
+    byChannel: z.object({ email: z.number(), whatsapp: z.number(), push: z.number() }),
+    byType: z.record(z.string(), z.number()),
+    successRate: z.number(),
+  })
+  .openapi('NotificationStats')
+
+export const RetryResultSchema = z
+  .object({
+    success: z.boolean(),
+    notification: NotificationSchema.optional(),
+    error: z.string().optional(),
+  })
+  .openapi('NotificationRetry')
+
+export const CleanupResultSchema = z
+  .object({ deleted: z.number(), message: z.string() })
+  .openapi('NotificationCleanup')
+
+export const TestSendResultSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .openapi('TestSendResult')
+
+export const CustomEmailResultSchema = z
+  .object({
+    success: z.boolean(),
+    messageId: z.string(),
+    to: z.string(),
+    subject: z.string(),
+    provider: z.string(),
+  })
+  .openapi('CustomEmailResult')
+
+export const QueuedResultSchema = z
+  .object({
+    success: z.literal(true),
+    total: z.number(),
+    queued: z.number(),
+    skipped: z.array(z.object({ userId: z.string(), reason: z.string() })),
+  })
+  .openapi('EmailsQueued')
+
+const channelHealth = z.object({ enabled: z.boolean(), healthy: z.boolean() })
+
+export const ChannelStatusSchema = z
+  .object({ email: channelHealth, whatsapp: channelHealth, push: channelHealth })
+  .openapi('NotificationChannelStatus')
+
+export const HealthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    services: ChannelStatusSchema,
+    timestamp,
+  })
+  .openapi('NotificationHealth')
+
+const emailAddress = z.email()
+
+/** The spec's test for recipient addresses of the admin email endpoints. */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && emailAddress.safeParse(value).success
+}
