@@ -8,14 +8,17 @@ import {
   waitOnExecutionContext,
 } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createDb } from '../src/db/client.ts'
 import worker from '../src/index.ts'
 import { targetUrlProblem } from '../src/lib/ip-targets.ts'
 import { newId } from '../src/lib/ids.ts'
 import {
   createIntelligenceClient,
   ResourceStatus,
+  type IntelligenceClient,
   type Resource,
 } from '../src/resources/intelligence-client.ts'
+import { reviewSubmission } from '../src/resources/submissions.ts'
 import { api, createAdmin, createUser, type TestUser } from './helpers/users.ts'
 
 const service = createIntelligenceClient(env.INTELLIGENCE_URL, { retries: 0 })
@@ -566,7 +569,38 @@ describe('POST /resources/submissions/{id}/review', () => {
       reviewOf(submission.id, { action: 'approve' }),
     ])
     expect(results.map((r) => r.status).sort()).toEqual([200, 409])
+    const lost = results.find((r) => r.status === 409)
+    expect(lost?.body.message).toBe('Submission has already been reviewed (approved)')
     expect(await allResources()).toHaveLength(1)
+  })
+
+  it('removes its resource and answers 409 when another review wins while the service works', async () => {
+    const submission = (await submit(note())).body
+    const before = await jobCount()
+    const racing: IntelligenceClient = {
+      ...service,
+      async addResource(input) {
+        const added = await service.addResource(input)
+        // Another admin rejects the submission while this approval waits for the service.
+        expect((await reviewOf(submission.id, { action: 'reject' })).status).toBe(200)
+        return added
+      },
+    }
+    const approval = reviewSubmission(
+      createDb(env.DB),
+      () => racing,
+      submission.id,
+      { action: 'approve' },
+      admin.id,
+      Date.now(),
+    )
+    await expect(approval).rejects.toMatchObject({
+      status: 409,
+      messages: 'Submission has already been reviewed (rejected)',
+    })
+    expect(await callsOf('AddResource')).toBe(1)
+    expect(await allResources()).toEqual([])
+    expect(await jobCount()).toBe(before)
   })
 
   it('answers 503 while the service is down and leaves the submission pending', async () => {

@@ -60,8 +60,11 @@ export async function listSubmissions(
   return { rows, total }
 }
 
+const findSubmission = (db: Db, id: string) =>
+  db.select().from(submissions).where(eq(submissions.id, id)).get()
+
 async function findPending(db: Db, id: string): Promise<SubmissionRow> {
-  const found = await db.select().from(submissions).where(eq(submissions.id, id)).get()
+  const found = await findSubmission(db, id)
   if (!found) throw notFound(SUBMISSION_NOT_FOUND)
   if (found.status !== 'pending') alreadyReviewed(found.status)
   return found
@@ -69,6 +72,13 @@ async function findPending(db: Db, id: string): Promise<SubmissionRow> {
 
 function alreadyReviewed(status: string): never {
   throw conflict(`Submission has already been reviewed (${status})`)
+}
+
+/** Another review won the race: answer with the state it left. */
+async function lostRace(db: Db, id: string): Promise<never> {
+  const now = await findSubmission(db, id)
+  if (!now) throw notFound(SUBMISSION_NOT_FOUND)
+  alreadyReviewed(now.status)
 }
 
 const stillPending = (id: string) => and(eq(submissions.id, id), eq(submissions.status, 'pending'))
@@ -100,7 +110,7 @@ export async function reviewSubmission(
       .set({ status: 'rejected', ...reviewed, updatedAt: now })
       .where(stillPending(id))
       .returning()
-    if (!submission) alreadyReviewed('concurrently')
+    if (!submission) return lostRace(db, id)
     return { submission }
   }
 
@@ -148,7 +158,7 @@ export async function reviewSubmission(
   }
   if (approved.length === 0) {
     await undoAdd(service, added.resource.id)
-    alreadyReviewed('concurrently')
+    return lostRace(db, id)
   }
   return { submission: approved[0], job: stored[0] }
 }
