@@ -8,6 +8,7 @@ import {
   IntelligenceError,
   RESOURCE_TYPES,
   type AddResourceInput,
+  type GetResourceStatusResponse,
   type IntelligenceClient,
 } from './intelligence-client.ts'
 import { cancelJobsOfResource, findJob, isActiveJob, newJobValues, storeJobStatus } from './jobs.ts'
@@ -92,13 +93,15 @@ export async function addResource(
 
 /** The resource's latest ingestion state (the service has no other lookup by id). */
 export async function resourceStatus(db: Db, client: IntelligenceClient, id: string, now: number) {
-  const reported = await callIntelligence(() => client.getResourceStatus({ resourceId: id })).catch(
-    (error: unknown) => {
-      if (error instanceof ApiError && error.status === 404)
-        throw notFound(`Resource ${id} not found`)
-      throw error
-    },
-  )
+  let reported: GetResourceStatusResponse
+  try {
+    reported = await callIntelligence(() => client.getResourceStatus({ resourceId: id }))
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      throw notFound(`Resource ${id} not found`)
+    }
+    throw error
+  }
   const tracked = await findJob(db, reported.jobId)
   const job =
     tracked && isActiveJob(tracked.status)
