@@ -253,11 +253,12 @@ export const notifications = sqliteTable(
   },
   (t) => [
     uniqueIndex('notifications_dedupe').on(t.userId, t.contestId, t.type, t.dedupeKey),
-    // SQLite treats NULLs as distinct, so notifications without a contest (digests) need their own
-    // key: one daily digest per user and local date, even across concurrent scheduler runs.
-    uniqueIndex('notifications_dedupe_no_contest')
+    // SQLite treats NULLs as distinct, so digests (no contest) need their own key: one per user,
+    // frequency and local date, even across concurrent scheduler runs. Limited to digest keys:
+    // deleting a contest sets its reminders' contest_id to NULL, and those must not collide.
+    uniqueIndex('notifications_digest_dedupe')
       .on(t.userId, t.type, t.dedupeKey)
-      .where(sql`contest_id IS NULL AND dedupe_key <> ''`),
+      .where(sql`contest_id IS NULL AND (dedupe_key LIKE 'daily:%' OR dedupe_key LIKE 'weekly:%')`),
     index('notifications_user_created').on(t.userId, t.createdAt),
     // The admin history (all users, newest first) and the admin cleanup by age.
     index('notifications_created').on(t.createdAt),

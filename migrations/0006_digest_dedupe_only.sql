@@ -1,0 +1,2 @@
+DROP INDEX `notifications_dedupe_no_contest`;--> statement-breakpoint
+CREATE UNIQUE INDEX `notifications_digest_dedupe` ON `notifications` (`user_id`,`type`,`dedupe_key`) WHERE contest_id IS NULL AND (dedupe_key LIKE 'daily:%' OR dedupe_key LIKE 'weekly:%');
