@@ -1,0 +1,367 @@
+// Notification test fixtures: verified recipients with chosen preferences, provider credentials,
+// a queue that records what is enqueued, and drivers for scheduled() and queue().
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
+import { expect } from 'vitest'
+import { createDb } from '../../src/db/client.ts'
+import type { Env } from '../../src/env.ts'
+import worker from '../../src/index.ts'
+import { fromBase64Url, toBase64Url } from '../../src/lib/crypto.ts'
+import { newId } from '../../src/lib/ids.ts'
+import type { DeliveryMessage } from '../../src/notifications/enqueue.ts'
+import { savePushSubscription } from '../../src/users/push-subscriptions.ts'
+import { clearContests } from './contests.ts'
+import { standIn, standInUrl } from './stand-in.ts'
+import { api, createUser, lastCode, type TestUser } from './users.ts'
+
+// Real VAPID keys (ECDSA P-256), made once per test file.
+const vapid = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+  'sign',
+  'verify',
+])) as CryptoKeyPair
+export const VAPID_PUBLIC_KEY = toBase64Url(
+  new Uint8Array((await crypto.subtle.exportKey('raw', vapid.publicKey)) as ArrayBuffer),
+)
+const vapidJwk = (await crypto.subtle.exportKey('jwk', vapid.privateKey)) as JsonWebKey
+export const VAPID_PRIVATE_KEY = vapidJwk.d!
+
+/** Credentials for every provider; their URLs already point at the stand-in. */
+export const PROVIDERS: Partial<Env> = {
+  RESEND_API_KEY: 're_test_key',
+  WHATSAPP_TOKEN: 'wa-test-token',
+  WHATSAPP_PHONE_NUMBER_ID: '1098765',
+  VAPID_PUBLIC_KEY,
+  VAPID_PRIVATE_KEY,
+  VAPID_SUBJECT: 'mailto:ops@example.test',
+}
+
+// Queues' longest delay: the real queue takes every message, and its consumer (which runs with
+// the bindings of wrangler.toml, not a test's) never sees them; the tests feed queue() instead.
+const PARKED_SECONDS = 43_200
+
+export interface RecordingQueue extends Queue {
+  /** Every message body enqueued, in order. */
+  bodies: DeliveryMessage[]
+  /** How many sendBatch calls were made, and the largest batch. */
+  batches: number[]
+}
+
+/** The real notifications queue, wrapped to record what the app enqueues. */
+export function recordingQueue(): RecordingQueue {
+  const real = env.NOTIFICATIONS_QUEUE
+  const bodies: DeliveryMessage[] = []
+  const batches: number[] = []
+  return {
+    bodies,
+    batches,
+    async send(body: unknown, options?: QueueSendOptions) {
+      bodies.push(body as DeliveryMessage)
+      batches.push(1)
+      await real.send(body, { ...options, delaySeconds: PARKED_SECONDS })
+    },
+    async sendBatch(messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) {
+      const list = [...messages]
+      bodies.push(...list.map((m) => m.body as DeliveryMessage))
+      batches.push(list.length)
+      await real.sendBatch(
+        list.map((m) => ({ ...m, delaySeconds: PARKED_SECONDS })),
+        options,
+      )
+    },
+  } as unknown as RecordingQueue
+}
+
+/** The Worker's env with every provider configured and a recording queue. */
+export function testEnv(over: Partial<Env> = {}): Env & { NOTIFICATIONS_QUEUE: RecordingQueue } {
+  const e = { ...env, ...PROVIDERS, NOTIFICATIONS_QUEUE: recordingQueue(), ...over }
+  return e as unknown as Env & { NOTIFICATIONS_QUEUE: RecordingQueue }
+}
+
+/** Fires the half-hourly Cron Trigger through the Worker's scheduled() handler. */
+export async function runScheduler(e: Env, at = Date.now()) {
+  const ctx = createExecutionContext()
+  await worker.scheduled(
+    createScheduledController({ cron: '*/30 * * * *', scheduledTime: at }),
+    e,
+    ctx,
+  )
+  await waitOnExecutionContext(ctx)
+}
+
+let messageSeq = 0
+
+export interface QueuedMessage {
+  body: unknown
+  attempts: number
+}
+
+/** Hands messages to the Worker's queue() handler and returns what it acked and retried. */
+export async function consume(e: Env, messages: QueuedMessage[], queue = 'notifications') {
+  const batch = createMessageBatch(
+    queue,
+    messages.map((m) => ({
+      id: `msg-${++messageSeq}`,
+      timestamp: new Date(),
+      body: m.body,
+      attempts: m.attempts,
+    })),
+  )
+  const ctx = createExecutionContext()
+  // The handler does its work before it returns; the context only lets getQueueResult read it.
+  await worker.queue(batch, e)
+  const result = await getQueueResult(batch, ctx)
+  const ids = batch.messages.map((m) => m.id)
+  const retried = new Map<string, number | undefined>(
+    result.retryMessages.map((r: { msgId: string; delaySeconds?: number }) => [
+      r.msgId,
+      r.delaySeconds,
+    ]),
+  )
+  return messages.map((m, i) => ({
+    ...m,
+    acked: result.ackAll || result.explicitAcks.includes(ids[i]),
+    retried: retried.has(ids[i]),
+    delaySeconds: retried.get(ids[i]),
+  }))
+}
+
+/** Delivers every message the app enqueued so far (first attempts), then forgets them. */
+export async function deliverQueued(e: Env & { NOTIFICATIONS_QUEUE: RecordingQueue }) {
+  const bodies = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+  if (bodies.length === 0) return []
+  return consume(
+    e,
+    bodies.map((body) => ({ body, attempts: 1 })),
+  )
+}
+
+export interface PushKeys {
+  endpoint: string
+  p256dh: string
+  auth: string
+  privateKey: CryptoKey
+}
+
+/** A browser's subscription keys (ECDH P-256 and a 16-byte secret) at a stand-in endpoint. */
+export async function pushKeys(): Promise<PushKeys> {
+  const pair = (await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, [
+    'deriveBits',
+  ])) as CryptoKeyPair
+  const raw = new Uint8Array((await crypto.subtle.exportKey('raw', pair.publicKey)) as ArrayBuffer)
+  return {
+    endpoint: `${standInUrl}/push/${newId()}`,
+    p256dh: toBase64Url(raw),
+    auth: toBase64Url(crypto.getRandomValues(new Uint8Array(16))),
+    privateKey: pair.privateKey,
+  }
+}
+
+export interface RecipientOptions {
+  platforms?: string[]
+  alertFrequency?: 'immediate' | 'daily' | 'weekly'
+  contestTypes?: string[]
+  channels?: { email?: boolean; whatsapp?: boolean; push?: boolean }
+  notifyBefore?: number
+  timezone?: string
+  phoneNumber?: string
+  name?: string
+  /** Verify the email address (default true). */
+  verified?: boolean
+  /** Register a push subscription at the stand-in. */
+  push?: boolean
+}
+
+export interface Recipient extends TestUser {
+  push?: PushKeys
+}
+
+/** A user made through the API: signed up, verified, preferences set. */
+export async function recipient(options: RecipientOptions = {}): Promise<Recipient> {
+  const user = await createUser({ name: options.name ?? 'Ada Lovelace' })
+  if (options.verified !== false) {
+    const code = await lastCode(user.email)
+    const verified = await api('POST', '/auth/verify-email', { body: { email: user.email, code } })
+    expect(verified.status).toBe(200)
+  }
+  const channels = options.channels ?? { email: true, whatsapp: false, push: false }
+  const res = await api('PUT', '/users/profile', {
+    token: user.accessToken,
+    body: {
+      ...(options.phoneNumber && { phoneNumber: options.phoneNumber }),
+      preferences: {
+        platforms: options.platforms ?? ['codeforces'],
+        alertFrequency: options.alertFrequency ?? 'immediate',
+        contestTypes: options.contestTypes ?? [],
+        notificationChannels: {
+          email: channels.email ?? false,
+          whatsapp: channels.whatsapp ?? false,
+          push: channels.push ?? false,
+        },
+        notifyBefore: options.notifyBefore ?? 24,
+        timezone: options.timezone ?? 'UTC',
+      },
+    },
+  })
+  expect(res.status).toBe(200)
+  if (!options.push) return user
+  const keys = await pushKeys()
+  await savePushSubscription(
+    createDb(env.DB),
+    user.id,
+    { endpoint: keys.endpoint, keys },
+    Date.now(),
+  )
+  return { ...user, push: keys }
+}
+
+/**
+ * Starts each test from no contests and no live recipients: earlier users are deactivated (their
+ * tokens keep working), so a scheduler run only finds the test's own.
+ */
+export async function resetNotifications() {
+  await clearContests()
+  await env.DB.batch([
+    env.DB.prepare('DELETE FROM notifications'),
+    env.DB.prepare('DELETE FROM contest_reschedules'),
+    env.DB.prepare('DELETE FROM job_locks'),
+    env.DB.prepare('UPDATE users SET is_active = 0'),
+  ])
+  await standIn.reset()
+}
+
+export interface StoredDelivery {
+  id: string
+  notificationId: string
+  channel: string
+  status: string
+  retryCount: number
+  attempts: number
+  error: string | null
+  queuedAt: number | null
+}
+
+/** The user's notifications with their deliveries, oldest first. */
+export async function notificationsOf(userId: string): Promise<Record<string, any>[]> {
+  const { results } = await env.DB.prepare(
+    `SELECT id, contest_id AS contestId, type, title, message, payload, channels, status,
+       dedupe_key AS dedupeKey, sent_at AS sentAt
+     FROM notifications WHERE user_id = ? ORDER BY created_at, id`,
+  )
+    .bind(userId)
+    .all<Record<string, any>>()
+  const out = []
+  for (const n of results) {
+    const { results: deliveries } = await env.DB.prepare(
+      `SELECT id, notification_id AS notificationId, channel, status, retry_count AS retryCount,
+         attempts, error, queued_at AS queuedAt
+       FROM notification_deliveries WHERE notification_id = ? ORDER BY channel`,
+    )
+      .bind(n.id)
+      .all<StoredDelivery>()
+    out.push({
+      ...n,
+      channels: JSON.parse(n.channels),
+      payload: JSON.parse(n.payload ?? 'null'),
+      deliveries,
+    })
+  }
+  return out
+}
+
+/**
+ * Notification mail the stand-in received for `email`, parsed, with its request headers. Only
+ * deliveries carry an Idempotency-Key, so sign-up codes are not counted.
+ */
+export async function mailsTo(email: string) {
+  const sent = await standIn.requests('/resend/emails')
+  return sent
+    .filter((r) => !r.path.includes('/batch') && r.headers['idempotency-key'])
+    .map((r) => ({ headers: r.headers, message: JSON.parse(r.body) }))
+    .filter((m) => (m.message.to as string[]).includes(email))
+}
+
+/** WhatsApp Cloud API calls of the stand-in, parsed. */
+export async function whatsappRequests() {
+  const sent = await standIn.requests('/whatsapp/')
+  return sent.map((r) => ({ path: r.path, headers: r.headers, body: JSON.parse(r.body) }))
+}
+
+/**
+ * Decrypts a Web Push body (RFC 8291, aes128gcm) with the browser's private key and auth
+ * secret, as a browser would; throws if it was not encrypted for them.
+ */
+export async function decryptPush(body: Uint8Array, keys: PushKeys): Promise<unknown> {
+  const salt = body.slice(0, 16)
+  const idLength = body[20]
+  const serverKey = body.slice(21, 21 + idLength)
+  const ciphertext = body.slice(21 + idLength)
+  const serverPublic = await crypto.subtle.importKey(
+    'raw',
+    serverKey,
+    { name: 'ECDH', namedCurve: 'P-256' },
+    false,
+    [],
+  )
+  const shared = await crypto.subtle.deriveBits(
+    // workers-types spells the member `$public`; the runtime reads `public`.
+    { name: 'ECDH', public: serverPublic } as unknown as SubtleCryptoDeriveKeyAlgorithm,
+    keys.privateKey,
+    256,
+  )
+  const hkdf = async (
+    saltBytes: Uint8Array,
+    ikm: ArrayBuffer | Uint8Array,
+    info: Uint8Array,
+    n: number,
+  ) => {
+    const key = await crypto.subtle.importKey('raw', ikm, 'HKDF', false, ['deriveBits'])
+    return new Uint8Array(
+      await crypto.subtle.deriveBits(
+        { name: 'HKDF', hash: 'SHA-256', salt: saltBytes, info },
+        key,
+        n * 8,
+      ),
+    )
+  }
+  const text = new TextEncoder()
+  const uaPublic = fromBase64Url(keys.p256dh)
+  const keyInfo = new Uint8Array([...text.encode('WebPush: info\0'), ...uaPublic, ...serverKey])
+  const ikm = await hkdf(fromBase64Url(keys.auth), shared, keyInfo, 32)
+  const cek = await hkdf(salt, ikm, text.encode('Content-Encoding: aes128gcm\0'), 16)
+  const nonce = await hkdf(salt, ikm, text.encode('Content-Encoding: nonce\0'), 12)
+  const aes = await crypto.subtle.importKey('raw', cek, 'AES-GCM', false, ['decrypt'])
+  const padded = new Uint8Array(
+    await crypto.subtle.decrypt({ name: 'AES-GCM', iv: nonce }, aes, ciphertext),
+  )
+  // RFC 8188: the last record's data ends at the 0x02 delimiter; zeros after it are padding.
+  let end = padded.length - 1
+  while (end >= 0 && padded[end] === 0) end--
+  expect(padded[end]).toBe(2)
+  return JSON.parse(new TextDecoder().decode(padded.slice(0, end)))
+}
+
+/**
+ * Records the raw bodies the Worker POSTs to push endpoints while `fn` runs (the stand-in keeps
+ * bodies as text, which a binary aes128gcm body does not survive).
+ */
+export async function capturePushBodies<T>(fn: () => Promise<T>) {
+  const original = globalThis.fetch
+  const bodies = new Map<string, Uint8Array>()
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input instanceof Request ? input.url : input)
+    if (url.includes('/push/') && init?.body instanceof Uint8Array)
+      bodies.set(url, init.body.slice())
+    return original(input, init)
+  }) as typeof fetch
+  try {
+    return { result: await fn(), bodies }
+  } finally {
+    globalThis.fetch = original
+  }
+}

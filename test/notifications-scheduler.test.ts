@@ -1,0 +1,274 @@
+// The half-hourly reminder scheduler driven through scheduled(): who is reminded of what, once,
+// over which channels, and how reschedules, paging and crashed runs are handled.
+import { env } from 'cloudflare:test'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { findContest } from '../src/contests/queries.ts'
+import { upsertPlatformContests } from '../src/contests/upsert.ts'
+import { createDb } from '../src/db/client.ts'
+import { acquireLock } from '../src/jobs/lock.ts'
+import { newId } from '../src/lib/ids.ts'
+import { HOUR_MS, MINUTE_MS } from '../src/lib/time.ts'
+import { enqueueDeliveries } from '../src/notifications/enqueue.ts'
+import { runNotificationScheduler } from '../src/notifications/scheduler.ts'
+import { addContests, contest } from './helpers/contests.ts'
+import {
+  deliverQueued,
+  mailsTo,
+  notificationsOf,
+  recipient,
+  recordingQueue,
+  resetNotifications,
+  runScheduler,
+  testEnv,
+} from './helpers/notifications.ts'
+import { api } from './helpers/users.ts'
+
+beforeEach(resetNotifications)
+
+const reminded = async (userId: string) =>
+  (await notificationsOf(userId)).filter((n) => n.type === 'CONTEST_REMINDER')
+const remindedOf = async (userId: string) => (await reminded(userId)).map((n) => n.contestId)
+
+describe('reminders', () => {
+  it('reaches the provider once across two scheduler runs', async () => {
+    const e = testEnv()
+    const ada = await recipient()
+    const [round] = await addContests([contest(5, { name: 'Codeforces Round 1001 (Div. 2)' })])
+    await runScheduler(e)
+    await deliverQueued(e)
+    await runScheduler(e)
+    await deliverQueued(e)
+
+    const mails = await mailsTo(ada.email)
+    expect(mails).toHaveLength(1)
+    expect(mails[0].message.subject).toMatch(/^Reminder: Codeforces Round 1001 \(Div\. 2\) starts/)
+    const [notification] = await reminded(ada.id)
+    expect(notification).toMatchObject({ contestId: round.id, status: 'SENT' })
+    expect(notification.dedupeKey).toBe(String(round.startTime))
+    // Resend de-duplicates on the delivery id, so even a resent request could not mail twice.
+    expect(mails[0].headers['idempotency-key']).toBe(notification.deliveries[0].id)
+  })
+
+  it('reminds only followers of the contest’s platform', async () => {
+    const e = testEnv()
+    const cf = await recipient({ platforms: ['codeforces'] })
+    const lc = await recipient({ platforms: ['leetcode'] })
+    const [round] = await addContests([contest(3)])
+    await runScheduler(e)
+    expect(await remindedOf(cf.id)).toEqual([round.id])
+    expect(await remindedOf(lc.id)).toEqual([])
+  })
+
+  it('matches contestTypes against the type and the division, ignoring case and separators', async () => {
+    const e = testEnv()
+    const div2 = await recipient({ contestTypes: ['div2'] })
+    const edu = await recipient({ contestTypes: ['Educational'] })
+    const icpc = await recipient({ contestTypes: ['icpc'] })
+    const cookOff = await recipient({ platforms: ['codechef'], contestTypes: ['cookoff'] })
+    const everything = await recipient({ platforms: ['codeforces', 'codechef'] })
+    const [r2, educational, icpcRound, combined, cook, starters] = await addContests([
+      contest(2, { platformMetadata: { division: 'div2' } }),
+      contest(2, { platformMetadata: { division: 'educational' } }),
+      contest(2, { type: 'ICPC' }),
+      contest(2, { platformMetadata: { division: 'div1+div2' } }),
+      contest(2, { platform: 'codechef', type: 'COOK_OFF', name: 'Cook-Off' }),
+      contest(2, { platform: 'codechef', type: 'STARTERS', name: 'Starters 200' }),
+    ])
+    await runScheduler(e)
+    const sorted = (ids: (string | null)[]) => [...ids].sort()
+    expect(sorted(await remindedOf(div2.id))).toEqual(sorted([r2.id, combined.id]))
+    expect(await remindedOf(edu.id)).toEqual([educational.id])
+    expect(await remindedOf(icpc.id)).toEqual([icpcRound.id])
+    expect(await remindedOf(cookOff.id)).toEqual([cook.id])
+    expect(sorted(await remindedOf(everything.id))).toEqual(
+      sorted([r2.id, educational.id, icpcRound.id, combined.id, cook.id, starters.id]),
+    )
+  })
+
+  it('leaves out digest users, unverified, deactivated and deleted accounts', async () => {
+    const e = testEnv()
+    const daily = await recipient({ alertFrequency: 'daily' })
+    const weekly = await recipient({ alertFrequency: 'weekly' })
+    const unverified = await recipient({ verified: false })
+    const inactive = await recipient()
+    const deleted = await recipient()
+    const eligible = await recipient()
+    expect((await api('DELETE', '/users/profile', { token: inactive.accessToken })).status).toBe(
+      200,
+    )
+    const gone = await api('DELETE', '/user/delete-account', { token: deleted.accessToken })
+    expect(gone.status).toBe(200)
+    const [round] = await addContests([contest(3)])
+    await runScheduler(e)
+    for (const user of [daily, weekly, unverified, inactive, deleted]) {
+      expect(await remindedOf(user.id)).toEqual([])
+    }
+    expect(await remindedOf(eligible.id)).toEqual([round.id])
+  })
+
+  it('waits until the start is within the user’s notifyBefore', async () => {
+    const e = testEnv()
+    const late = await recipient({ notifyBefore: 2 })
+    const early = await recipient({ notifyBefore: 24 })
+    const now = Date.now()
+    const [round] = await addContests([contest(5, {}, now)])
+    await runScheduler(e, now)
+    expect(await remindedOf(late.id)).toEqual([])
+    expect(await remindedOf(early.id)).toEqual([round.id])
+    await runScheduler(e, now + 3.5 * HOUR_MS)
+    expect(await remindedOf(late.id)).toEqual([round.id])
+  })
+
+  it('looks no further ahead than NOTIFY_WINDOW_HOURS', async () => {
+    const ada = await recipient({ notifyBefore: 72 })
+    const [round] = await addContests([contest(30)])
+    await runScheduler(testEnv())
+    expect(await remindedOf(ada.id)).toEqual([])
+    await runScheduler(testEnv({ NOTIFY_WINDOW_HOURS: '48' }))
+    expect(await remindedOf(ada.id)).toEqual([round.id])
+  })
+
+  it('uses the channels the user chose and can be reached on', async () => {
+    const e = testEnv()
+    const all = { email: true, whatsapp: true, push: true }
+    const unreachable = await recipient({ channels: all })
+    const reachable = await recipient({
+      channels: all,
+      phoneNumber: '+44 20 7946 0000',
+      push: true,
+    })
+    const emailOff = await recipient({ channels: { whatsapp: true }, phoneNumber: '+15550100' })
+    await addContests([contest(3)])
+    await runScheduler(e)
+    expect((await reminded(unreachable.id))[0].channels).toEqual(['email'])
+    expect((await reminded(reachable.id))[0].channels).toEqual(['email', 'whatsapp', 'push'])
+    expect((await reminded(emailOff.id))[0].channels).toEqual(['whatsapp'])
+    const deliveries = (await reminded(reachable.id))[0].deliveries.map(
+      (d: { channel: string }) => d.channel,
+    )
+    expect(deliveries.sort()).toEqual(['email', 'push', 'whatsapp'])
+  })
+
+  it('creates no notification for a user with no usable channel', async () => {
+    const nowhere = await recipient({ channels: { whatsapp: true } })
+    await addContests([contest(3)])
+    await runScheduler(testEnv())
+    expect(await notificationsOf(nowhere.id)).toEqual([])
+  })
+
+  it('leaves out channels whose provider has no credentials', async () => {
+    const e = testEnv({ WHATSAPP_TOKEN: '', VAPID_PRIVATE_KEY: '' })
+    const user = await recipient({
+      channels: { email: true, whatsapp: true, push: true },
+      phoneNumber: '+15550101',
+      push: true,
+    })
+    await addContests([contest(3)])
+    await runScheduler(e)
+    expect((await reminded(user.id))[0].channels).toEqual(['email'])
+  })
+
+  it('marks a contest notified once every follower’s reminder is due, not before', async () => {
+    const e = testEnv()
+    await recipient({ notifyBefore: 1 })
+    const [soon, later] = await addContests([contest(0.75), contest(5)])
+    await runScheduler(e)
+    const db = createDb(env.DB)
+    expect((await findContest(db, soon.id))?.isNotified).toBe(true)
+    expect((await findContest(db, later.id))?.isNotified).toBe(false)
+  })
+
+  it('re-arms a rescheduled contest and tells those already reminded the new time', async () => {
+    const e = testEnv()
+    const now = Date.now()
+    const early = await recipient({ notifyBefore: 24 })
+    const [round] = await addContests([contest(5, { name: 'Moved Round' }, now)])
+    await runScheduler(e, now)
+    await deliverQueued(e)
+
+    // The sync sees a new start time: it records the reschedule and clears isNotified.
+    const newStart = round.startTime + 2 * HOUR_MS
+    const db = createDb(env.DB)
+    const moved = { ...round, startTime: newStart, endTime: newStart + 2 * HOUR_MS } as any
+    for (const key of Object.keys(moved)) if (moved[key] === null) delete moved[key]
+    const result = await upsertPlatformContests(db, 'codeforces', [moved], now + MINUTE_MS)
+    expect(result.rescheduled).toBe(1)
+    const newcomer = await recipient({ notifyBefore: 24 })
+
+    await runScheduler(e, now + 30 * MINUTE_MS)
+    await deliverQueued(e)
+    const notices = await reminded(early.id)
+    expect(notices.map((n) => n.dedupeKey)).toEqual([String(round.startTime), String(newStart)])
+    expect(notices[1].title).toMatch(/^Rescheduled: Moved Round/)
+    expect(notices[1].status).toBe('SENT')
+    const mails = await mailsTo(early.email)
+    expect(mails).toHaveLength(2)
+    expect(mails[1].message.text).toContain('has been rescheduled')
+    expect((await reminded(newcomer.id)).map((n) => n.dedupeKey)).toEqual([String(newStart)])
+    const { results } = await env.DB.prepare(
+      'SELECT handled_at FROM contest_reschedules WHERE contest_id = ?',
+    )
+      .bind(round.id)
+      .all<{ handled_at: number | null }>()
+    expect(results.map((r) => r.handled_at !== null)).toEqual([true])
+  })
+
+  it('tells reminded users whose new reminder is not due yet with a SYSTEM_ALERT', async () => {
+    const e = testEnv()
+    const now = Date.now()
+    const user = await recipient({ notifyBefore: 6 })
+    const [round] = await addContests([contest(5, {}, now)])
+    await runScheduler(e, now)
+    const newStart = round.startTime + 20 * HOUR_MS
+    const moved = { ...round, startTime: newStart, endTime: newStart + HOUR_MS } as any
+    for (const key of Object.keys(moved)) if (moved[key] === null) delete moved[key]
+    await upsertPlatformContests(createDb(env.DB), 'codeforces', [moved], now)
+    await runScheduler(e, now + 30 * MINUTE_MS)
+    const all = await notificationsOf(user.id)
+    expect(all.map((n) => [n.type, n.dedupeKey])).toEqual([
+      ['CONTEST_REMINDER', String(round.startTime)],
+      ['SYSTEM_ALERT', `rescheduled:${newStart}`],
+    ])
+  })
+
+  it('walks the followers page by page until every one is reminded', async () => {
+    const users = await Promise.all(Array.from({ length: 5 }, () => recipient()))
+    const [round] = await addContests([contest(3)])
+    const e = testEnv()
+    const counts = await runNotificationScheduler(e, Date.now(), { pageSize: 2 })
+    expect(counts.remindersCreated).toBe(5)
+    for (const u of users) expect(await remindedOf(u.id)).toEqual([round.id])
+    expect(e.NOTIFICATIONS_QUEUE.bodies).toHaveLength(5)
+  })
+
+  it('hands the queue at most 100 messages per sendBatch call', async () => {
+    const queue = recordingQueue()
+    const ids = Array.from({ length: 250 }, () => newId())
+    expect(await enqueueDeliveries(queue, env.DB, ids, Date.now())).toBe(250)
+    expect(queue.batches).toEqual([100, 100, 50])
+  })
+
+  it('enqueues the deliveries of a run that died before enqueueing them', async () => {
+    const user = await recipient()
+    await addContests([contest(3)])
+    const now = Date.now()
+    const broken = testEnv()
+    broken.NOTIFICATIONS_QUEUE.sendBatch = async () => {
+      throw new Error('queue unavailable')
+    }
+    await expect(runNotificationScheduler(broken, now)).rejects.toThrow('queue unavailable')
+    const [stranded] = await reminded(user.id)
+    expect(stranded.deliveries[0].queuedAt).toBeNull()
+
+    const e = testEnv()
+    const counts = await runNotificationScheduler(e, now + 11 * MINUTE_MS)
+    expect(counts).toMatchObject({ remindersCreated: 0, requeued: 1 })
+    expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([{ deliveryId: stranded.deliveries[0].id }])
+    expect((await reminded(user.id))[0].deliveries[0].queuedAt).not.toBeNull()
+  })
+
+  it('skips a run while another holds the scheduler lease', async () => {
+    await acquireLock(createDb(env.DB), 'notification-scheduler', 'other', Date.now(), MINUTE_MS)
+    expect(await runNotificationScheduler(testEnv(), Date.now())).toEqual({ skippedOverlapping: 1 })
+  })
+})
