@@ -19,6 +19,7 @@ export default defineConfig({
           JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
           BOOTSTRAP_ADMIN_EMAILS: 'admin@example.test',
           DEV_OUTBOX: 'false',
+          ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false',
           // Every upstream and provider points at the loopback stand-in (test/stand-ins).
           STAND_IN_URL: inject('standInUrl'),
           RESEND_API_URL: `${inject('standInUrl')}/resend`,
