@@ -55,7 +55,7 @@ function reminderEmail(n: StoredNotification, r: Recipient, ctx: ContentContext)
   const rescheduled = kindOf(n) === 'reschedule'
   const when =
     contest.startTime !== undefined
-      ? `${formatTime(contest.startTime, r.timezone)} (${formatUntil(contest.startTime - ctx.now)})`
+      ? `at ${formatTime(contest.startTime, r.timezone)} (${formatUntil(contest.startTime - ctx.now)})`
       : 'soon'
   const details = [
     contest.type && `Type: ${contest.type}`,

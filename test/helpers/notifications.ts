@@ -112,22 +112,28 @@ export async function consume(e: Env, messages: QueuedMessage[], queue = 'notifi
       attempts: m.attempts,
     })),
   )
+  // getQueueResult reports which messages were retried but not their delays; record them.
+  const delays = new Map<string, number | undefined>()
+  for (const message of batch.messages) {
+    const retry = message.retry.bind(message)
+    Object.defineProperty(message, 'retry', {
+      value: (options?: QueueRetryOptions) => {
+        delays.set(message.id, options?.delaySeconds)
+        retry(options)
+      },
+    })
+  }
   const ctx = createExecutionContext()
   // The handler does its work before it returns; the context only lets getQueueResult read it.
   await worker.queue(batch, e)
   const result = await getQueueResult(batch, ctx)
   const ids = batch.messages.map((m) => m.id)
-  const retried = new Map<string, number | undefined>(
-    result.retryMessages.map((r: { msgId: string; delaySeconds?: number }) => [
-      r.msgId,
-      r.delaySeconds,
-    ]),
-  )
+  const retried = new Set(result.retryMessages.map((r: { msgId: string }) => r.msgId))
   return messages.map((m, i) => ({
     ...m,
     acked: result.ackAll || result.explicitAcks.includes(ids[i]),
     retried: retried.has(ids[i]),
-    delaySeconds: retried.get(ids[i]),
+    delaySeconds: delays.get(ids[i]),
   }))
 }
 
