@@ -1,8 +1,7 @@
 // Zod schemas of the admin area: statistics, the user list and user records (snake_case wire
 // names, as the second API area uses), role changes and session revocation.
 import { z } from '@hono/zod-openapi'
-import { isId } from '../lib/ids.ts'
-import { intInRange } from '../lib/validation.ts'
+import { idParam, pagingFields } from '../lib/validation.ts'
 import { ROLES } from '../users/schemas.ts'
 
 export { RoleBody } from '../users/schemas.ts'
@@ -27,16 +26,10 @@ export const StatsSchema = z
   })
   .openapi('AdminStats')
 
-export const AdminUserIdParam = z.object({
-  id: z
-    .string()
-    .refine(isId, { error: 'Invalid user ID format' })
-    .openapi({ param: { name: 'id', in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' }),
-})
+export const AdminUserIdParam = idParam('user')
 
 export const AdminUsersQuery = z.object({
-  limit: intInRange('limit', 1, 100, 20),
-  offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+  ...pagingFields(),
   search: z
     .string({ error: 'search must be a string' })
     .trim()

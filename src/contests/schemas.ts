@@ -1,7 +1,6 @@
 // Contest enumerations and the zod schemas shared by the routes and the OpenAPI document.
 import { z } from '@hono/zod-openapi'
-import { isId } from '../lib/ids.ts'
-import { intInRange, isoDate, oneOf } from '../lib/validation.ts'
+import { idParam, intInRange, isoDate, oneOf, pagingFields } from '../lib/validation.ts'
 
 export const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder'] as const
 export const PHASES = ['BEFORE', 'CODING', 'FINISHED'] as const
@@ -43,12 +42,7 @@ export const DifficultyParam = z.object({
   level: oneOf('level', DIFFICULTIES).openapi({ param: { name: 'level', in: 'path' } }),
 })
 export const TypeParam = z.object({ type: type.openapi({ param: { name: 'type', in: 'path' } }) })
-export const IdParam = z.object({
-  id: z
-    .string()
-    .refine(isId, { error: 'Invalid contest ID format' })
-    .openapi({ param: { name: 'id', in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' }),
-})
+export const IdParam = idParam('contest')
 
 export const SearchQuery = z.object({
   // A missing q is read as empty, so that it gets the spec's sentence rather than zod's.
@@ -79,8 +73,7 @@ export const ListQuery = z
     endDate: isoDate('endDate').optional(),
     sortBy: oneOf('sortBy', SORT_FIELDS).default('startTime'),
     sortOrder: oneOf('sortOrder', ['asc', 'desc']).default('asc'),
-    limit: intInRange('limit', 1, 100, 20),
-    offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+    ...pagingFields(),
   })
   .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, {
     error: 'startDate must not be after endDate',

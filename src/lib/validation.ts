@@ -1,6 +1,7 @@
 // Zod helpers that word validation failures the way the spec does (class-validator style).
 import { z } from '@hono/zod-openapi'
 import type { ZodError } from 'zod'
+import { isId } from './ids.ts'
 
 export function oneOf<const T extends readonly [string, ...string[]]>(field: string, values: T) {
   return z.enum(values, {
@@ -17,8 +18,29 @@ export function intInRange(field: string, min: number, max: number, fallback: nu
     .default(fallback)
 }
 
+/** A path parameter `id` holding a record id; anything else is a 400 `Invalid <kind> ID format`. */
+export function idParam(kind: string) {
+  return z.object({
+    id: z
+      .string()
+      .refine(isId, { error: `Invalid ${kind} ID format` })
+      .openapi({ param: { name: 'id', in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' }),
+  })
+}
+
+/** limit (1 to 100) and offset (0 or more), with the spec's bounds and messages. */
+export function pagingFields(defaultLimit = 20) {
+  return {
+    limit: intInRange('limit', 1, 100, defaultLimit),
+    offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+  }
+}
+
 export function isoDate(field: string) {
-  return z.iso.datetime({ offset: true, error: () => `${field} must be a valid ISO 8601 date string` })
+  return z.iso.datetime({
+    offset: true,
+    error: () => `${field} must be a valid ISO 8601 date string`,
+  })
 }
 
 /** Flattens a ZodError into the array of messages the error body carries. */

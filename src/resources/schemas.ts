@@ -1,9 +1,8 @@
 // Zod schemas of the resource endpoints (snake_case wire names, as the second API area uses):
 // admin resources, ingestion jobs, contributor submissions and their review.
 import { z } from '@hono/zod-openapi'
-import { isId } from '../lib/ids.ts'
 import { targetUrlProblem, type TargetUrlProblem } from '../lib/ip-targets.ts'
-import { intInRange, oneOf } from '../lib/validation.ts'
+import { idParam, intInRange, oneOf, pagingFields } from '../lib/validation.ts'
 import type { ResourceTypeName } from './intelligence-client.ts'
 
 export const TYPE_NAMES = [
@@ -131,17 +130,9 @@ const serviceId = (name: string, label: string) =>
 export const ResourceIdParam = z.object({ id: serviceId('id', 'resource') })
 export const JobIdParam = z.object({ jobId: serviceId('jobId', 'ingestion job') })
 
-export const SubmissionIdParam = z.object({
-  id: z
-    .string()
-    .refine(isId, { error: 'Invalid submission ID format' })
-    .openapi({ param: { name: 'id', in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' }),
-})
+export const SubmissionIdParam = idParam('submission')
 
-const page = {
-  limit: intInRange('limit', 1, 100, 20),
-  offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
-}
+const page = pagingFields()
 
 export const ListResourcesQuery = z.object({
   page_size: intInRange('page_size', 1, 100, 20),

@@ -1,8 +1,7 @@
 // Zod schemas of the user endpoints: profile update, admin list, role change, push subscriptions.
 import { z } from '@hono/zod-openapi'
 import { fromBase64Url } from '../lib/crypto.ts'
-import { isId } from '../lib/ids.ts'
-import { intInRange, oneOf } from '../lib/validation.ts'
+import { idParam, oneOf, pagingFields } from '../lib/validation.ts'
 import { ALERT_FREQUENCIES, canonicalTimeZone, PLATFORMS, type Platform } from './preferences.ts'
 
 export const ROLES = ['user', 'admin'] as const
@@ -108,16 +107,10 @@ export const ProfileUpdateBody = z
 
 export type ProfileUpdate = z.infer<typeof ProfileUpdateBody>
 
-export const UserIdParam = z.object({
-  id: z
-    .string()
-    .refine(isId, { error: 'Invalid user ID format' })
-    .openapi({ param: { name: 'id', in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' }),
-})
+export const UserIdParam = idParam('user')
 
 export const ListUsersQuery = z.object({
-  limit: intInRange('limit', 1, 100, 20),
-  offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+  ...pagingFields(),
 })
 
 export const RoleBody = z.strictObject({ role: oneOf('role', ROLES) }).openapi('RoleChange')

@@ -1,7 +1,6 @@
 // Zod schemas of the webhook endpoints API: request bodies, parameters and responses.
 import { z } from '@hono/zod-openapi'
-import { isId } from '../lib/ids.ts'
-import { intInRange, oneOf } from '../lib/validation.ts'
+import { idParam, oneOf, pagingFields } from '../lib/validation.ts'
 import { WEBHOOK_EVENTS, type WebhookEventType } from './events.ts'
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const
@@ -52,17 +51,11 @@ export const UpdateWebhookBody = z
 export type CreateWebhook = z.infer<typeof CreateWebhookBody>
 export type UpdateWebhook = z.infer<typeof UpdateWebhookBody>
 
-export const WebhookIdParam = z.object({
-  id: z
-    .string()
-    .refine(isId, { error: 'Invalid webhook ID format' })
-    .openapi({ param: { name: 'id', in: 'path' }, example: '6745a1f03c9e4b2a1d0e7f11' }),
-})
+export const WebhookIdParam = idParam('webhook')
 
 export const DeliveriesQuery = z.object({
   status: oneOf('status', DELIVERY_STATUSES).optional(),
-  limit: intInRange('limit', 1, 100, 20),
-  offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+  ...pagingFields(),
 })
 
 export type DeliveriesFilter = z.infer<typeof DeliveriesQuery>
