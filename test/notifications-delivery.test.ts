@@ -169,7 +169,7 @@ describe('email deliveries', () => {
   it('wait for another attempt that holds the delivery instead of sending alongside it', async () => {
     const { e, user, byChannel } = await dueReminder()
     const email = byChannel('email')
-    await claimDelivery(env.DB, email.id, ['PENDING'], Date.now())
+    await claimDelivery(createDb(env.DB), email.id, ['PENDING'], Date.now())
     const [r] = await consume(e, [email])
     expect(r.retried).toBe(true)
     expect(r.delaySeconds).toBeGreaterThan(60)

@@ -1,8 +1,7 @@
 // One send attempt of one delivery: claim it, render and send it over its channel, record the
 // result and the notification's status. Used by the queue consumer and by manual retries.
-import { eq } from 'drizzle-orm'
 import { findContestsByIds } from '../contests/notified.ts'
-import { notifications, users } from '../db/schema.ts'
+import type { ContestRow } from '../db/schema.ts'
 import { contestIdsOf, type StoredNotification } from './content.ts'
 import type { Notifier } from './context.ts'
 import {
@@ -36,33 +35,17 @@ export interface AttemptOptions {
   manual?: boolean
 }
 
-async function loadForSend(n: Notifier, notificationId: string) {
-  const row = await n.db
-    .select({
-      notification: notifications,
-      user: {
-        name: users.name,
-        email: users.email,
-        phoneNumber: users.phoneNumber,
-        timezone: users.timezone,
-        deletedAt: users.deletedAt,
-      },
-    })
-    .from(notifications)
-    .innerJoin(users, eq(users.id, notifications.userId))
-    .where(eq(notifications.id, notificationId))
-    .get()
-  if (!row) return undefined
-  const contests = await findContestsByIds(n.db, contestIdsOf(row.notification))
-  return { ...row, contests: new Map(contests.map((c) => [c.id, c])) }
-}
-
 async function send(n: Notifier, delivery: ClaimedDelivery, now: number): Promise<ChannelResult> {
-  const loaded = await loadForSend(n, delivery.notificationId)
-  if (!loaded) return { ok: false, transient: false, error: 'The notification no longer exists' }
-  const { notification, user, contests } = loaded
-  if (user.deletedAt !== null) {
+  const { notification, recipient } = delivery
+  if (recipient.deletedAt !== null) {
     return { ok: false, transient: false, error: 'The account was deleted' }
+  }
+  const contests = new Map<string, ContestRow>()
+  if (delivery.contest) contests.set(delivery.contest.id, delivery.contest)
+  // Digests name their contests in the payload; those are read now, as they are today.
+  const listed = contestIdsOf(notification).filter((id) => !contests.has(id))
+  if (listed.length > 0) {
+    for (const c of await findContestsByIds(n.db, listed)) contests.set(c.id, c)
   }
   try {
     return await sendOverChannel({
@@ -71,7 +54,7 @@ async function send(n: Notifier, delivery: ClaimedDelivery, now: number): Promis
       channel: delivery.channel,
       notification: notification as StoredNotification,
       userId: notification.userId,
-      recipient: user,
+      recipient,
       content: { appUrl: n.settings.APP_URL, now, contests },
       deliveryId: delivery.id,
     })
@@ -112,7 +95,7 @@ export async function attemptDelivery(
   const statuses: NotificationStatus[] = options.manual
     ? ['FAILED', 'RETRYING']
     : ['PENDING', 'RETRYING']
-  const claimed = await claimDelivery(n.d1, deliveryId, statuses, options.now)
+  const claimed = await claimDelivery(n.db, deliveryId, statuses, options.now)
   if (!isClaimed(claimed)) return claimed
   const result = await send(n, claimed, options.now)
   const { record, outcome } = decide(claimed, result, options)

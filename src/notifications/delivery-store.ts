@@ -1,5 +1,16 @@
 // The delivery rows the consumer works on: claim one, record what happened, and keep the
 // notification's overall status in step, each write a single D1 batch.
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import {
+  contests,
+  notificationDeliveries,
+  notifications,
+  users,
+  type ContestRow,
+} from '../db/schema.ts'
+import type { Recipient } from './content.ts'
+import type { NotificationRow } from './serialize.ts'
 import { overallStatusSql, type NotificationStatus } from './status.ts'
 
 // A claim outlives the slowest send (10 s per provider call, a few push subscriptions), so a
@@ -13,6 +24,10 @@ export interface ClaimedDelivery {
   status: NotificationStatus
   retryCount: number
   attempts: number
+  /** What the send needs, read right after the claim. */
+  notification: NotificationRow
+  recipient: Recipient & { deletedAt: number | null }
+  contest: ContestRow | null
 }
 
 export type Unclaimed =
@@ -20,38 +35,70 @@ export type Unclaimed =
   | { kind: 'settled'; status: NotificationStatus }
   | { kind: 'busy'; delaySeconds: number }
 
-const CLAIM_SQL = `UPDATE notification_deliveries
-  SET claimed_until = ?2, attempts = attempts + 1, updated_at = ?3
-  WHERE id = ?1 AND status IN (SELECT value FROM json_each(?4))
-    AND (claimed_until IS NULL OR claimed_until <= ?3)
-  RETURNING id, notification_id AS notificationId, channel, status, retry_count AS retryCount,
-    attempts`
-
 /**
  * Takes the delivery for one send attempt if it is in one of `statuses` and nobody else holds
- * it; otherwise says why not.
+ * it, with its notification, recipient and contest; otherwise says why not.
  */
 export async function claimDelivery(
-  d1: D1Database,
+  db: Db,
   id: string,
-  statuses: readonly NotificationStatus[],
+  statuses: NotificationStatus[],
   now: number,
 ): Promise<ClaimedDelivery | Unclaimed> {
-  const claimed = await d1
-    .prepare(CLAIM_SQL)
-    .bind(id, now + CLAIM_MS, now, JSON.stringify(statuses))
-    .first<ClaimedDelivery>()
-  if (claimed) return claimed
-  const row = await d1
-    .prepare(
-      'SELECT status, claimed_until AS claimedUntil FROM notification_deliveries WHERE id = ?1',
+  const d = notificationDeliveries
+  const until = now + CLAIM_MS
+  const [row] = await db
+    .update(d)
+    .set({ claimedUntil: until, attempts: sql`${d.attempts} + 1`, updatedAt: now })
+    .where(
+      and(
+        eq(d.id, id),
+        inArray(d.status, statuses),
+        or(isNull(d.claimedUntil), lte(d.claimedUntil, now)),
+      ),
     )
-    .bind(id)
-    .first<{ status: NotificationStatus; claimedUntil: number | null }>()
-  if (!row) return { kind: 'missing' }
-  if (!statuses.includes(row.status)) return { kind: 'settled', status: row.status }
+    .returning()
+  // A separate statement, not a batch: D1 batches return rows as objects, which loses the
+  // joined tables' columns of the same name.
+  const data = row
+    ? await db
+        .select({
+          notification: notifications,
+          recipient: {
+            name: users.name,
+            email: users.email,
+            phoneNumber: users.phoneNumber,
+            timezone: users.timezone,
+            deletedAt: users.deletedAt,
+          },
+          contest: contests,
+        })
+        .from(notifications)
+        .innerJoin(users, eq(users.id, notifications.userId))
+        .leftJoin(contests, eq(contests.id, notifications.contestId))
+        .where(eq(notifications.id, row.notificationId))
+        .get()
+    : undefined
+  if (row && data) {
+    return {
+      id: row.id,
+      notificationId: row.notificationId,
+      channel: row.channel,
+      status: row.status,
+      retryCount: row.retryCount,
+      attempts: row.attempts,
+      ...data,
+    }
+  }
+  const current = await db
+    .select({ status: d.status, claimedUntil: d.claimedUntil })
+    .from(d)
+    .where(eq(d.id, id))
+    .get()
+  if (!current) return { kind: 'missing' }
+  if (!statuses.includes(current.status)) return { kind: 'settled', status: current.status }
   // Claimable by status, so someone else holds it: come back when their claim lapses.
-  const left = (row.claimedUntil ?? now) - now
+  const left = (current.claimedUntil ?? now) - now
   return { kind: 'busy', delaySeconds: Math.max(1, Math.ceil(left / 1000)) }
 }
 

@@ -55,8 +55,9 @@ export async function enqueueDeliveries(
 export async function requeueStranded(queue: Queue, d1: D1Database, now: number) {
   const { results } = await d1
     .prepare(
+      // Through the small partial index of unqueued rows (+status keeps it off the status one).
       `SELECT id FROM notification_deliveries
-        WHERE queued_at IS NULL AND created_at < ?1 AND status = 'PENDING'
+        WHERE queued_at IS NULL AND created_at < ?1 AND +status = 'PENDING'
         ORDER BY created_at LIMIT ?2`,
     )
     .bind(now - STRANDED_AFTER_MS, STRANDED_PER_RUN)

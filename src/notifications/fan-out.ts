@@ -63,9 +63,13 @@ const INSERT_NOTIFICATIONS_SQL = `INSERT INTO notifications (id, user_id, contes
   WHERE r.channels <> '[]'
   ON CONFLICT DO NOTHING`
 
-/** The page's notifications of one spec, with its parameters numbered from `first`. */
+/**
+ * The page's notifications of one spec, with its parameters numbered from `first`. CROSS JOIN
+ * makes SQLite walk the page's user ids and look each up by the dedupe index; left to itself it
+ * scans every notification of the contest once per page, which grows with the audience.
+ */
 const pageNotifications = (first: number) => `json_each(?${first}) j
-  JOIN notifications n ON n.user_id = j.value AND n.contest_id IS ?${first + 1}
+  CROSS JOIN notifications n ON n.user_id = j.value AND n.contest_id IS ?${first + 1}
     AND n.type = ?${first + 2} AND n.dedupe_key = ?${first + 3}`
 
 const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notification_id, channel,
@@ -75,9 +79,10 @@ const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notifica
   WHERE 1
   ON CONFLICT DO NOTHING`
 
+// The unary pluses keep SQLite on the (notification_id, channel) key instead of the status index.
 const UNQUEUED_SQL = `SELECT d.id AS id FROM ${pageNotifications(1)}
-  JOIN notification_deliveries d ON d.notification_id = n.id
-  WHERE d.queued_at IS NULL AND d.status = 'PENDING'`
+  CROSS JOIN notification_deliveries d ON d.notification_id = n.id
+  WHERE +d.queued_at IS NULL AND +d.status = 'PENDING'`
 
 const flag = (on: boolean) => (on ? 1 : 0)
 

@@ -20,15 +20,19 @@ export function overallStatus(channels: readonly NotificationStatus[]): Notifica
   return 'PENDING'
 }
 
-/** The same rule in SQL over the deliveries of the notification whose id is `idExpr`. */
+/**
+ * The same rule in SQL over the deliveries of the notification whose id is `idExpr`. The unary
+ * plus keeps SQLite on the (notification_id, channel) key: through the status index it would
+ * scan every delivery with that status, in a table that grows with each send.
+ */
 export function overallStatusSql(idExpr: string): string {
   const any = (condition: string) =>
     `EXISTS (SELECT 1 FROM notification_deliveries sd
       WHERE sd.notification_id = ${idExpr} AND ${condition})`
   return `CASE
-    WHEN ${any(`sd.status = 'SENT'`)} THEN 'SENT'
-    WHEN ${any(`sd.status = 'RETRYING'`)} THEN 'RETRYING'
-    WHEN NOT ${any(`sd.status <> 'FAILED'`)} THEN 'FAILED'
+    WHEN ${any(`+sd.status = 'SENT'`)} THEN 'SENT'
+    WHEN ${any(`+sd.status = 'RETRYING'`)} THEN 'RETRYING'
+    WHEN NOT ${any(`+sd.status <> 'FAILED'`)} THEN 'FAILED'
     ELSE 'PENDING' END`
 }
 

@@ -1,0 +1,266 @@
+// `npm run bench:fanout`: the notification fan-out in workerd (Miniflare, no network). Seeds
+// BENCH_USERS users (default 100,000) and BENCH_CONTESTS due contests (default 50) in local D1,
+// times one scheduler run (select due followers in SQL, insert notifications and deliveries,
+// sendBatch to the local queue) with workerd's CPU time, then the consumer's throughput against
+// a loopback email provider.
+import { build } from 'esbuild'
+import { readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
+import { execFileSync } from 'node:child_process'
+import { performance } from 'node:perf_hooks'
+
+// The Miniflare (and workerd) that `wrangler dev` itself runs, not whichever copy is hoisted.
+const fromWrangler = createRequire(createRequire(import.meta.url).resolve('wrangler/package.json'))
+const { Miniflare } = fromWrangler('miniflare')
+
+const USERS = Number(process.env.BENCH_USERS ?? 100_000)
+const CONTESTS = Number(process.env.BENCH_CONTESTS ?? 50)
+const CONSUMED = Number(process.env.BENCH_CONSUMED ?? 5_000)
+// BENCH_QUEUE=none drops the messages instead of sending them, to time the SQL on its own.
+const QUEUE = process.env.BENCH_QUEUE === 'none' ? '?queue=none' : ''
+const COMPATIBILITY_DATE = '2026-04-20'
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false'
+
+// The bench Worker: seeding in SQL, the real scheduler, the real consumer on synthetic batches.
+const WORKER = `
+import { runNotificationScheduler } from './src/notifications/scheduler.ts'
+import { consumeNotifications } from './src/notifications/consumer.ts'
+
+const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder']
+const TYPES = { codeforces: 'CF', leetcode: 'WEEKLY', codechef: 'STARTERS', atcoder: 'ABC' }
+// Two followed platforms per user, six pairs in turn; 90% immediate, 5% daily, 5% weekly;
+// one user in ten wants div2 rounds only.
+const SEED_USERS = \`WITH RECURSIVE seq(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?2)
+  INSERT INTO users (id, email, name, password_hash, platforms, alert_frequency, contest_types,
+    notify_email, notify_whatsapp, notify_push, notify_before, timezone, is_active,
+    email_verified_at, created_at, updated_at)
+  SELECT printf('%024x', i), 'user' || i || '@bench.test', 'User ' || i, 'x',
+    CASE i % 6 WHEN 0 THEN '["codeforces","leetcode"]' WHEN 1 THEN '["codeforces","codechef"]'
+      WHEN 2 THEN '["codeforces","atcoder"]' WHEN 3 THEN '["leetcode","codechef"]'
+      WHEN 4 THEN '["leetcode","atcoder"]' ELSE '["codechef","atcoder"]' END,
+    CASE WHEN i % 20 = 0 THEN 'daily' WHEN i % 20 = 1 THEN 'weekly' ELSE 'immediate' END,
+    CASE WHEN i % 10 = 5 THEN '["div2"]' ELSE '[]' END,
+    1, 0, 0, 24, 'UTC', 1, 1, 1, 1
+  FROM seq\`
+const SEED_PLATFORMS = \`INSERT INTO user_platforms (user_id, platform)
+  SELECT u.id, j.value FROM users u, json_each(u.platforms) j
+  WHERE u.id >= printf('%024x', ?1) AND u.id <= printf('%024x', ?2)\`
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url)
+    const now = Number(url.searchParams.get('now'))
+    if (url.pathname === '/seed') {
+      const users = Number(url.searchParams.get('users'))
+      for (let from = 0; from < users; from += 5000) {
+        const to = Math.min(users, from + 5000) - 1
+        await env.DB.batch([
+          env.DB.prepare(SEED_USERS).bind(from, to),
+          env.DB.prepare(SEED_PLATFORMS).bind(from, to),
+        ])
+      }
+      const contests = Number(url.searchParams.get('contests'))
+      const statements = []
+      for (let c = 0; c < contests; c++) {
+        const platform = PLATFORMS[c % 4]
+        const start = now + (2 + (c * 20) / contests) * 3600000
+        statements.push(env.DB.prepare(\`INSERT INTO contests (id, platform_id, name, platform, phase,
+          type, start_time, end_time, duration_minutes, platform_metadata, is_active, is_notified,
+          last_synced_at, created_at, updated_at)
+          VALUES (printf('%024x', ?1), ?1, 'Bench Round ' || ?1, ?2, 'BEFORE', ?3, ?4, ?4 + 7200000,
+            120, ?5, 1, 0, ?6, ?6, ?6)\`).bind(c + 1, platform, TYPES[platform], start,
+          JSON.stringify(c % 3 === 0 ? { division: 'div2' } : {}), now))
+      }
+      await env.DB.batch(statements)
+      return Response.json({ ok: true })
+    }
+    if (url.pathname === '/schedule') {
+      const started = Date.now()
+      // ?queue=none measures the SQL alone: the messages are dropped instead of sent.
+      const none = { sendBatch: async () => {}, send: async () => {} }
+      const target = url.searchParams.get('queue') === 'none' ? { ...env, NOTIFICATIONS_QUEUE: none } : env
+      const counts = await runNotificationScheduler(target, now)
+      return Response.json({ counts, ms: Date.now() - started })
+    }
+    if (url.pathname === '/calibrate') {
+      // The cost of one trivial D1 statement here, to read the consumer's figure against.
+      const started = Date.now()
+      for (let i = 0; i < 1000; i++) await env.DB.prepare('SELECT 1').first()
+      return Response.json({ msPerStatement: (Date.now() - started) / 1000 })
+    }
+    if (url.pathname === '/count') {
+      const row = await env.DB.prepare(\`SELECT (SELECT count(*) FROM notifications) AS notifications,
+        (SELECT count(*) FROM notification_deliveries) AS deliveries,
+        (SELECT count(*) FROM notification_deliveries WHERE queued_at IS NOT NULL) AS queued\`).first()
+      return Response.json(row)
+    }
+    if (url.pathname === '/consume') {
+      const n = Number(url.searchParams.get('n'))
+      const { results } = await env.DB.prepare(
+        "SELECT id FROM notification_deliveries WHERE status = 'PENDING' LIMIT ?1",
+      ).bind(n).all()
+      let acked = 0
+      let retried = 0
+      const started = Date.now()
+      // Batches of 25, as wrangler.toml's max_batch_size delivers them.
+      for (let i = 0; i < results.length; i += 25) {
+        const messages = results.slice(i, i + 25).map((r, j) => ({
+          id: String(i + j), timestamp: new Date(), attempts: 1, body: { deliveryId: r.id },
+          ack() { acked++ }, retry() { retried++ },
+        }))
+        await consumeNotifications({ queue: 'notifications', messages, ackAll() {}, retryAll() {} }, env)
+      }
+      return Response.json({ messages: results.length, acked, retried, ms: Date.now() - started })
+    }
+    return new Response('not found', { status: 404 })
+  },
+}
+`
+
+async function bundle(contents) {
+  const result = await build({
+    stdin: { contents, resolveDir: process.cwd(), loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    conditions: ['workerd', 'worker', 'browser'],
+    external: ['cloudflare:*', 'node:*'],
+    write: false,
+    logLevel: 'error',
+  })
+  return result.outputFiles[0].text
+}
+
+function migrations() {
+  return readdirSync('migrations')
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .flatMap((f) =>
+      readFileSync(`migrations/${f}`, 'utf8')
+        .split('--> statement-breakpoint')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+}
+
+/** CPU seconds (user + system) the workerd children of this process have used so far. */
+function workerdCpuSeconds() {
+  let pids = []
+  try {
+    pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean)
+  } catch {
+    return NaN
+  }
+  let ticks = 0
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // The process ended between ps and the read.
+    }
+  }
+  return ticks / 100
+}
+
+function workerdRssMb() {
+  try {
+    const pids = execFileSync('ps', ['-o', 'rss=', '--ppid', String(process.pid)], {
+      encoding: 'utf8',
+    })
+    return Math.round(
+      pids
+        .split('\n')
+        .filter(Boolean)
+        .reduce((a, b) => a + Number(b), 0) / 1024,
+    )
+  } catch {
+    return NaN
+  }
+}
+
+async function measured(fn) {
+  const cpu = workerdCpuSeconds()
+  const start = performance.now()
+  const result = await fn()
+  return {
+    result,
+    wallMs: Math.round(performance.now() - start),
+    workerdCpuS: +(workerdCpuSeconds() - cpu).toFixed(2),
+  }
+}
+
+// A loopback email provider: answers like Resend, at once.
+const provider = createServer((req, res) => {
+  req.resume()
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ id: 'bench' }))
+  })
+})
+await new Promise((resolve) => provider.listen(0, '127.0.0.1', resolve))
+const providerUrl = `http://127.0.0.1:${provider.address().port}`
+
+const mf = new Miniflare({
+  modules: true,
+  script: await bundle(WORKER),
+  compatibilityDate: COMPATIBILITY_DATE,
+  d1Databases: ['DB'],
+  kvNamespaces: ['KV'],
+  // A producer only: the messages stay queued, as they would while consumers catch up.
+  queueProducers: { NOTIFICATIONS_QUEUE: { queueName: 'notifications' } },
+  bindings: { RESEND_API_KEY: 're_bench', RESEND_API_URL: `${providerUrl}/resend` },
+})
+try {
+  const db = await mf.getD1Database('DB')
+  for (const statement of migrations()) await db.prepare(statement).run()
+  const now = Date.now()
+  const call = async (path) => {
+    const res = await mf.dispatchFetch(
+      `http://bench${path}${path.includes('?') ? '&' : '?'}now=${now}`,
+    )
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+    return res.json()
+  }
+  const seed = await measured(() => call(`/seed?users=${USERS}&contests=${CONTESTS}`))
+  const run = await measured(() => call(`/schedule${QUEUE}`))
+  const counts = await call('/count')
+  const again = await measured(() => call('/schedule'))
+  const consume = await measured(() => call(`/consume?n=${CONSUMED}`))
+  const calibration = await call('/calibrate')
+  const report = {
+    users: USERS,
+    contests: CONTESTS,
+    seedMs: seed.wallMs,
+    schedulerRun: { ...run.result, wallMs: run.wallMs, workerdCpuS: run.workerdCpuS },
+    stored: counts,
+    notificationsPerSecond: Math.round(counts.notifications / (run.wallMs / 1000)),
+    secondRun: { ...again.result, wallMs: again.wallMs, workerdCpuS: again.workerdCpuS },
+    consumer: {
+      ...consume.result,
+      wallMs: consume.wallMs,
+      workerdCpuS: consume.workerdCpuS,
+      messagesPerSecond: Math.round(consume.result.messages / (consume.wallMs / 1000)),
+      // Each message runs about 8 D1 statements (claim, read, contests, record batch, read back).
+      d1MsPerTrivialStatement: calibration.msPerStatement,
+    },
+    workerdRssMb: workerdRssMb(),
+  }
+  console.log(JSON.stringify(report, null, 2))
+  console.log(
+    `\n${USERS} users, ${CONTESTS} due contests: one scheduler run created ` +
+      `${counts.notifications} notifications and queued ${counts.queued} deliveries in ` +
+      `${(run.wallMs / 1000).toFixed(1)} s (workerd CPU ${run.workerdCpuS} s); a second run ` +
+      `found nothing new in ${(again.wallMs / 1000).toFixed(1)} s. The consumer sent ` +
+      `${report.consumer.messagesPerSecond} messages/s against a loopback provider.`,
+  )
+} finally {
+  await mf.dispose()
+  provider.close()
+}
