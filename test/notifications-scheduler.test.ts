@@ -267,6 +267,18 @@ describe('reminders', () => {
     expect((await reminded(user.id))[0].deliveries[0].queuedAt).not.toBeNull()
   })
 
+  it('stops at its time budget and lets the next run finish the rest', async () => {
+    const user = await recipient()
+    const [round] = await addContests([contest(0.5)])
+    const now = Date.now()
+    const first = await runNotificationScheduler(testEnv(), now, { budgetMs: -1 })
+    expect(first).toMatchObject({ remindersCreated: 0, contestsLeftForNextRun: 1 })
+    expect((await findContest(createDb(env.DB), round.id))?.isNotified).toBe(false)
+    const second = await runNotificationScheduler(testEnv(), now)
+    expect(second).toMatchObject({ remindersCreated: 1, contestsMarkedNotified: 1 })
+    expect(await remindedOf(user.id)).toEqual([round.id])
+  })
+
   it('skips a run while another holds the scheduler lease', async () => {
     await acquireLock(createDb(env.DB), 'notification-scheduler', 'other', Date.now(), MINUTE_MS)
     expect(await runNotificationScheduler(testEnv(), Date.now())).toEqual({ skippedOverlapping: 1 })

@@ -13,7 +13,13 @@ import { contestUrl, formatTime, formatUntil, platformName } from './wording.ts'
 export interface PagingOptions {
   /** Users per page of the keyset walk (and per D1 batch). */
   pageSize?: number
+  /** Wall-clock ms after which a run stops taking new pages; the next run carries on. */
+  budgetMs?: number
 }
+
+// A Cron Trigger may run 15 minutes; a run past this leaves the rest to the next one, which
+// resumes where it stopped because reminders already made are skipped by their unique key.
+export const DEFAULT_BUDGET_MS = 10 * 60_000
 
 export const DEFAULT_PAGE_SIZE = 1000
 // The smallest notifyBefore a user can choose (preferences allow 1 to 168 hours): once a contest
@@ -73,6 +79,7 @@ export async function remindFollowers(
   spec: NotificationSpec,
   now: number,
   pageSize = DEFAULT_PAGE_SIZE,
+  deadline = Infinity,
 ) {
   const ctx = fanOutContext(n, now)
   const tags = JSON.stringify(contestTags(contest))
@@ -81,6 +88,7 @@ export async function remindFollowers(
   let created = 0
   let queued = 0
   for (;;) {
+    if (Date.now() > deadline) return { created, queued, complete: false }
     const { results } = await n.d1
       .prepare(DUE_FOLLOWERS_SQL)
       .bind(contest.platform, after, untilStart, tags, contest.id, spec.dedupeKey, pageSize)
@@ -93,25 +101,32 @@ export async function remindFollowers(
     if (results.length < pageSize) break
     after = userIds[userIds.length - 1]
   }
-  return { created, queued }
+  return { created, queued, complete: true }
 }
 
 export async function runReminders(n: Notifier, now: number, options: PagingOptions = {}) {
+  const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)
   const until = now + n.settings.NOTIFY_WINDOW_HOURS * HOUR_MS
   const due = await listContestsToNotify(n.db, now, until, CONTESTS_PER_RUN)
   let remindersCreated = 0
   let deliveriesQueued = 0
+  let unfinished = 0
   const done: { id: string; startTime: number }[] = []
-  for (const contest of due) {
+  for (const [index, contest] of due.entries()) {
     const result = await remindFollowers(
       n,
       contest,
       reminderSpec(contest, now),
       now,
       options.pageSize,
+      deadline,
     )
     remindersCreated += result.created
     deliveriesQueued += result.queued
+    if (!result.complete) {
+      unfinished = due.length - index
+      break
+    }
     // Every reminder due so far is enqueued; none can fall due later once the smallest
     // notifyBefore has been reached, so the contest is then marked notified and skipped.
     if (contest.startTime - now <= MIN_NOTIFY_BEFORE_MS) done.push(contest)
@@ -122,5 +137,6 @@ export async function runReminders(n: Notifier, now: number, options: PagingOpti
     remindersCreated,
     deliveriesQueued,
     contestsMarkedNotified: done.length,
+    contestsLeftForNextRun: unfinished,
   }
 }
