@@ -1,10 +1,13 @@
-// The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler.
+// The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler,
+// then the webhooks' contest.starting / contest.finished detection.
 import type { Env } from '../env.ts'
 import { runNotificationScheduler } from '../notifications/scheduler.ts'
 import { refreshPhasesJob } from './refresh-phases.ts'
+import { webhookEventsJob } from './webhook-events.ts'
 
 export async function schedulerJob(env: Env, now: number): Promise<Record<string, number>> {
   const phases = await refreshPhasesJob(env, now)
   const notifications = await runNotificationScheduler(env, now)
-  return { ...phases, ...notifications }
+  const webhooks = await webhookEventsJob(env, now)
+  return { ...phases, ...notifications, ...webhooks }
 }

@@ -1,7 +1,7 @@
-// The one place a notification reaches SENT. It runs once per notification, right after its
-// first channel was delivered; whatever follows a sent notification (the webhooks'
-// notification.sent event) starts here.
+// The one place a notification reaches SENT. It runs once per notification, right after its first
+// channel was delivered; whatever follows a sent notification starts here.
 import type { Env } from '../env.ts'
+import { emitWebhookEvent } from '../webhooks/emit.ts'
 import type { ApiNotification } from './serialize.ts'
 
 export async function notificationSent(
@@ -9,8 +9,10 @@ export async function notificationSent(
   notification: ApiNotification,
   now: number,
 ): Promise<void> {
-  // A seam on purpose: nothing beyond the status change happens yet.
-  void env
-  void notification
-  void now
+  // Never throws: the delivery that was just recorded must stand whatever webhooks do.
+  await emitWebhookEvent(
+    env,
+    { type: 'notification.sent', subject: notification.id, data: notification },
+    now,
+  )
 }
