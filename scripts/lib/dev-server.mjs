@@ -9,7 +9,7 @@ export const offlineEnv = {
 }
 
 export function wrangler(args, options = {}) {
-  return execSync(`npx wrangler ${args}`, { env: offlineEnv, stdio: ['ignore', 'pipe', 'inherit'], ...options })
+  return execSync(`npx wrangler ${args}`, { env: offlineEnv, stdio: ['ignore', 'ignore', 'inherit'], ...options })
 }
 
 /** Resolves once `GET /contests/health` answers, with a `stop()` that ends the server. */
