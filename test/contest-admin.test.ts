@@ -170,8 +170,19 @@ describe('PATCH and DELETE /contests/:id', () => {
   it('re-arms reminders when the start time moves, and checks the times against each other', async () => {
     const [row] = await addContests([contest(5)])
     await env.DB.prepare('UPDATE contests SET is_notified = 1 WHERE id = ?').bind(row.id).run()
-    const moved = await send('PATCH', `/contests/${row.id}`, { startTime: future(6) })
+    const newStart = future(6)
+    const moved = await send('PATCH', `/contests/${row.id}`, { startTime: newStart })
     expect((await moved.json<{ isNotified: boolean }>()).isNotified).toBe(false)
+    // Recorded for the notifier, which tells those already reminded, as a synced reschedule is.
+    const reschedule = await env.DB.prepare(
+      'SELECT old_start_time, new_start_time FROM contest_reschedules WHERE contest_id = ?',
+    )
+      .bind(row.id)
+      .first()
+    expect(reschedule).toEqual({
+      old_start_time: row.startTime,
+      new_start_time: Date.parse(newStart),
+    })
     const bad = await send('PATCH', `/contests/${row.id}`, { startTime: future(100) })
     expect(bad.status).toBe(400)
     expect((await bad.json<{ message: string[] }>()).message).toEqual([

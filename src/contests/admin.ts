@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from '../lib/errors.ts'
 import { contestRuleViolations, type CreateContest, type UpdateContest } from './admin-schemas.ts'
 import type { ContestType, Difficulty, Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
+import { isReschedule, recordReschedule } from './reschedules.ts'
 import { contestFields, insertContests, type ContestInput } from './writes.ts'
 
 function toInput(body: CreateContest): ContestInput {
@@ -77,7 +78,7 @@ export async function updateContest(
     problemCount: pick(patch.problemCount, current.problemCount),
     platformMetadata: pick(patch.platformMetadata, current.platformMetadata),
   }
-  const [row] = await db
+  const update = db
     .update(contests)
     .set({
       ...contestFields(merged, now),
@@ -89,6 +90,12 @@ export async function updateContest(
     })
     .where(eq(contests.id, id))
     .returning()
+  if (!isReschedule(current.startTime, startTime, now)) return (await update)[0]
+  // The update and the record of the reschedule are written together or not at all.
+  const [[row]] = await db.batch([
+    update,
+    recordReschedule(db, id, current.startTime, startTime, now),
+  ])
   return row
 }
 

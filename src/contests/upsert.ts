@@ -2,8 +2,8 @@
 import { eq } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
-import { contestReschedules, contests, type ContestRow } from '../db/schema.ts'
-import { newId } from '../lib/ids.ts'
+import { contests, type ContestRow } from '../db/schema.ts'
+import { isReschedule, recordReschedule } from './reschedules.ts'
 import type { Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
 import { contestFields, newContestRow, ROWS_PER_INSERT, type ContestInput } from './writes.ts'
@@ -57,7 +57,7 @@ export async function upsertPlatformContests(
     }
     // A new start time for a contest that had not started yet is a reschedule: the notifier
     // re-arms its reminders, so it is no longer "notified".
-    const isReschedule = current.startTime !== input.startTime && current.startTime > now
+    const moved = isReschedule(current.startTime, input.startTime, now)
     statements.push(
       db
         .update(contests)
@@ -66,21 +66,13 @@ export async function upsertPlatformContests(
           syncHash: hash,
           lastSyncedAt: now,
           updatedAt: now,
-          ...(isReschedule && { isNotified: false }),
+          ...(moved && { isNotified: false }),
         })
         .where(eq(contests.id, current.id)),
     )
-    if (isReschedule) {
+    if (moved) {
       rescheduled++
-      statements.push(
-        db.insert(contestReschedules).values({
-          id: newId(now),
-          contestId: current.id,
-          oldStartTime: current.startTime,
-          newStartTime: input.startTime,
-          detectedAt: now,
-        }),
-      )
+      statements.push(recordReschedule(db, current.id, current.startTime, input.startTime, now))
     }
   }
   const updated = statements.length - rescheduled
