@@ -2,8 +2,9 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { emailChannelStatus } from '../channels/email.ts'
-import { createDb } from '../db/client.ts'
+import { createDb, type Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
+import type { Env } from '../env.ts'
 import { currentUser, requireUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
@@ -19,8 +20,10 @@ import {
   signOut,
   signUp,
   verifyEmail,
+  type IssuedCode,
 } from './accounts.ts'
 import { authConfig } from './config.ts'
+import type { CodePurpose } from './codes.ts'
 import { sendCodeEmail } from './emails.ts'
 import {
   AuthResultSchema,
@@ -160,6 +163,23 @@ const changePasswordRoute = createRoute({
 
 const signedIn = (user: UserRow, tokens: TokenPair) => ({ user: toProfile(user), ...tokens })
 
+/**
+ * Issues a code when the account calls for one and mails it. The answer is the same whether or not
+ * a code was issued, so it reveals no account; only a dead email channel is reported.
+ */
+async function mailCodeIfIssued(
+  env: Env,
+  email: string,
+  purpose: CodePurpose,
+  issue: (db: Db, email: string) => Promise<IssuedCode | undefined>,
+) {
+  if (!emailChannelStatus(env).enabled) throw new ApiError(503, EMAIL_DISABLED)
+  const issued = await issue(createDb(env.DB), email)
+  if (!issued) return
+  const sent = await sendCodeEmail(env, issued.user, purpose, issued.code, issued.expiresAt)
+  if (!sent.delivery.sent) throw new ApiError(502, EMAIL_FAILED)
+}
+
 export const authRoutes = new OpenAPIHono<AppEnv>()
 
 authRoutes
@@ -186,20 +206,9 @@ authRoutes
     return c.json(signedIn(user, tokens), 200)
   })
   .openapi(resendRoute, async (c) => {
-    if (!emailChannelStatus(c.env).enabled) throw new ApiError(503, EMAIL_DISABLED)
-    const db = createDb(c.env.DB)
-    const { email } = c.req.valid('json')
-    const issued = await resendVerification(db, authConfig(c.env), email, Date.now())
-    if (issued) {
-      const sent = await sendCodeEmail(
-        c.env,
-        issued.user,
-        'verify_email',
-        issued.code,
-        issued.expiresAt,
-      )
-      if (!sent.delivery.sent) throw new ApiError(502, EMAIL_FAILED)
-    }
+    const issue = (db: Db, email: string) =>
+      resendVerification(db, authConfig(c.env), email, Date.now())
+    await mailCodeIfIssued(c.env, c.req.valid('json').email, 'verify_email', issue)
     const message = 'If an unverified account exists for that email, a new code has been sent'
     return c.json({ message }, 200)
   })
@@ -219,20 +228,9 @@ authRoutes
     return c.json({ message: 'Signed out successfully' }, 200)
   })
   .openapi(forgotRoute, async (c) => {
-    if (!emailChannelStatus(c.env).enabled) throw new ApiError(503, EMAIL_DISABLED)
-    const db = createDb(c.env.DB)
-    const { email } = c.req.valid('json')
-    const issued = await forgotPassword(db, authConfig(c.env), email, Date.now())
-    if (issued) {
-      const sent = await sendCodeEmail(
-        c.env,
-        issued.user,
-        'reset_password',
-        issued.code,
-        issued.expiresAt,
-      )
-      if (!sent.delivery.sent) throw new ApiError(502, EMAIL_FAILED)
-    }
+    const issue = (db: Db, email: string) =>
+      forgotPassword(db, authConfig(c.env), email, Date.now())
+    await mailCodeIfIssued(c.env, c.req.valid('json').email, 'reset_password', issue)
     const message = 'If an account exists for that email, a password reset code has been sent'
     return c.json({ message }, 200)
   })
