@@ -3,11 +3,10 @@
 import { findContest } from '../contests/queries.ts'
 import { ApiError, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
-import { toIso } from '../lib/time.ts'
 import { EMAIL_ONLY, fanOutContext, type Notifier } from './context.ts'
 import { enqueueDeliveries } from './enqueue.ts'
 import { createNotifications, type NotificationSpec } from './fan-out.ts'
-import { DEFAULT_PAGE_SIZE } from './reminders.ts'
+import { DEFAULT_PAGE_SIZE, reminderPayload } from './reminders.ts'
 import { contestUrl, formatTime, platformName } from './wording.ts'
 
 export interface Skipped {
@@ -191,7 +190,6 @@ export async function queueContestReminder(
   if (!contest) throw notFound(`Contest with ID ${body.contestId} not found`)
   const { eligible, skipped } = await resolveRecipients(n, body.userIds)
   const platform = platformName(contest.platform)
-  const url = contestUrl(contest)
   const custom = body.customMessage?.trim()
   const spec: NotificationSpec = {
     contestId: contest.id,
@@ -201,16 +199,7 @@ export async function queueContestReminder(
     message:
       `${contest.name} on ${platform} starts at ${formatTime(contest.startTime)}.` +
       (custom ? ` ${custom}` : ''),
-    payload: {
-      kind: 'reminder',
-      contestName: contest.name,
-      platform: contest.platform,
-      contestType: contest.type,
-      startTime: toIso(contest.startTime),
-      endTime: toIso(contest.endTime),
-      ...(url && { url }),
-      ...(custom && { customMessage: custom }),
-    },
+    payload: reminderPayload(contest, custom ? { customMessage: custom } : {}),
     channels: EMAIL_ONLY,
     scheduledAt: now,
   }

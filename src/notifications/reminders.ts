@@ -2,8 +2,7 @@
 // their due followers matched in SQL page by page, one CONTEST_REMINDER each, sends enqueued.
 import { listContestsToNotify, markContestsNotified } from '../contests/notified.ts'
 import type { ContestRow } from '../db/schema.ts'
-import { HOUR_MS } from '../lib/time.ts'
-import { toIso } from '../lib/time.ts'
+import { HOUR_MS, toIso } from '../lib/time.ts'
 import { contestTags, typesAllowSql } from './contest-match.ts'
 import { ALL_CHANNELS, fanOutContext, type Notifier } from './context.ts'
 import { enqueueDeliveries } from './enqueue.ts'
@@ -46,24 +45,30 @@ export function reminderKey(contest: Pick<ContestRow, 'startTime'>): string {
   return String(contest.startTime)
 }
 
+/** What a reminder carries about its contest, for templates and clients. */
+export function reminderPayload(contest: ContestRow, extra: Record<string, unknown> = {}) {
+  const url = contestUrl(contest)
+  return {
+    kind: 'reminder',
+    contestName: contest.name,
+    platform: contest.platform,
+    contestType: contest.type,
+    startTime: toIso(contest.startTime),
+    endTime: toIso(contest.endTime),
+    ...(url && { url }),
+    ...extra,
+  }
+}
+
 export function reminderSpec(contest: ContestRow, now: number): NotificationSpec {
   const platform = platformName(contest.platform)
-  const url = contestUrl(contest)
   return {
     contestId: contest.id,
     type: 'CONTEST_REMINDER',
     dedupeKey: reminderKey(contest),
     title: `Reminder: ${contest.name} starts ${formatUntil(contest.startTime - now)}`,
     message: `${contest.name} on ${platform} starts at ${formatTime(contest.startTime)}.`,
-    payload: {
-      kind: 'reminder',
-      contestName: contest.name,
-      platform: contest.platform,
-      contestType: contest.type,
-      startTime: toIso(contest.startTime),
-      endTime: toIso(contest.endTime),
-      ...(url && { url }),
-    },
+    payload: reminderPayload(contest),
     channels: ALL_CHANNELS,
     scheduledAt: now,
   }
