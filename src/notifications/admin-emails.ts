@@ -7,7 +7,7 @@ import { EMAIL_ONLY, fanOutContext, type Notifier } from './context.ts'
 import { enqueueDeliveries } from './enqueue.ts'
 import { createNotifications, type NotificationSpec } from './fan-out.ts'
 import { DEFAULT_PAGE_SIZE, reminderPayload } from './reminders.ts'
-import { contestUrl, formatTime, platformName } from './wording.ts'
+import { formatTime, platformName } from './wording.ts'
 
 export interface Skipped {
   userId: string
