@@ -5,6 +5,7 @@ import { createDb } from '../db/client.ts'
 import { publicCache } from '../http/public-cache.ts'
 import { notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
+import { pagination } from '../lib/pagination.ts'
 import { toIso } from '../lib/time.ts'
 import {
   findContest,
@@ -198,15 +199,8 @@ contestRoutes
     const now = Date.now()
     const filters = c.req.valid('query')
     const { rows, total } = await listContests(createDb(c.env.DB), filters, now)
-    const { limit, offset } = filters
-    const pagination = {
-      total,
-      limit,
-      offset,
-      hasNext: offset + rows.length < total,
-      hasPrev: offset > 0,
-    }
-    return c.json({ data: render(rows, now), pagination }, 200)
+    const page = pagination(total, filters.limit, filters.offset, rows.length)
+    return c.json({ data: render(rows, now), pagination: page }, 200)
   })
   .openapi(byId, async (c) => {
     const { id } = c.req.valid('param')

@@ -1,5 +1,6 @@
 // Contest enumerations and the zod schemas shared by the routes and the OpenAPI document.
 import { z } from '@hono/zod-openapi'
+import { PaginationSchema } from '../lib/pagination.ts'
 import { idParam, intInRange, isoDate, oneOf, pagingFields } from '../lib/validation.ts'
 
 export const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder'] as const
@@ -148,13 +149,7 @@ export const PlatformStatsSchema = z
 export const ContestPageSchema = z
   .object({
     data: z.array(ContestSchema),
-    pagination: z.object({
-      total: z.number(),
-      limit: z.number(),
-      offset: z.number(),
-      hasNext: z.boolean(),
-      hasPrev: z.boolean(),
-    }),
+    pagination: PaginationSchema,
   })
   .openapi('ContestPage')
 

@@ -203,15 +203,13 @@ export const ProfileSchema = UserViewSchema.extend({
 
 export const AdminUserSchema = UserViewSchema.extend({ role: z.enum(ROLES) }).openapi('AdminUser')
 
-export const ProfileUpdateResultSchema = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    name: z.string(),
-    phoneNumber: z.string().optional(),
-    preferences: PreferencesSchema,
-  })
-  .openapi('ProfileUpdateResult')
+export const ProfileUpdateResultSchema = UserViewSchema.pick({
+  id: true,
+  email: true,
+  name: true,
+  phoneNumber: true,
+  preferences: true,
+}).openapi('ProfileUpdateResult')
 
 export const UserListSchema = z
   .object({

@@ -34,13 +34,8 @@ export function toAdminUser(row: UserRow) {
 
 /** The answer to PUT /users/profile, as the spec lists it. */
 export function toProfileUpdateResult(row: UserRow) {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    ...(row.phoneNumber != null && { phoneNumber: row.phoneNumber }),
-    preferences: preferencesOf(row),
-  }
+  const { isActive: _active, createdAt: _created, updatedAt: _updated, ...result } = toUserView(row)
+  return result
 }
 
 export function toPushSubscription(row: PushSubscriptionRow) {

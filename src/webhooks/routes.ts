@@ -6,6 +6,7 @@ import { currentUser, requireAdmin } from '../http/auth.ts'
 import { badRequest } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
+import { pagination } from '../lib/pagination.ts'
 import { webhookConfig } from './config.ts'
 import { findDelivery, listDeliveries } from './deliveries.ts'
 import { emitToEndpoint } from './emit.ts'
@@ -197,14 +198,8 @@ webhookRoutes
     const filter = c.req.valid('query')
     await findEndpoint(db, id)
     const { rows, total } = await listDeliveries(db, id, filter)
-    const pagination = {
-      total,
-      limit: filter.limit,
-      offset: filter.offset,
-      hasNext: filter.offset + rows.length < total,
-      hasPrev: filter.offset > 0,
-    }
-    return c.json({ data: rows.map(toApiDelivery), pagination }, 200)
+    const page = pagination(total, filter.limit, filter.offset, rows.length)
+    return c.json({ data: rows.map(toApiDelivery), pagination: page }, 200)
   })
   .openapi(test, async (c) => {
     const now = Date.now()

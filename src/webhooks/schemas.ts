@@ -1,5 +1,6 @@
 // Zod schemas of the webhook endpoints API: request bodies, parameters and responses.
 import { z } from '@hono/zod-openapi'
+import { PaginationSchema } from '../lib/pagination.ts'
 import { idParam, oneOf, pagingFields } from '../lib/validation.ts'
 import { WEBHOOK_EVENTS, type WebhookEventType } from './events.ts'
 
@@ -103,12 +104,6 @@ export const DeliverySchema = z
 export const DeliveryPageSchema = z
   .object({
     data: z.array(DeliverySchema),
-    pagination: z.object({
-      total: z.number(),
-      limit: z.number(),
-      offset: z.number(),
-      hasNext: z.boolean(),
-      hasPrev: z.boolean(),
-    }),
+    pagination: PaginationSchema,
   })
   .openapi('WebhookDeliveryPage')
