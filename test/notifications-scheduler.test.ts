@@ -25,8 +25,9 @@ import { api } from './helpers/users.ts'
 
 beforeEach(resetNotifications)
 
+// A digest is a CONTEST_REMINDER without a contest; runs near 09:00 UTC send the daily ones.
 const reminded = async (userId: string) =>
-  (await notificationsOf(userId)).filter((n) => n.type === 'CONTEST_REMINDER')
+  (await notificationsOf(userId)).filter((n) => n.type === 'CONTEST_REMINDER' && n.contestId)
 const remindedOf = async (userId: string) => (await reminded(userId)).map((n) => n.contestId)
 
 describe('reminders', () => {
