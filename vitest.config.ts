@@ -19,7 +19,8 @@ export default defineConfig({
           JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
           BOOTSTRAP_ADMIN_EMAILS: 'admin@example.test',
           DEV_OUTBOX: 'false',
-          ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false',
+          // Off as deployed; tests that use the loopback stand-ins as receivers turn it on.
+          ALLOW_LOCAL_TARGETS: 'false',
           // Every upstream and provider points at the loopback stand-in (test/stand-ins).
           STAND_IN_URL: inject('standInUrl'),
           RESEND_API_URL: `${inject('standInUrl')}/resend`,

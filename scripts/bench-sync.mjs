@@ -33,6 +33,32 @@ function contestList(now, changed) {
   return JSON.stringify({ status: 'OK', result })
 }
 
+async function postJson(url, body) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`)
+  return res.json()
+}
+
+/** Signs the bootstrap admin up and verifies the address, which is what grants the admin role. */
+async function signUpAdmin(base) {
+  await postJson(`${base}/auth/signup`, {
+    email: ADMIN,
+    password: 'bench-password-123',
+    name: 'Bench Admin',
+  })
+  const { messages } = await (await fetch(`${base}/dev/outbox`)).json()
+  const mail = messages.find((m) => [m.to].flat().includes(ADMIN))
+  const code = mail?.text?.match(/\b(\d{6})\b/)?.[1]
+  if (!code) throw new Error('no verification code for the bench admin in the local outbox')
+  const { accessToken, user } = await postJson(`${base}/auth/verify-email`, { email: ADMIN, code })
+  if (user.role !== 'admin') throw new Error(`the bench admin is ${user.role}, not admin`)
+  return accessToken
+}
+
 async function main() {
   const now = Date.now()
   let changed = false
@@ -53,18 +79,15 @@ async function main() {
     vars: {
       RATE_LIMIT_DISABLED: 'true',
       BOOTSTRAP_ADMIN_EMAILS: ADMIN,
+      // The admin role needs a verified address; the code is read back from the local outbox.
+      DEV_OUTBOX: 'true',
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
       CODEFORCES_API_URL: `${upstreamUrl}/codeforces/api`,
     },
   })
   const rows = []
   try {
-    const signup = await fetch(`${server.base}/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: ADMIN, password: 'bench-password-123', name: 'Bench Admin' }),
-    })
-    const { accessToken } = await signup.json()
+    const accessToken = await signUpAdmin(server.base)
     const runs = [
       ['into an empty catalogue', false],
       ['again, nothing changed', false],

@@ -1,8 +1,10 @@
 // `npm start`: applies the D1 migrations locally, serves the Worker with `wrangler dev` on PORT,
 // and fires the Cron Triggers on their schedule (wrangler dev does not do that by itself).
 import { execSync, spawn } from 'node:child_process'
-import { copyFileSync, existsSync, readFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { cronMatches, cronsOf } from './lib/cron.mjs'
+import { devVarsWithSecret } from './lib/dev-secret.mjs'
 import { startLocalIntelligence } from './intelligence-stand-in.mjs'
 
 const port = Number(process.env.PORT ?? 8787)
@@ -10,9 +12,26 @@ const port = Number(process.env.PORT ?? 8787)
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 const base = `http://127.0.0.1:${port}`
 
-if (!existsSync('.dev.vars')) {
-  copyFileSync('.dev.vars.example', '.dev.vars')
-  console.log('Created .dev.vars from .dev.vars.example (local settings, not committed).')
+// Never the example's JWT_SECRET: a token forged with a published secret would be accepted here.
+const devVars = devVarsWithSecret(
+  existsSync('.dev.vars') ? readFileSync('.dev.vars', 'utf8') : undefined,
+  readFileSync('.dev.vars.example', 'utf8'),
+  () => randomBytes(32).toString('base64url'),
+)
+if (devVars.action === 'refused') {
+  console.error(devVars.message)
+  process.exit(1)
+}
+if (devVars.action !== 'kept') writeFileSync('.dev.vars', devVars.text, { mode: 0o600 })
+if (devVars.action === 'created') {
+  console.log('Created .dev.vars from .dev.vars.example with a random JWT_SECRET (not committed).')
+} else if (devVars.action === 'replaced') {
+  console.log(
+    'Replaced the published example JWT_SECRET in .dev.vars with a random one: sign in again, ' +
+      'and rotate the secrets of local webhook endpoints (they were sealed under the old one).',
+  )
+} else if (devVars.action === 'added') {
+  console.log('Added a random JWT_SECRET to .dev.vars.')
 }
 
 execSync('npx wrangler d1 migrations apply DB --local', {

@@ -8,5 +8,7 @@ export interface AppEnv {
     requestId: string
     /** The verified access-token claims, set by requireUser / requireAdmin. */
     auth?: AccessClaims
+    /** The client's address as the runtime entry reports it (http/client-address.ts). */
+    clientAddress?: string
   }
 }

@@ -12,6 +12,8 @@ import { authRoutes } from './auth/routes.ts'
 import { outboxRoutes } from './channels/outbox.ts'
 import { contestAdminRoutes } from './contests/admin-routes.ts'
 import { contestRoutes } from './contests/routes.ts'
+import { requestBodyLimit } from './http/body-limit.ts'
+import { resolveClientAddress, type ClientAddress } from './http/client-address.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
 import { badRequest } from './lib/errors.ts'
@@ -23,7 +25,12 @@ import { syncRoutes } from './sync/routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { webhookRoutes } from './webhooks/routes.ts'
 
-export function createApp() {
+export interface AppOptions {
+  /** The runtime's answer to "who sent this request": every per-address limit keys on it. */
+  clientAddress: ClientAddress
+}
+
+export function createApp(options: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw badRequest(validationMessages(result.error))
@@ -50,7 +57,10 @@ export function createApp() {
     }),
   )
 
+  app.use(resolveClientAddress(options.clientAddress))
   app.use(generalRateLimit)
+  // After the general limit (a refused caller's body is never read), before any route reads one.
+  app.use(requestBodyLimit)
 
   app.route('/auth', authRoutes)
   app.route('/users', userRoutes)

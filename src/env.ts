@@ -19,6 +19,23 @@ const optional = z
   .optional()
   .transform((v) => (v ? v : undefined))
 
+// The push services of Chrome (FCM; android.googleapis.com for old GCM subscriptions), Firefox
+// (Mozilla autopush), Edge (Windows Notification Service) and Safari (Apple).
+const DEFAULT_PUSH_SERVICE_HOSTS = [
+  'fcm.googleapis.com',
+  'android.googleapis.com',
+  'updates.push.services.mozilla.com',
+  '*.push.services.mozilla.com',
+  '*.notify.windows.com',
+  'web.push.apple.com',
+  '*.push.apple.com',
+].join(',')
+
+function hostPatterns(value: string): string[] {
+  const patterns = value.split(',').map((h) => h.trim().toLowerCase())
+  return patterns.filter(Boolean)
+}
+
 const settingsSchema = z.object({
   APP_URL: z.string().default('http://localhost:8787'),
   JWT_SECRET: optional,
@@ -37,10 +54,14 @@ const settingsSchema = z.object({
   WHATSAPP_API_URL: z.string().default('https://graph.facebook.com/v21.0'),
   // An approved template with two body variables: {{1}} the title, {{2}} the message.
   WHATSAPP_TEMPLATE_NAME: z.string().default('contest_alert'),
+  // An approved authentication-category template (copy-code button) that carries phone codes.
+  WHATSAPP_AUTH_TEMPLATE_NAME: z.string().default('verification_code'),
   WHATSAPP_TEMPLATE_LANGUAGE: z.string().default('en'),
   VAPID_PUBLIC_KEY: optional,
   VAPID_PRIVATE_KEY: optional,
   VAPID_SUBJECT: optional,
+  // Hosts a push endpoint may name, comma-separated; `*.example.com` matches any subdomain.
+  PUSH_SERVICE_HOSTS: z.string().default(DEFAULT_PUSH_SERVICE_HOSTS).transform(hostPatterns),
   CODEFORCES_API_URL: z.string().default('https://codeforces.com/api'),
   LEETCODE_API_URL: z.string().default('https://leetcode.com'),
   CODECHEF_API_URL: z.string().default('https://www.codechef.com'),
@@ -52,8 +73,12 @@ const settingsSchema = z.object({
   DEV_OUTBOX: bool.default(false),
   // Only for load tests of the catalogue: every rate limit is skipped when true.
   RATE_LIMIT_DISABLED: bool.default(false),
-  // Local runs only: lets webhooks target http and private or loopback addresses.
-  ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
+  // Runtimes other than Workers: take the client address from a proxy's CF-Connecting-IP or
+  // X-Forwarded-For instead of the socket. Only behind a proxy that sets them; never on Workers.
+  TRUST_PROXY_HEADER: bool.default(false),
+  // Local runs only: webhooks, url resources and push endpoints may then target http and
+  // private or loopback addresses (push endpoints on such hosts skip PUSH_SERVICE_HOSTS).
+  ALLOW_LOCAL_TARGETS: bool.default(false),
 })
 
 export type Settings = z.infer<typeof settingsSchema>

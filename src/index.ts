@@ -1,12 +1,14 @@
 // Worker entry: HTTP, Cron Triggers and Queue consumers, plus the Durable Object export.
 import { createApp } from './app.ts'
 import type { Env } from './env.ts'
+import { cloudflareClientAddress } from './http/client-address.ts'
 import { runCron } from './jobs/cron.ts'
 import { consumeQueue } from './jobs/queues.ts'
 
 export { RateLimiter } from './rate-limit/rate-limiter.ts'
 
-const app = createApp()
+// On Cloudflare the edge sets CF-Connecting-IP itself, so the header is the client.
+const app = createApp({ clientAddress: cloudflareClientAddress })
 
 export default {
   fetch: app.fetch,

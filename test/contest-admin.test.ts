@@ -4,6 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
 import { serveAllPlatforms, servePlatform } from './helpers/platforms.ts'
 import { standIn } from './helpers/stand-in.ts'
+import { createAdmin } from './helpers/users.ts'
 import { call, getJson } from './helpers/worker.ts'
 
 let adminToken: string
@@ -21,8 +22,8 @@ async function signUp(email: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  // BOOTSTRAP_ADMIN_EMAILS (vitest.config.ts) makes this address an admin at signup.
-  adminToken = await signUp('admin@example.test')
+  // A bootstrap address becomes admin once verified, which createAdmin does through the API.
+  adminToken = (await createAdmin()).accessToken
   userToken = await signUp('contest-admin-user@example.test')
 })
 

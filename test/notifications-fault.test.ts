@@ -124,5 +124,7 @@ describe('providers failing 30% of calls', () => {
       expect(d.attempts).toBeLessThanOrEqual(MAX_ATTEMPTS)
       if (d.status === 'FAILED') expect(d.retryCount).toBe(3)
     }
-  })
+    // 16 accounts made through the API, 8 of them verifying a phone number: longer than the
+    // default 5 s on a loaded machine.
+  }, 30_000)
 })

@@ -105,32 +105,41 @@ describe('Durable Object windows', () => {
 })
 
 describe('strict limits on passwords and codes', () => {
-  it('allows 5 sign-ins per email in 15 minutes, whatever the address they come from', async () => {
+  it('allows 5 failed sign-ins per email and address in 15 minutes', async () => {
     const { email, password } = await createUser()
+    const ip = nextIp()
     for (let i = 0; i < 5; i++) {
-      const res = await api('POST', '/auth/signin', { body: { email, password: 'wrong-password' } })
+      const res = await api('POST', '/auth/signin', {
+        ip,
+        body: { email, password: 'wrong-password' },
+      })
       expect(res.status).toBe(401)
     }
-    const refused = await api('POST', '/auth/signin', { body: { email, password } })
+    const refused = await api('POST', '/auth/signin', { ip, body: { email, password } })
     expect(refused.status).toBe(429)
     expect(refused.body).toEqual(TOO_MANY)
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
     // The email counter does not depend on letter case or surrounding spaces.
     const variant = await api('POST', '/auth/signin', {
+      ip,
       body: { email: ` ${email.toUpperCase()}`, password },
     })
     expect(variant.status).toBe(429)
+    // Another address still has its own allowance for that email.
+    expect((await api('POST', '/auth/signin', { body: { email, password } })).status).toBe(200)
   })
 
-  it('allows 10 code checks per email an hour, so a six-digit code cannot be walked', async () => {
+  it('allows 20 failed code checks per email a day, so a six-digit code cannot be walked', async () => {
     const { email } = await createUser()
     const code = await lastCode(email)
     const wrong = code === '000000' ? '111111' : '000000'
-    for (let i = 0; i < 10; i++) {
+    // Five per address, the most one address may fail for one email in a day.
+    const ips = Array.from({ length: 4 }, nextIp)
+    for (let i = 0; i < 20; i++) {
       const path = i % 2 ? '/auth/verify-email' : '/auth/reset-password'
       const body =
         i % 2 ? { email, code: wrong } : { email, code: wrong, newPassword: 'long-enough-1' }
-      expect((await api('POST', path, { body })).status).toBe(400)
+      expect((await api('POST', path, { ip: ips[Math.floor(i / 5)], body })).status).toBe(400)
     }
     const refused = await api('POST', '/auth/verify-email', { body: { email, code } })
     expect(refused.status).toBe(429)

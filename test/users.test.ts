@@ -37,7 +37,7 @@ const p256dh = btoa(String.fromCharCode(4, ...new Array(64).fill(7)))
   .replace(/\//g, '_')
   .replace(/=+$/, '')
 const auth = btoa(String.fromCharCode(...new Array(16).fill(9))).replace(/=+$/, '')
-const subscription = (endpoint = `https://push.example.test/send/${newId()}`) => ({
+const subscription = (endpoint = `https://fcm.googleapis.com/fcm/send/${newId()}`) => ({
   endpoint,
   expirationTime: null,
   keys: { p256dh, auth },
@@ -55,6 +55,7 @@ describe('GET /users/profile', () => {
       isActive: true,
       role: 'user',
       emailVerified: false,
+      phoneVerified: false,
     })
     expect(Object.keys(res.body).sort()).toEqual(
       [
@@ -65,6 +66,7 @@ describe('GET /users/profile', () => {
         'isActive',
         'lastLogin',
         'name',
+        'phoneVerified',
         'preferences',
         'role',
         'updatedAt',
@@ -338,7 +340,7 @@ describe('a second user', () => {
     const second = await createUser()
     await api('POST', '/users/push-subscriptions', {
       token: first.accessToken,
-      body: subscription('https://push.example.test/send/owner'),
+      body: subscription('https://fcm.googleapis.com/fcm/send/owner'),
     })
 
     const updated = await api('PUT', '/users/profile', {
@@ -356,7 +358,7 @@ describe('a second user', () => {
     )
     const unsubscribe = await api('DELETE', '/users/push-subscriptions', {
       token: second.accessToken,
-      body: { endpoint: 'https://push.example.test/send/owner' },
+      body: { endpoint: 'https://fcm.googleapis.com/fcm/send/owner' },
     })
     expect(unsubscribe.status).toBe(404)
 
@@ -527,7 +529,7 @@ describe('push subscriptions', () => {
     const me = await createUser()
     const res = await api('POST', '/users/push-subscriptions', {
       token: me.accessToken,
-      body: { endpoint: 'http://push.example.test/x', keys: { p256dh: 'short', auth: 'x' } },
+      body: { endpoint: 'ftp://fcm.googleapis.com/x', keys: { p256dh: 'short', auth: 'x' } },
     })
     expect(res.status).toBe(400)
     expect(res.body.message).toEqual([
@@ -535,6 +537,13 @@ describe('push subscriptions', () => {
       'keys.p256dh must be a base64url-encoded P-256 public key',
       'keys.auth must be a base64url-encoded 16-byte secret',
     ])
+    // http passes the body's form check (a local run admits it) and is refused with the settings.
+    const http = await api('POST', '/users/push-subscriptions', {
+      token: me.accessToken,
+      body: subscription('http://fcm.googleapis.com/fcm/send/x'),
+    })
+    expect(http.status).toBe(400)
+    expect(http.body.message).toEqual(['endpoint must be an https URL'])
     expect((await api('POST', '/users/push-subscriptions', { body: subscription() })).status).toBe(
       401,
     )

@@ -6,6 +6,7 @@ import type { AppEnv } from '../app-env.ts'
 import { authConfig } from '../auth/config.ts'
 import { createDb } from '../db/client.ts'
 import { currentUser } from '../http/auth.ts'
+import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
@@ -38,7 +39,7 @@ const recover = createRoute({
   tags,
   summary: 'Restore an account deleted less than 30 days ago and sign in',
   // Shares sign-in's counters: both guess the same password, so neither adds to the other.
-  middleware: [rateLimit(RULES.signin)] as const,
+  middleware: [rateLimit(RULES.signin), failureBudget(FAILURE_BUDGETS.signin)] as const,
   request: {
     body: { content: { 'application/json': { schema: RecoverAccountBody } }, required: true },
   },

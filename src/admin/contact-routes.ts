@@ -7,6 +7,7 @@ import type { AppEnv } from '../app-env.ts'
 import { sendEmail } from '../channels/email.ts'
 import { createDb } from '../db/client.ts'
 import { settings } from '../env.ts'
+import { clientAddress } from '../http/client-address.ts'
 import { renderError } from '../http/errors.ts'
 import { RULES, tokenBucket } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
@@ -66,7 +67,7 @@ contactRoutes.openapi(
       {
         ...input,
         to: s.CONTACT_EMAIL ?? s.FROM_EMAIL,
-        ip: c.req.header('CF-Connecting-IP')?.slice(0, MAX_IP_LENGTH),
+        ip: clientAddress(c)?.slice(0, MAX_IP_LENGTH),
       },
       Date.now(),
     )

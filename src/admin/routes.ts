@@ -1,5 +1,5 @@
 // The admin area of the second API: statistics and user management (list, read, role, hard
-// delete, session revocation). Every route needs a live session and the admin role claim.
+// delete, session revocation). Every route needs the admin role and a live admin session.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { revokeUserSessionsStatement } from '../auth/sessions.ts'
@@ -9,7 +9,8 @@ import { badRequest, notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { countResources } from '../resources/service.ts'
 import { deleteUser } from '../users/deletion.ts'
-import { findUser, setRole } from '../users/queries.ts'
+import { findUser } from '../users/queries.ts'
+import { changeUserRole } from '../users/roles.ts'
 import {
   AdminMessageSchema,
   AdminAreaUserSchema,
@@ -77,7 +78,7 @@ const changeRole = createRoute({
   path: '/users/{id}/role',
   tags,
   security,
-  summary: 'Change a role; existing sessions keep theirs until the user signs in again',
+  summary: 'Change another user’s role; a demotion ends their sessions at once',
   middleware: adminSession,
   request: {
     params: AdminUserIdParam,
@@ -146,9 +147,8 @@ adminRoutes
   .openapi(changeRole, async (c) => {
     const { id } = c.req.valid('param')
     const { role } = c.req.valid('json')
-    // An admin demoting themself could leave the platform with no admin at all.
-    if (id === currentUser(c).sub) throw badRequest('You cannot change your own role')
-    const user = await setRole(createDb(c.env.DB), id, role, Date.now())
+    const db = createDb(c.env.DB)
+    const user = await changeUserRole(db, currentUser(c).sub, { id, role }, Date.now())
     if (!user) throw notFound(USER_NOT_FOUND)
     const message = `User role updated to ${role} successfully`
     return c.json(

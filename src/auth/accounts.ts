@@ -6,7 +6,7 @@ import { users, type UserRow } from '../db/schema.ts'
 import { badRequest, conflict, notFound, unauthorized } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../lib/crypto.ts'
-import type { AccessClaims } from '../lib/jwt.ts'
+import type { AccessClaims, Role } from '../lib/jwt.ts'
 import {
   createUserStatements,
   findUser,
@@ -70,7 +70,8 @@ export async function signUp(
   if (taken) throw conflict(EMAIL_TAKEN)
 
   const id = newId(now)
-  const role = config.bootstrapAdmins.includes(input.email) ? 'admin' : 'user'
+  // Never admin at sign-up, even for a bootstrap address: see proveAddress.
+  const role = 'user'
   const passwordHash = await hashPassword(input.password)
   const code = await newCode(db, await config.codeKey, id, 'verify_email', now)
   const session = await openSession(db, config.jwt, { id, role }, now)
@@ -125,6 +126,32 @@ export async function signOut(db: Db, claims: AccessClaims, now: number) {
   await revokeSession(db, claims.sid, now)
 }
 
+/**
+ * Whether proving this user's address now grants the bootstrap admin role: the address is in
+ * BOOTSTRAP_ADMIN_EMAILS and has not been proven before. Never at sign-up, where whoever came first
+ * with that address (a fresh deployment, or after the account was purged) would own the service;
+ * and only at the first proof, so an admin's later demotion of that account sticks.
+ */
+function earnsBootstrapRole(config: AuthConfig, user: UserRow): boolean {
+  return user.emailVerifiedAt == null && config.bootstrapAdmins.includes(user.email)
+}
+
+/** The write that marks the address proven (by a mailed code), with the bootstrap role it earns. */
+function proveAddress(db: Db, config: AuthConfig, user: UserRow, now: number) {
+  const bootstrap = earnsBootstrapRole(config, user) && {
+    // Decided on the row as written, so a concurrent proof cannot grant the role twice.
+    role: sql<Role>`case when ${users.emailVerifiedAt} is null then 'admin' else ${users.role} end`,
+  }
+  return db
+    .update(users)
+    .set({
+      emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`,
+      updatedAt: now,
+      ...bootstrap,
+    })
+    .where(eq(users.id, user.id))
+}
+
 /** A successful verification signs the user in (a new session), as the spec's release notes say. */
 export async function verifyEmail(
   db: Db,
@@ -137,12 +164,11 @@ export async function verifyEmail(
   if (!found || !(await consumeCode(db, key, found.id, 'verify_email', input.code, now))) {
     throw badRequest(INVALID_CODE)
   }
-  const session = await openSession(db, config.jwt, found, now)
+  // The session opened here already carries the bootstrap role the proof earns.
+  const role = earnsBootstrapRole(config, found) ? 'admin' : found.role
+  const session = await openSession(db, config.jwt, { id: found.id, role }, now)
   const user = await writeThenRead(db, found.id, [
-    db
-      .update(users)
-      .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`, updatedAt: now })
-      .where(eq(users.id, found.id)),
+    proveAddress(db, config, found, now),
     session.statement,
     recordSignInStatement(db, found.id, now),
   ])
@@ -177,7 +203,8 @@ export async function forgotPassword(db: Db, config: AuthConfig, email: string, 
 
 /**
  * Sets a new password with a mailed code. Every session ends: whoever asked for the reset may be
- * locking out someone who knew the old password. The code proves the address, so it is verified.
+ * locking out someone who knew the old password. The code proves the address, so it is verified
+ * (and a bootstrap address earns its role, which the next sign-in carries).
  */
 export async function resetPassword(
   db: Db,
@@ -192,14 +219,8 @@ export async function resetPassword(
   }
   const passwordHash = await hashPassword(input.newPassword)
   await db.batch([
-    db
-      .update(users)
-      .set({
-        passwordHash,
-        emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`,
-        updatedAt: now,
-      })
-      .where(eq(users.id, user.id)),
+    db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
+    proveAddress(db, config, user, now),
     revokeUserSessionsStatement(db, user.id, now),
   ])
 }

@@ -1,4 +1,5 @@
-// Six-digit email codes: bound to a user and a purpose, 10 minutes, 3 attempts, stored as an HMAC.
+// Six-digit codes (mailed, or sent over WhatsApp to verify a phone number): bound to a user and a
+// purpose, optionally to a value such as the number, 10 minutes, 3 attempts, stored as an HMAC.
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { emailCodes } from '../db/schema.ts'
@@ -6,14 +7,26 @@ import { hmacSha256Hex, randomDigits, timingSafeEqualText } from '../lib/crypto.
 import { MINUTE_MS } from '../lib/time.ts'
 
 export type CodePurpose = 'verify_email' | 'reset_password'
+/** Every purpose a stored code can have: the mailed ones and the phone number's WhatsApp code. */
+export type StoredCodePurpose = CodePurpose | 'verify_phone'
 
 export const CODE_TTL_MS = 10 * MINUTE_MS
 export const MAX_CODE_ATTEMPTS = 3
 const CODE_DIGITS = 6
 
-/** Keyed with a secret pepper: a leaked table does not let anyone try the million codes offline. */
-function codeHash(key: CryptoKey, userId: string, purpose: CodePurpose, code: string) {
-  return hmacSha256Hex(key, `${purpose}:${userId}:${code}`)
+/**
+ * Keyed with a secret pepper: a leaked table does not let anyone try the million codes offline.
+ * `boundTo` is hashed in, so the code checks only against that same value (the number it went to).
+ */
+function codeHash(
+  key: CryptoKey,
+  userId: string,
+  purpose: StoredCodePurpose,
+  code: string,
+  boundTo: string | undefined,
+) {
+  const bound = boundTo === undefined ? '' : `:${boundTo}`
+  return hmacSha256Hex(key, `${purpose}:${userId}:${code}${bound}`)
 }
 
 /**
@@ -24,13 +37,14 @@ export async function newCode(
   db: Db,
   key: CryptoKey,
   userId: string,
-  purpose: CodePurpose,
+  purpose: StoredCodePurpose,
   now: number,
+  boundTo?: string,
 ) {
   const code = randomDigits(CODE_DIGITS)
   const expiresAt = now + CODE_TTL_MS
   const values = {
-    codeHash: await codeHash(key, userId, purpose, code),
+    codeHash: await codeHash(key, userId, purpose, code, boundTo),
     attempts: 0,
     expiresAt,
     createdAt: now,
@@ -50,9 +64,10 @@ export async function consumeCode(
   db: Db,
   key: CryptoKey,
   userId: string,
-  purpose: CodePurpose,
+  purpose: StoredCodePurpose,
   code: string,
   now: number,
+  boundTo?: string,
 ): Promise<boolean> {
   const mine = and(eq(emailCodes.userId, userId), eq(emailCodes.purpose, purpose))
   const [live] = await db
@@ -61,7 +76,8 @@ export async function consumeCode(
     .where(and(mine, lt(emailCodes.attempts, MAX_CODE_ATTEMPTS), gt(emailCodes.expiresAt, now)))
     .returning({ codeHash: emailCodes.codeHash })
   if (!live) return false
-  if (!timingSafeEqualText(live.codeHash, await codeHash(key, userId, purpose, code))) return false
+  const expected = await codeHash(key, userId, purpose, code, boundTo)
+  if (!timingSafeEqualText(live.codeHash, expected)) return false
   // Deleting with the hash as a condition makes the code single-use even under concurrency.
   const used = await db
     .delete(emailCodes)

@@ -1,6 +1,7 @@
 // Auth settings derived once per env: the JWT parameters, the code-hashing key, the first admins.
 import { settings, type Env } from '../env.ts'
 import { hmacKey, hmacSha256 } from '../lib/crypto.ts'
+import { requireJwtSecret } from '../lib/jwt-secret.ts'
 import type { JwtConfig } from '../lib/jwt.ts'
 
 export interface AuthConfig {
@@ -20,11 +21,11 @@ export function authConfig(env: Env): AuthConfig {
   let config = cache.get(env)
   if (!config) {
     const s = settings(env)
-    // A deployment without a secret must fail loudly rather than sign with an empty key.
-    if (!s.JWT_SECRET) throw new Error('JWT_SECRET is not set')
+    // A missing, short or published secret fails loudly rather than sign tokens anyone can forge.
+    const secret = requireJwtSecret(s.JWT_SECRET)
     config = {
-      jwt: { secret: s.JWT_SECRET, issuer: s.JWT_ISSUER, audience: s.JWT_AUDIENCE },
-      codeKey: deriveKey(s.JWT_SECRET, 'email-code-pepper'),
+      jwt: { secret, issuer: s.JWT_ISSUER, audience: s.JWT_AUDIENCE },
+      codeKey: deriveKey(secret, 'email-code-pepper'),
       bootstrapAdmins: s.BOOTSTRAP_ADMIN_EMAILS,
     }
     cache.set(env, config)

@@ -46,8 +46,11 @@ export async function sendCodeEmail(
 ): Promise<{ delivery: CodeDelivery; result: SendResult }> {
   const result = await sendEmail(env, { to: to.email, ...codeEmail(purpose, to.name, code) })
   if (!result.ok) {
+    // A provider failure loses a code nobody else hears about (the code routes answer before
+    // sending); no provider at all is a setting, already visible in the answers.
+    const level = result.provider === 'none' ? 'warn' : 'error'
     console.error(
-      JSON.stringify({ level: 'warn', event: 'code-email-not-sent', purpose, error: result.error }),
+      JSON.stringify({ level, event: 'code-email-not-sent', purpose, error: result.error }),
     )
   }
   const delivery: CodeDelivery = result.ok

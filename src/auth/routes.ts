@@ -1,11 +1,13 @@
 // Auth endpoints: sign-up with an emailed code, sign-in, token refresh and sign-out, passwords.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { emailChannelStatus } from '../channels/email.ts'
 import { createDb, type Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
-import type { Env } from '../env.ts'
 import { currentUser, requireUser } from '../http/auth.ts'
+import { defer } from '../http/defer.ts'
+import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
@@ -49,7 +51,6 @@ const limited = errorResponse('Too many requests')
 const unauthorized = errorResponse('Missing, invalid or expired credentials')
 
 const EMAIL_DISABLED = 'Email delivery is not configured; no code was sent'
-const EMAIL_FAILED = 'The email could not be sent; try again later'
 
 function post<T>(path: string, summary: string, schema: T, responses: Record<number, object>) {
   return { method: 'post' as const, path, tags, summary, request: body(schema), responses }
@@ -71,16 +72,18 @@ const verifyRoute = createRoute({
     400: errorResponse('Invalid input, or an invalid or expired code'),
     429: limited,
   }),
-  middleware: [rateLimit(RULES.codeCheck)] as const,
+  middleware: [rateLimit(RULES.codeCheck), failureBudget(FAILURE_BUDGETS.codeCheck)] as const,
 })
 
 const resendRoute = createRoute({
   ...post('/resend-verification', 'Email a new verification code', EmailBody, {
-    200: json(MessageSchema, 'A code was sent if the account needs one'),
+    200: json(
+      MessageSchema,
+      'The same answer whether or not an account needs a code; the code is mailed afterwards',
+    ),
     400: invalid,
     429: limited,
-    502: errorResponse('The email provider refused or failed'),
-    503: errorResponse('Email delivery is not configured'),
+    503: errorResponse('Email delivery is not configured (the same for every address)'),
   }),
   middleware: [rateLimit(RULES.codeSend)] as const,
 })
@@ -92,7 +95,7 @@ const signinRoute = createRoute({
     401: errorResponse('Invalid credentials'),
     429: limited,
   }),
-  middleware: [rateLimit(RULES.signin)] as const,
+  middleware: [rateLimit(RULES.signin), failureBudget(FAILURE_BUDGETS.signin)] as const,
 })
 
 const refreshRoute = createRoute({
@@ -122,11 +125,13 @@ const signoutRoute = createRoute({
 
 const forgotRoute = createRoute({
   ...post('/forgot-password', 'Email a password reset code', EmailBody, {
-    200: json(MessageSchema, 'A code was sent if the account exists'),
+    200: json(
+      MessageSchema,
+      'The same answer whether or not the account exists; the code is mailed afterwards',
+    ),
     400: invalid,
     429: limited,
-    502: errorResponse('The email provider refused or failed'),
-    503: errorResponse('Email delivery is not configured'),
+    503: errorResponse('Email delivery is not configured (the same for every address)'),
   }),
   middleware: [rateLimit(RULES.codeSend)] as const,
 })
@@ -142,7 +147,7 @@ const resetRoute = createRoute({
       429: limited,
     },
   ),
-  middleware: [rateLimit(RULES.codeCheck)] as const,
+  middleware: [rateLimit(RULES.codeCheck), failureBudget(FAILURE_BUDGETS.codeCheck)] as const,
 })
 
 const changePasswordRoute = createRoute({
@@ -164,20 +169,26 @@ const changePasswordRoute = createRoute({
 const signedIn = (user: UserRow, tokens: TokenPair) => ({ user: toProfile(user), ...tokens })
 
 /**
- * Issues a code when the account calls for one and mails it. The answer is the same whether or not
- * a code was issued, so it reveals no account; only a dead email channel is reported.
+ * Issues a code when the account calls for one and mails it, after the answer: neither the answer
+ * nor its timing may reveal whether the account exists, so a provider failure is only logged
+ * (by sendCodeEmail). Only a dead email channel, the same for every address, is reported.
  */
 async function mailCodeIfIssued(
-  env: Env,
+  c: Context<AppEnv>,
   email: string,
   purpose: CodePurpose,
   issue: (db: Db, email: string) => Promise<IssuedCode | undefined>,
 ) {
-  if (!emailChannelStatus(env).enabled) throw new ApiError(503, EMAIL_DISABLED)
-  const issued = await issue(createDb(env.DB), email)
-  if (!issued) return
-  const sent = await sendCodeEmail(env, issued.user, purpose, issued.code, issued.expiresAt)
-  if (!sent.delivery.sent) throw new ApiError(502, EMAIL_FAILED)
+  if (!emailChannelStatus(c.env).enabled) throw new ApiError(503, EMAIL_DISABLED)
+  await defer(c, async () => {
+    try {
+      const issued = await issue(createDb(c.env.DB), email)
+      if (issued) await sendCodeEmail(c.env, issued.user, purpose, issued.code, issued.expiresAt)
+    } catch (error) {
+      const line = { level: 'error', event: 'code-email-failed', purpose, error: String(error) }
+      console.error(JSON.stringify(line))
+    }
+  })
 }
 
 export const authRoutes = new OpenAPIHono<AppEnv>()
@@ -208,7 +219,7 @@ authRoutes
   .openapi(resendRoute, async (c) => {
     const issue = (db: Db, email: string) =>
       resendVerification(db, authConfig(c.env), email, Date.now())
-    await mailCodeIfIssued(c.env, c.req.valid('json').email, 'verify_email', issue)
+    await mailCodeIfIssued(c, c.req.valid('json').email, 'verify_email', issue)
     const message = 'If an unverified account exists for that email, a new code has been sent'
     return c.json({ message }, 200)
   })
@@ -230,7 +241,7 @@ authRoutes
   .openapi(forgotRoute, async (c) => {
     const issue = (db: Db, email: string) =>
       forgotPassword(db, authConfig(c.env), email, Date.now())
-    await mailCodeIfIssued(c.env, c.req.valid('json').email, 'reset_password', issue)
+    await mailCodeIfIssued(c, c.req.valid('json').email, 'reset_password', issue)
     const message = 'If an account exists for that email, a password reset code has been sent'
     return c.json({ message }, 200)
   })

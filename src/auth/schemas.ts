@@ -26,7 +26,7 @@ const givenPassword = (field: string) =>
     .min(1, { error: `${field} should not be empty` })
     .max(1024, { error: `${field} must be at most 1024 characters long` })
 
-const code = z
+export const code = z
   .string({ error: 'code must be a string' })
   .regex(/^\d{6}$/, { error: 'code must be a 6-digit string' })
   .openapi({ example: '042917' })

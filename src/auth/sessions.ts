@@ -56,10 +56,22 @@ export async function rotateRefreshToken(db: Db, jwt: JwtConfig, token: string, 
       .from(users)
       .where(and(eq(users.id, sessions.userId), isNull(users.deletedAt))),
   )
+  // The refreshed role is the lesser of the session's and the user's: a refresh never brings back
+  // a role the user lost, and a promotion still waits for the next sign-in (spec).
+  const stillAdmin = exists(
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, sessions.userId), eq(users.role, 'admin'))),
+  )
   const [[session]] = await db.batch([
     db
       .update(sessions)
-      .set({ refreshHash: nextHash, refreshedAt: now })
+      .set({
+        refreshHash: nextHash,
+        refreshedAt: now,
+        role: sql<Role>`case when ${stillAdmin} then ${sessions.role} else 'user' end`,
+      })
       .where(
         and(
           eq(sessions.refreshHash, hash),
@@ -114,6 +126,34 @@ export function revokeUserSessionsStatement(db: Db, userId: string, now: number,
         keep ? ne(sessions.id, keep) : undefined,
       ),
     )
+}
+
+/**
+ * Whether an admin claim still holds: its session is live and began as admin, and its user is
+ * still an admin and not deleted. One read by primary keys, made only for admin claims.
+ */
+export async function isAdminSessionLive(
+  db: Db,
+  claims: { sub: string; sid: string },
+  now: number,
+): Promise<boolean> {
+  const row = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, claims.sid),
+        eq(sessions.userId, claims.sub),
+        eq(sessions.role, 'admin'),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+        eq(users.role, 'admin'),
+        isNull(users.deletedAt),
+      ),
+    )
+    .get()
+  return row !== undefined
 }
 
 /** Whether the session is still usable (not revoked, not expired). */

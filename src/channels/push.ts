@@ -5,6 +5,7 @@ import { importJWK, SignJWT } from 'jose'
 import { settings, type Env, type Settings } from '../env.ts'
 import { fromBase64Url, toBase64Url } from '../lib/crypto.ts'
 import { writeOutbox } from './outbox.ts'
+import { pushEndpointProblem } from './push-target.ts'
 
 export type PushProvider = 'web-push' | 'outbox' | 'none'
 
@@ -106,12 +107,32 @@ export async function vapidAuthorization(s: Settings, endpoint: string, now: num
   return `vapid t=${token}, k=${s.VAPID_PUBLIC_KEY}`
 }
 
-/** 404 and 410 mean the subscription is gone; 429 and 5xx are worth a retry; the rest are not. */
+/**
+ * 404 and 410 mean the subscription is gone; 429 and 5xx are worth a retry; the rest, redirects
+ * included (never followed), are not.
+ */
 export function classifyPushStatus(status: number): 'ok' | 'gone' | 'transient' | 'permanent' {
   if (status >= 200 && status < 300) return 'ok'
   if (status === 404 || status === 410) return 'gone'
   if (status === 429 || status >= 500) return 'transient'
   return 'permanent'
+}
+
+/**
+ * What a push service or the network said goes to the log only: the delivery error is shown to
+ * the user, and a body (or an error naming hosts) may carry text meant for nobody outside.
+ */
+function logPushFailure(endpoint: string, event: string, detail: unknown, status?: number) {
+  console.warn(
+    JSON.stringify({
+      level: 'warn',
+      event,
+      // The origin only: the endpoint's path is the subscription's bearer capability.
+      service: new URL(endpoint).origin,
+      ...(status !== undefined && { status }),
+      detail: String(detail).slice(0, 500),
+    }),
+  )
 }
 
 async function sendWithWebPush(
@@ -121,6 +142,11 @@ async function sendWithWebPush(
   options: PushOptions,
 ): Promise<PushResult> {
   const s = settings(env)
+  // Checked again at each send: the subscription may predate the rule, or the settings changed.
+  const refused = pushEndpointProblem(env, target.endpoint)
+  if (refused) {
+    return { ok: false, provider: 'web-push', transient: false, error: `Not sent: ${refused}` }
+  }
   let body: Uint8Array<ArrayBuffer>
   let authorization: string
   try {
@@ -131,7 +157,8 @@ async function sendWithWebPush(
     authorization = await vapidAuthorization(s, target.endpoint, Date.now())
   } catch (error) {
     // Bad subscription keys, a payload over 4 KB or unusable VAPID keys: no retry will help.
-    return { ok: false, provider: 'web-push', transient: false, error: `Push not built: ${error}` }
+    logPushFailure(target.endpoint, 'push-not-built', error)
+    return { ok: false, provider: 'web-push', transient: false, error: 'Push message not built' }
   }
   const ttl = Math.min(Math.max(options.ttl ?? DEFAULT_TTL_SECONDS, 0), DEFAULT_TTL_SECONDS)
   const headers: Record<string, string> = {
@@ -148,10 +175,13 @@ async function sendWithWebPush(
       method: 'POST',
       headers,
       body,
+      // A push service never redirects; following one would send the Worker wherever it points.
+      redirect: 'manual',
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     })
   } catch (error) {
-    return { ok: false, provider: 'web-push', transient: true, error: `Push unreachable: ${error}` }
+    logPushFailure(target.endpoint, 'push-unreachable', error)
+    return { ok: false, provider: 'web-push', transient: true, error: 'Push service unreachable' }
   }
   const kind = classifyPushStatus(res.status)
   if (kind === 'ok') {
@@ -159,13 +189,14 @@ async function sendWithWebPush(
     const id = res.headers.get('Location') ?? undefined
     return { ok: true, provider: 'web-push', ...(id && { id }) }
   }
-  const detail = (await res.text().catch(() => '')).slice(0, 200) || res.statusText
+  const detail = (await res.text().catch(() => '')) || res.statusText
+  logPushFailure(target.endpoint, 'push-refused', detail, res.status)
   return {
     ok: false,
     provider: 'web-push',
     transient: kind === 'transient',
     gone: kind === 'gone',
-    error: `Push service answered ${res.status}: ${detail}`,
+    error: `Push service answered ${res.status}`,
   }
 }
 

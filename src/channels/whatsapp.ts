@@ -1,5 +1,6 @@
-// The WhatsApp channel: Cloud API template messages when WHATSAPP_TOKEN and
-// WHATSAPP_PHONE_NUMBER_ID are set, the local outbox when DEV_OUTBOX is on, otherwise disabled.
+// The WhatsApp channel: Cloud API template messages (alerts, and the authentication template that
+// carries phone verification codes) when WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID are set, the
+// local outbox when DEV_OUTBOX is on, otherwise disabled.
 import { settings, type Env } from '../env.ts'
 import { writeOutbox } from './outbox.ts'
 
@@ -59,24 +60,22 @@ interface GraphError {
   error?: { message?: unknown; code?: unknown; error_subcode?: unknown }
 }
 
-async function sendWithCloudApi(env: Env, to: string, message: WhatsAppMessage) {
+interface Template {
+  name: string
+  components: Record<string, unknown>[]
+}
+
+const textParams = (texts: string[]) => texts.map((text) => ({ type: 'text', text }))
+
+async function sendWithCloudApi(env: Env, to: string, template: Template, reference?: string) {
   const s = settings(env)
   const body = {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
     to,
     type: 'template',
-    ...(message.reference && { biz_opaque_callback_data: message.reference }),
-    template: {
-      name: s.WHATSAPP_TEMPLATE_NAME,
-      language: { code: s.WHATSAPP_TEMPLATE_LANGUAGE },
-      components: [
-        {
-          type: 'body',
-          parameters: message.params.map((text) => ({ type: 'text', text: templateParam(text) })),
-        },
-      ],
-    },
+    ...(reference && { biz_opaque_callback_data: reference }),
+    template: { ...template, language: { code: s.WHATSAPP_TEMPLATE_LANGUAGE } },
   }
   const url = `${s.WHATSAPP_API_URL.replace(/\/+$/, '')}/${s.WHATSAPP_PHONE_NUMBER_ID}/messages`
   let res: Response
@@ -119,7 +118,14 @@ async function sendWithCloudApi(env: Env, to: string, message: WhatsAppMessage) 
   return result
 }
 
-export async function sendWhatsApp(env: Env, message: WhatsAppMessage): Promise<WhatsAppResult> {
+/** Sends `template` through the provider in use, or says why it could not. */
+async function sendTemplate(
+  env: Env,
+  phone: string,
+  template: Template,
+  bodyParams: string[],
+  reference?: string,
+): Promise<WhatsAppResult> {
   const provider = whatsappProvider(env)
   if (provider === 'none') {
     return {
@@ -130,11 +136,11 @@ export async function sendWhatsApp(env: Env, message: WhatsAppMessage): Promise<
         'The WhatsApp channel is disabled: WHATSAPP_TOKEN or WHATSAPP_PHONE_NUMBER_ID is not set',
     }
   }
-  const to = toWhatsAppNumber(message.to)
+  const to = toWhatsAppNumber(phone)
   if (!to) {
     return { ok: false, provider, transient: false, error: 'The phone number is not valid' }
   }
-  if (provider === 'cloud-api') return sendWithCloudApi(env, to, message)
+  if (provider === 'cloud-api') return sendWithCloudApi(env, to, template, reference)
   const s = settings(env)
   const id = await writeOutbox(
     env.KV,
@@ -142,11 +148,36 @@ export async function sendWhatsApp(env: Env, message: WhatsAppMessage): Promise<
       channel: 'whatsapp',
       from: `whatsapp:${s.WHATSAPP_PHONE_NUMBER_ID ?? 'local'}`,
       to,
-      subject: `template ${s.WHATSAPP_TEMPLATE_NAME}`,
-      text: message.params.map(templateParam).join('\n'),
-      params: message.params.map(templateParam),
+      subject: `template ${template.name}`,
+      text: bodyParams.join('\n'),
+      params: bodyParams,
     },
     Date.now(),
   )
   return { ok: true, provider, id }
+}
+
+export function sendWhatsApp(env: Env, message: WhatsAppMessage): Promise<WhatsAppResult> {
+  const params = message.params.map(templateParam)
+  const template = {
+    name: settings(env).WHATSAPP_TEMPLATE_NAME,
+    components: [{ type: 'body', parameters: textParams(params) }],
+  }
+  return sendTemplate(env, message.to, template, params, message.reference)
+}
+
+/**
+ * Sends a verification code with the authentication template (WHATSAPP_AUTH_TEMPLATE_NAME). Meta
+ * wants the code twice: as the body's one parameter and as the parameter of the copy-code (or
+ * one-tap) button, which the API models as a URL button at index 0.
+ */
+export function sendWhatsAppCode(env: Env, phone: string, code: string): Promise<WhatsAppResult> {
+  const template = {
+    name: settings(env).WHATSAPP_AUTH_TEMPLATE_NAME,
+    components: [
+      { type: 'body', parameters: textParams([code]) },
+      { type: 'button', sub_type: 'url', index: '0', parameters: textParams([code]) },
+    ],
+  }
+  return sendTemplate(env, phone, template, [code])
 }

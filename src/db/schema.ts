@@ -52,6 +52,10 @@ export const users = sqliteTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     phoneNumber: text('phone_number'),
+    // The number a WhatsApp code proved the user holds, and when. WhatsApp is used only while it
+    // equals phone_number; a profile update that changes the number clears both.
+    phoneVerifiedAt: integer('phone_verified_at'),
+    phoneVerifiedNumber: text('phone_verified_number'),
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: ['user', 'admin'] })
       .notNull()
@@ -133,14 +137,17 @@ export const rotatedRefreshTokens = sqliteTable(
   (t) => [index('rotated_refresh_tokens_session').on(t.sessionId)],
 )
 
-// Six-digit codes mailed to users; one live code per user and purpose, stored as a keyed hash.
+// Six-digit codes sent to users (by email, or by WhatsApp for `verify_phone`); one live code per
+// user and purpose, stored as a keyed hash. The purpose has no CHECK constraint in SQL.
 export const emailCodes = sqliteTable(
   'email_codes',
   {
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    purpose: text('purpose', {
+      enum: ['verify_email', 'reset_password', 'verify_phone'],
+    }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: integer('expires_at').notNull(),

@@ -36,4 +36,6 @@ export const unauthorized = (message = 'Unauthorized') => new ApiError(401, mess
 export const forbidden = (message = 'Forbidden resource') => new ApiError(403, message)
 export const notFound = (message: string) => new ApiError(404, message)
 export const conflict = (message: string) => new ApiError(409, message)
+export const payloadTooLarge = (maxBytes: number) =>
+  new ApiError(413, `Request body must not be larger than ${maxBytes} bytes`)
 export const tooManyRequests = () => new ApiError(429, 'Too Many Requests')

@@ -1,5 +1,6 @@
 // Whether a URL the service is asked to fetch points at a private, loopback, link-local or other
-// non-public target (SSRF), for every feature that fetches a caller's URL (resources, webhooks).
+// non-public target (SSRF), for every feature that fetches a caller's URL (resources, webhooks,
+// push endpoints); outbound-targets.ts applies it with the local-run switch.
 // Workers cannot resolve a name before fetching it, so a public name whose DNS answer is private
 // passes this check: the egress proxy in front of the fetching service must refuse those too.
 
@@ -88,18 +89,29 @@ const embeddedV4 = (bytes: Uint8Array, at: number) =>
   new DataView(bytes.buffer, bytes.byteOffset).getUint32(at)
 
 export function isNonPublicIPv6(bytes: Uint8Array): boolean {
-  // ::/96 holds ::, ::1 and the deprecated IPv4-compatible form; ::ffff:0:0/96 is IPv4-mapped.
-  // Both reach the IPv4 address in their last four bytes, as does NAT64's 64:ff9b::/96.
+  // ::/96 holds ::, ::1 and the deprecated IPv4-compatible form; ::ffff:0:0/96 is IPv4-mapped and
+  // ::ffff:0:0:0/96 IPv4-translated (RFC 2765). Each reaches the IPv4 address in its last four
+  // bytes, as does NAT64's 64:ff9b::/96, so a private address hides behind none of them.
   if (allZero(bytes, 0, 12)) return isNonPublicIPv4(embeddedV4(bytes, 12))
   if (allZero(bytes, 0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) {
     return isNonPublicIPv4(embeddedV4(bytes, 12))
   }
+  if (allZero(bytes, 0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && allZero(bytes, 10, 12)) {
+    return isNonPublicIPv4(embeddedV4(bytes, 12))
+  }
   if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) {
-    // 64:ff9b::/96 embeds a public IPv4 address; 64:ff9b:1::/48 is for local use only.
+    // 64:ff9b::/96 embeds a public IPv4 address; 64:ff9b:1::/48 is for local use only (RFC 8215,
+    // not globally reachable), so it is refused whatever it embeds.
     return allZero(bytes, 4, 12) ? isNonPublicIPv4(embeddedV4(bytes, 12)) : true
   }
   // 6to4 (2002::/16) carries the IPv4 address of its relay in bytes 2 to 5.
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return isNonPublicIPv4(embeddedV4(bytes, 2))
+  // Teredo (2001::/32, RFC 4380) reaches its server's IPv4 address (bytes 4 to 7) and its
+  // client's, stored inverted in the last four bytes; a private one at either end is refused.
+  if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2] === 0x00 && bytes[3] === 0x00) {
+    const client = (embeddedV4(bytes, 12) ^ 0xffffffff) >>> 0
+    return isNonPublicIPv4(embeddedV4(bytes, 4)) || isNonPublicIPv4(client)
+  }
   if ((bytes[0] & 0xfe) === 0xfc) return true // fc00::/7 unique local
   if (bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80) return true // fe80::/10 link-local
   if (bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0xc0) return true // fec0::/10 site-local

@@ -1,8 +1,8 @@
 // Who may see whose notifications: users their own, admins anyone's (DESIGN 9).
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
-import { authenticate } from '../http/auth.ts'
-import { forbidden, unauthorized } from '../lib/errors.ts'
+import { adminGuard } from '../http/auth.ts'
+import { forbidden } from '../lib/errors.ts'
 import type { AccessClaims } from '../lib/jwt.ts'
 
 /**
@@ -21,11 +21,5 @@ export const ownerFilter = (caller: AccessClaims) =>
 
 /** requireAdmin with an endpoint's own 403 wording (the custom email says 'Admin role required'). */
 export function requireAdminSaying(message: string): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const claims = await authenticate(c)
-    if (!claims) throw unauthorized()
-    if (claims.role !== 'admin') throw forbidden(message)
-    c.set('auth', claims)
-    await next()
-  }
+  return adminGuard(message)
 }

@@ -8,6 +8,8 @@ export interface Recipient {
   name: string
   email: string
   phoneNumber: string | null
+  /** The number a WhatsApp code proved; WhatsApp goes out only while it equals phoneNumber. */
+  phoneVerifiedNumber: string | null
   timezone: string
 }
 

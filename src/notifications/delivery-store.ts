@@ -68,6 +68,7 @@ export async function claimDelivery(
             name: users.name,
             email: users.email,
             phoneNumber: users.phoneNumber,
+            phoneVerifiedNumber: users.phoneVerifiedNumber,
             timezone: users.timezone,
             deletedAt: users.deletedAt,
           },

@@ -45,10 +45,12 @@ const newIdSql = (secondsParam: string) =>
   `printf('%08x', ${secondsParam}) || lower(hex(randomblob(8)))`
 
 // The user's channels as a JSON array: the channel is allowed here (?12-?14), the user turned it
-// on, and the user can be reached on it (a phone number, a push subscription).
+// on, and the user can be reached on it (a verified phone number, a push subscription). The
+// number counts only while it is the one a code proved (users/phone.ts isPhoneVerified).
 const CHANNELS_SQL = `'[' || trim(
     (CASE WHEN ?12 AND u.notify_email THEN '"email",' ELSE '' END) ||
     (CASE WHEN ?13 AND u.notify_whatsapp AND trim(coalesce(u.phone_number, '')) <> ''
+      AND u.phone_verified_number = u.phone_number
       THEN '"whatsapp",' ELSE '' END) ||
     (CASE WHEN ?14 AND u.notify_push
       AND EXISTS (SELECT 1 FROM push_subscriptions ps WHERE ps.user_id = u.id)

@@ -6,6 +6,7 @@ import type { Channel } from '../channels/registry.ts'
 import { sendWhatsApp } from '../channels/whatsapp.ts'
 import type { Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
+import { isPhoneVerified } from '../users/phone.ts'
 import { listPushSubscriptions, removePushSubscription } from '../users/push-subscriptions.ts'
 import {
   kindOf,
@@ -101,6 +102,10 @@ export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> 
   if (req.channel === 'whatsapp') {
     if (!recipient.phoneNumber?.trim()) {
       return { ok: false, transient: false, error: 'The account has no phone number' }
+    }
+    // Checked again at send time: the number may have changed since the delivery was created.
+    if (!isPhoneVerified(recipient)) {
+      return { ok: false, transient: false, error: 'The phone number is not verified' }
     }
     const result = await sendWhatsApp(env, {
       to: recipient.phoneNumber,

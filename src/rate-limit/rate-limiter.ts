@@ -2,7 +2,7 @@
 // SQLite storage. One object serves one key, so in practice it holds one window or one bucket.
 import { DurableObject } from 'cloudflare:workers'
 import { bucketFullAt, takeToken, type BucketState } from './token-bucket.ts'
-import { consumeWindow, type WindowResult } from './window.ts'
+import { consumeWindow, type Reservation, type WindowResult } from './window.ts'
 
 interface WindowRow extends Record<string, SqlStorageValue> {
   start: number
@@ -20,19 +20,24 @@ interface BucketRow extends Record<string, SqlStorageValue> {
 export class RateLimiter extends DurableObject {
   /** Counts one request against `limit` per `windowMs`; one object serves one key, serially. */
   async hit(limit: number, windowMs: number, now: number = Date.now()): Promise<WindowResult> {
-    const sql = this.ctx.storage.sql
+    return (await this.count(limit, windowMs, now)).result
+  }
+
+  /**
+   * Counts one request like `hit` and says which window holds it, so `release` can take it back.
+   * Reserving before the work and releasing after keeps the count exact under concurrency: a
+   * request in flight already holds its place.
+   */
+  async reserve(limit: number, windowMs: number, now: number = Date.now()): Promise<Reservation> {
+    const { state, result } = await this.count(limit, windowMs, now)
+    return result.allowed ? { ...result, window: state.start } : result
+  }
+
+  /** Gives back a reservation, unless its window has ended (the new one never counted it). */
+  async release(window: number): Promise<void> {
     const row = this.windowRow()
-    const { state, result } = consumeWindow(row, limit, windowMs, now)
-    sql.exec('DELETE FROM fixed_window')
-    sql.exec(
-      'INSERT INTO fixed_window (start, count, window_ms) VALUES (?, ?, ?)',
-      state.start,
-      state.count,
-      windowMs,
-    )
-    // Most keys (an IP, an email) are seen once; the alarm frees storage when the window ends.
-    if (!row || row.start !== state.start) await this.ctx.storage.setAlarm(state.start + windowMs)
-    return result
+    if (row?.start !== window || row.count <= 0) return
+    this.ctx.storage.sql.exec('UPDATE fixed_window SET count = count - 1')
   }
 
   /**
@@ -69,6 +74,23 @@ export class RateLimiter extends DurableObject {
       return
     }
     await this.ctx.storage.deleteAll()
+  }
+
+  private async count(limit: number, windowMs: number, now: number) {
+    const sql = this.ctx.storage.sql
+    const row = this.windowRow()
+    const counted = consumeWindow(row, limit, windowMs, now)
+    const { state } = counted
+    sql.exec('DELETE FROM fixed_window')
+    sql.exec(
+      'INSERT INTO fixed_window (start, count, window_ms) VALUES (?, ?, ?)',
+      state.start,
+      state.count,
+      windowMs,
+    )
+    // Most keys (an IP, an email) are seen once; the alarm frees storage when the window ends.
+    if (!row || row.start !== state.start) await this.ctx.storage.setAlarm(state.start + windowMs)
+    return counted
   }
 
   private windowRow(): WindowRow | undefined {

@@ -15,6 +15,11 @@ export interface WindowResult {
   retryAt?: number
 }
 
+/** A counted request that may be given back: `window` names the window it was counted in. */
+export interface Reservation extends WindowResult {
+  window?: number
+}
+
 export function consumeWindow(
   state: WindowState | undefined,
   limit: number,

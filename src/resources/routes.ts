@@ -21,6 +21,7 @@ import {
 } from './schemas.ts'
 import { toApiJob, toApiResource, isoOf } from './serialize.ts'
 import { callIntelligence, intelligenceClient, requireIntelligence } from './service.ts'
+import { assertSourceUrlAllowed } from './source-url.ts'
 import { resourceStatusName } from './intelligence-client.ts'
 
 const tags = ['Resources']
@@ -117,10 +118,12 @@ export const resourceRoutes = new OpenAPIHono<AppEnv>()
 // /jobs/{jobId} is registered before /{id}; submissions are mounted ahead of this router.
 resourceRoutes
   .openapi(add, async (c) => {
+    const input = c.req.valid('json')
+    assertSourceUrlAllowed(c.env, input.source_url)
     const { resource, job } = await addResource(
       createDb(c.env.DB),
       requireIntelligence(c.env),
-      c.req.valid('json'),
+      input,
       currentUser(c).sub,
       Date.now(),
     )

@@ -26,7 +26,7 @@ const MAX_FEEDBACK = 2000
 export const MAX_RESOURCE_CONTENT_BYTES = 1_000_000
 export const MAX_SUBMISSION_CONTENT_BYTES = 100_000
 
-const URL_PROBLEMS: Record<TargetUrlProblem, string> = {
+export const URL_PROBLEMS: Record<TargetUrlProblem, string> = {
   invalid: 'source_url must be a URL',
   scheme: 'source_url must be an http or https URL',
   credentials: 'source_url must not contain a user name or password',
@@ -49,14 +49,17 @@ const content = (maxBytes: number) =>
     })
     .openapi({ example: 'A segment tree answers range queries in O(log n).' })
 
-// Checked before the URL is forwarded: the service would fetch it from inside its network.
+// The URL's form is checked here; whether its host may be reached depends on the local-run switch,
+// so source-url.ts checks that with the settings before anything is stored or forwarded.
 const sourceUrl = z
   .string({ error: 'source_url must be a string' })
   .trim()
   .max(MAX_URL, { error: `source_url must be at most ${MAX_URL} characters long` })
   .superRefine((value, ctx) => {
     const problem = targetUrlProblem(value)
-    if (problem) ctx.addIssue({ code: 'custom', message: URL_PROBLEMS[problem] })
+    if (problem && problem !== 'non_public') {
+      ctx.addIssue({ code: 'custom', message: URL_PROBLEMS[problem] })
+    }
   })
   .openapi({ example: 'https://cp-algorithms.com/data_structures/segment_tree.html' })
 

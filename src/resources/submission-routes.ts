@@ -20,6 +20,7 @@ import {
 } from './schemas.ts'
 import { toApiJob, toApiSubmission } from './serialize.ts'
 import { requireIntelligence } from './service.ts'
+import { assertSourceUrlAllowed } from './source-url.ts'
 import { createSubmission, listSubmissions, reviewSubmission } from './submissions.ts'
 
 const tags = ['Resource submissions']
@@ -103,8 +104,10 @@ export const submissionRoutes = new OpenAPIHono<AppEnv>()
 
 submissionRoutes
   .openapi(submit, async (c) => {
+    const input = c.req.valid('json')
+    assertSourceUrlAllowed(c.env, input.source_url)
     const db = createDb(c.env.DB)
-    const row = await createSubmission(db, currentUser(c).sub, c.req.valid('json'), Date.now())
+    const row = await createSubmission(db, currentUser(c).sub, input, Date.now())
     return c.json(toApiSubmission(row), 201)
   })
   .openapi(mine, async (c) => {

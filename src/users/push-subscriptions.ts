@@ -1,17 +1,42 @@
-// Web Push subscriptions of a user: register (an endpoint moves to its latest owner) and remove.
+// Web Push subscriptions of a user: register (at most 10 a user; an endpoint changes account only
+// with its keys) and remove.
 import { and, eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { pushSubscriptions, type PushSubscriptionRow } from '../db/schema.ts'
+import { badRequest, conflict } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
+
+/** Each subscription costs a request per notification, so one account cannot fan out unbounded. */
+export const MAX_PUSH_SUBSCRIPTIONS = 10
 
 export interface PushSubscriptionInput {
   endpoint: string
   keys: { p256dh: string; auth: string }
 }
 
+// One statement, so the cap and the owner rule hold under concurrent registrations. A new row is
+// offered only while the caller is under the cap (or already holds the endpoint); an existing one
+// is updated only for its owner, or for a request carrying its keys, which only the browser that
+// made the subscription knows (another account signed in on that browser).
+const SAVE_SQL = `INSERT INTO push_subscriptions
+    (id, user_id, endpoint, p256dh, auth, created_at, updated_at)
+  SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6
+  WHERE EXISTS (SELECT 1 FROM push_subscriptions WHERE endpoint = ?3 AND user_id = ?2)
+    OR (SELECT count(*) FROM push_subscriptions WHERE user_id = ?2) < ?7
+  ON CONFLICT (endpoint) DO UPDATE SET
+    user_id = excluded.user_id,
+    p256dh = excluded.p256dh,
+    auth = excluded.auth,
+    updated_at = excluded.updated_at
+  WHERE push_subscriptions.user_id = excluded.user_id
+    OR (push_subscriptions.p256dh = excluded.p256dh AND push_subscriptions.auth = excluded.auth)
+  RETURNING id, user_id AS userId, endpoint, p256dh, auth,
+    created_at AS createdAt, updated_at AS updatedAt`
+
 /**
- * Stores the subscription. An endpoint names one browser profile, so registering it again (after
- * a key rotation, or by another account signed in on that browser) updates the one row.
+ * Stores the subscription: new (created), or the caller's own again after a key rotation, or
+ * another account's moved to the caller when the keys match. Throws 409 for an endpoint another
+ * account holds under other keys and 400 past the cap.
  */
 export async function savePushSubscription(
   db: Db,
@@ -20,23 +45,24 @@ export async function savePushSubscription(
   now: number,
 ): Promise<{ row: PushSubscriptionRow; created: boolean }> {
   const id = newId(now)
-  const [row] = await db
-    .insert(pushSubscriptions)
-    .values({
-      id,
-      userId,
-      endpoint: input.endpoint,
-      p256dh: input.keys.p256dh,
-      auth: input.keys.auth,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: pushSubscriptions.endpoint,
-      set: { userId, p256dh: input.keys.p256dh, auth: input.keys.auth, updatedAt: now },
-    })
-    .returning()
-  return { row, created: row.id === id }
+  const { endpoint, keys } = input
+  const row = await db.$client
+    .prepare(SAVE_SQL)
+    .bind(id, userId, endpoint, keys.p256dh, keys.auth, now, MAX_PUSH_SUBSCRIPTIONS)
+    .first<PushSubscriptionRow>()
+  if (row) return { row, created: row.id === id }
+  const holder = await db
+    .select()
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.endpoint, endpoint))
+    .get()
+  const keysMatch = holder?.p256dh === keys.p256dh && holder?.auth === keys.auth
+  if (holder && holder.userId !== userId && !keysMatch) {
+    throw conflict('This push endpoint is registered to another account')
+  }
+  throw badRequest(
+    `At most ${MAX_PUSH_SUBSCRIPTIONS} push subscriptions per account; remove one first`,
+  )
 }
 
 /** Removes the caller's subscription at `endpoint`; false when the caller has none there. */

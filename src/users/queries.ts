@@ -4,6 +4,7 @@ import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { userPlatforms, users, type UserRow } from '../db/schema.ts'
 import type { Role } from '../lib/jwt.ts'
+import { phoneNumberColumns } from './phone.ts'
 import { DEFAULT_PREFERENCES, preferenceColumns, type Platform } from './preferences.ts'
 import type { ProfileUpdate } from './schemas.ts'
 
@@ -83,7 +84,8 @@ export async function updateProfile(
   const prefs = update.preferences ?? {}
   const columns = {
     ...(update.name !== undefined && { name: update.name }),
-    ...(update.phoneNumber !== undefined && { phoneNumber: update.phoneNumber || null }),
+    // A changed number loses its verification in this same statement (users/phone.ts).
+    ...(update.phoneNumber !== undefined && phoneNumberColumns(update.phoneNumber || null)),
     ...preferenceColumns(prefs),
     updatedAt: now,
   }
@@ -106,11 +108,6 @@ export async function setActive(db: Db, id: string, active: boolean, now: number
     .where(live(id))
     .returning({ id: users.id })
   return rows.length > 0
-}
-
-export async function setRole(db: Db, id: string, role: Role, now: number) {
-  const [row] = await db.update(users).set({ role, updatedAt: now }).where(live(id)).returning()
-  return row as UserRow | undefined
 }
 
 /** Newest first; the id breaks ties so that pages never overlap. */

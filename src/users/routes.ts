@@ -4,11 +4,14 @@ import type { AppEnv } from '../app-env.ts'
 import { createDb } from '../db/client.ts'
 import { currentUser, requireAdmin, requireUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
-import { forbidden, notFound } from '../lib/errors.ts'
+import { pushEndpointProblem } from '../channels/push-target.ts'
+import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { deleteUser } from './deletion.ts'
+import { phoneRoutes } from './phone-routes.ts'
 import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
-import { findUser, listUsers, setActive, setRole, updateProfile } from './queries.ts'
+import { findUser, listUsers, setActive, updateProfile } from './queries.ts'
+import { changeUserRole } from './roles.ts'
 import {
   ListUsersQuery,
   MessageSchema,
@@ -97,13 +100,14 @@ const addPushSubscription = createRoute({
   path: '/push-subscriptions',
   tags,
   security,
-  summary: 'Register a Web Push subscription of this browser',
+  summary: 'Register a Web Push subscription of this browser (at most 10 per account)',
   middleware: [requireUser, rateLimit(RULES.pushSubscriptions)] as const,
   request: body(PushSubscriptionBody),
   responses: {
     200: json(PushSubscriptionSchema, 'An existing subscription, updated'),
     201: json(PushSubscriptionSchema, 'Registered'),
-    400: invalid,
+    400: errorResponse('Validation failed, not a known push service, or 10 subscriptions held'),
+    409: errorResponse('Another account holds the endpoint and the keys do not match'),
     ...common,
   },
 })
@@ -162,12 +166,12 @@ const changeRole = createRoute({
   path: '/{id}/role',
   tags,
   security,
-  summary: 'Change a user’s role (admin); sessions keep their role until the next sign-in',
+  summary: 'Change another user’s role (admin); a demotion ends their sessions at once',
   middleware: [requireAdmin] as const,
   request: { params: UserIdParam, ...body(RoleBody) },
   responses: {
     200: json(RoleChangeResultSchema, 'Role changed'),
-    400: invalid,
+    400: errorResponse('Validation failed, or the caller’s own role'),
     403: adminOnly,
     404: missing,
     ...common,
@@ -193,6 +197,8 @@ const remove = createRoute({
 
 export const userRoutes = new OpenAPIHono<AppEnv>()
 
+userRoutes.route('/phone', phoneRoutes)
+
 // Literal paths are registered before /{id}, so they win over it.
 userRoutes
   .openapi(getProfile, async (c) => {
@@ -217,13 +223,11 @@ userRoutes
     return c.json({ message: 'Account activated successfully' }, 200)
   })
   .openapi(addPushSubscription, async (c) => {
+    const input = c.req.valid('json')
+    const refused = pushEndpointProblem(c.env, input.endpoint)
+    if (refused) throw badRequest([refused])
     const db = createDb(c.env.DB)
-    const { row, created } = await savePushSubscription(
-      db,
-      currentUser(c).sub,
-      c.req.valid('json'),
-      Date.now(),
-    )
+    const { row, created } = await savePushSubscription(db, currentUser(c).sub, input, Date.now())
     return created ? c.json(toPushSubscription(row), 201) : c.json(toPushSubscription(row), 200)
   })
   .openapi(deletePushSubscription, async (c) => {
@@ -251,7 +255,8 @@ userRoutes
   .openapi(changeRole, async (c) => {
     const { id } = c.req.valid('param')
     const { role } = c.req.valid('json')
-    const user = await setRole(createDb(c.env.DB), id, role, Date.now())
+    const db = createDb(c.env.DB)
+    const user = await changeUserRole(db, currentUser(c).sub, { id, role }, Date.now())
     if (!user) throw notFound(USER_NOT_FOUND)
     const message = `User role updated to ${role} successfully`
     return c.json(

@@ -115,9 +115,9 @@ export const ListUsersQuery = z.object({
 
 export const RoleBody = z.strictObject({ role: oneOf('role', ROLES) }).openapi('RoleChange')
 
-function isHttpsUrl(value: string): boolean {
+function isWebUrl(value: string): boolean {
   try {
-    return new URL(value).protocol === 'https:'
+    return ['https:', 'http:'].includes(new URL(value).protocol)
   } catch {
     return false
   }
@@ -135,7 +135,9 @@ function decodesTo(value: string, check: (bytes: Uint8Array) => boolean): boolea
 const endpoint = z
   .string({ error: 'endpoint must be a string' })
   .max(2048, { error: 'endpoint must be at most 2048 characters long' })
-  .refine(isHttpsUrl, { error: 'endpoint must be an https URL' })
+  // Only the form here: which hosts and schemes may be reached depends on the settings, so
+  // registration checks the rest (channels/push-target.ts), and removal needs no more.
+  .refine(isWebUrl, { error: 'endpoint must be an https URL' })
   .openapi({ example: 'https://fcm.googleapis.com/fcm/send/abc123' })
 
 export const PushSubscriptionBody = z
@@ -198,6 +200,8 @@ export const UserViewSchema = z
 export const ProfileSchema = UserViewSchema.extend({
   role: z.enum(ROLES),
   emailVerified: z.boolean(),
+  // True once a WhatsApp code proved the current number; WhatsApp is used only then.
+  phoneVerified: z.boolean(),
   lastLogin: timestamp.optional(),
 }).openapi('Profile')
 

@@ -1,6 +1,7 @@
 // User rows rendered as API objects; no secret column (password hash, tokens) is ever read here.
 import type { PushSubscriptionRow, UserRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
+import { isPhoneVerified } from './phone.ts'
 import { preferencesOf } from './preferences.ts'
 
 /** What anyone allowed to see a user sees (GET /users/:id). */
@@ -23,6 +24,7 @@ export function toProfile(row: UserRow) {
     ...toUserView(row),
     role: row.role,
     emailVerified: row.emailVerifiedAt != null,
+    phoneVerified: isPhoneVerified(row),
     ...(row.lastLogin != null && { lastLogin: toIso(row.lastLogin) }),
   }
 }

@@ -89,7 +89,7 @@ async function attempt(
   now: number,
 ): Promise<AttemptResult> {
   // Checked again at each delivery: the setting may have changed since the endpoint was made.
-  const refused = webhookTargetProblem(endpoint.url, deps.config.allowPrivateTargets)
+  const refused = webhookTargetProblem(endpoint.url, deps.config.allowLocalTargets)
   if (refused) return { kind: 'failure', error: `Not sent: ${refused}`, retryable: false }
   const secret = await openSecret(deps.config.rootSecret, endpoint.id, endpoint.secretCiphertext)
   const headers = await webhookHeaders(secret, delivery.eventId, now, delivery.payload)

@@ -26,7 +26,7 @@ export async function createEndpoint(
   createdBy: string,
   now: number,
 ): Promise<EndpointWithSecret> {
-  const problem = webhookTargetProblem(input.url, config.allowPrivateTargets)
+  const problem = webhookTargetProblem(input.url, config.allowLocalTargets)
   if (problem) throw badRequest([problem])
   const [{ n }] = await db.select({ n: count() }).from(webhookEndpoints)
   if (n >= MAX_ENDPOINTS) throw badRequest(`At most ${MAX_ENDPOINTS} webhook endpoints may exist`)

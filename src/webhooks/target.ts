@@ -1,6 +1,8 @@
-// Where a webhook may be delivered: public https addresses only, unless the local-runs setting
-// allows http and private or loopback receivers. Checked at creation and again at each delivery.
-import { targetUrlProblem, type TargetUrlProblem } from '../lib/ip-targets.ts'
+// Where a webhook may be delivered: public https addresses only, unless the local-run switch
+// (lib/outbound-targets.ts) admits http and private or loopback receivers. Checked at creation and
+// again at each delivery.
+import type { TargetUrlProblem } from '../lib/ip-targets.ts'
+import { outboundTargetProblem } from '../lib/outbound-targets.ts'
 
 const MESSAGES: Record<TargetUrlProblem, string> = {
   invalid: 'url must be a URL address',
@@ -10,10 +12,7 @@ const MESSAGES: Record<TargetUrlProblem, string> = {
 }
 
 /** Why `url` may not receive webhooks, in the API's wording; undefined when it may. */
-export function webhookTargetProblem(url: string, allowPrivate: boolean): string | undefined {
-  const problem = allowPrivate
-    ? targetUrlProblem(url, ['http:', 'https:'])
-    : targetUrlProblem(url, ['https:'])
-  if (!problem || (allowPrivate && problem === 'non_public')) return undefined
-  return MESSAGES[problem]
+export function webhookTargetProblem(url: string, allowLocal: boolean): string | undefined {
+  const problem = outboundTargetProblem(url, ['https:'], allowLocal)
+  return problem && MESSAGES[problem]
 }

@@ -17,6 +17,7 @@ import { newId } from '../../src/lib/ids.ts'
 import type { DeliveryMessage } from '../../src/notifications/enqueue.ts'
 import { savePushSubscription } from '../../src/users/push-subscriptions.ts'
 import { clearContests } from './contests.ts'
+import { verifyPhone } from './phone.ts'
 import { standIn, standInUrl } from './stand-in.ts'
 import { api, createUser, lastCode, type TestUser } from './users.ts'
 
@@ -77,9 +78,14 @@ export function recordingQueue(): RecordingQueue {
   } as unknown as RecordingQueue
 }
 
-/** The Worker's env with every provider configured and a recording queue. */
+/**
+ * The Worker's env with every provider configured and a recording queue. It is a local run
+ * (ALLOW_LOCAL_TARGETS), as the push service is the stand-in on http://127.0.0.1; the real
+ * services' hosts are tested in security-outbound.test.ts.
+ */
 export function testEnv(over: Partial<Env> = {}): Env & { NOTIFICATIONS_QUEUE: RecordingQueue } {
-  const e = { ...env, ...PROVIDERS, NOTIFICATIONS_QUEUE: recordingQueue(), ...over }
+  const local = { ALLOW_LOCAL_TARGETS: 'true' }
+  const e = { ...env, ...PROVIDERS, ...local, NOTIFICATIONS_QUEUE: recordingQueue(), ...over }
   return e as unknown as Env & { NOTIFICATIONS_QUEUE: RecordingQueue }
 }
 
@@ -179,6 +185,8 @@ export interface RecipientOptions {
   name?: string
   /** Verify the email address (default true). */
   verified?: boolean
+  /** Verify phoneNumber over WhatsApp through the API (default true when one is given). */
+  phoneVerified?: boolean
   /** Register a push subscription at the stand-in. */
   push?: boolean
 }
@@ -187,7 +195,7 @@ export interface Recipient extends TestUser {
   push?: PushKeys
 }
 
-/** A user made through the API: signed up, verified, preferences set. */
+/** A user made through the API: signed up, verified (email, phone if given), preferences set. */
 export async function recipient(options: RecipientOptions = {}): Promise<Recipient> {
   const user = await createUser({ name: options.name ?? 'Ada Lovelace' })
   if (options.verified !== false) {
@@ -215,6 +223,9 @@ export async function recipient(options: RecipientOptions = {}): Promise<Recipie
     },
   })
   expect(res.status).toBe(200)
+  if (options.phoneNumber && options.phoneVerified !== false) {
+    await verifyPhone(user, options.phoneNumber)
+  }
   if (!options.push) return user
   const keys = await pushKeys()
   await savePushSubscription(

@@ -131,10 +131,23 @@ export async function createUser(
   return { id: user.id, email: user.email, password, accessToken, refreshToken, user }
 }
 
-/** A user whose signup email is in BOOTSTRAP_ADMIN_EMAILS, hence an admin. */
-export function createAdmin(): Promise<TestUser> {
+/**
+ * An admin: signs up with an address in BOOTSTRAP_ADMIN_EMAILS, then verifies it with the mailed
+ * code (the bootstrap role is granted only once the address is proven). Returns the tokens of the
+ * session that verification opened, which carry the admin role.
+ */
+export async function createAdmin(): Promise<TestUser> {
   const email = uniqueEmail('admin')
-  return createUser({ email }, { bindings: { BOOTSTRAP_ADMIN_EMAILS: email } })
+  const bindings: Partial<Env> = { BOOTSTRAP_ADMIN_EMAILS: email }
+  const signedUp = await createUser({ email }, { bindings })
+  const res = await api('POST', '/auth/verify-email', {
+    body: { email, code: await lastCode(email) },
+    bindings,
+  })
+  expect(res.status).toBe(200)
+  expect(res.body.user.role, 'the verified bootstrap address is an admin').toBe('admin')
+  const { user, accessToken, refreshToken } = res.body
+  return { ...signedUp, user, accessToken, refreshToken }
 }
 
 /** The newest mail the stand-in received for `email`. */

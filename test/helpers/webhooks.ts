@@ -39,12 +39,12 @@ export type HoldingQueue = ReturnType<typeof holdingQueue>
 
 /** Bindings for a test that delivers to the stand-in on http://127.0.0.1 (a local run). */
 export function localRun(held: HoldingQueue): Partial<Env> {
-  return { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', WEBHOOKS_QUEUE: held.queue }
+  return { ALLOW_LOCAL_TARGETS: 'true', WEBHOOKS_QUEUE: held.queue }
 }
 
 /** Bindings of a deployment: only public https targets. */
 export function deployed(held: HoldingQueue): Partial<Env> {
-  return { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false', WEBHOOKS_QUEUE: held.queue }
+  return { ALLOW_LOCAL_TARGETS: 'false', WEBHOOKS_QUEUE: held.queue }
 }
 
 let seq = 0

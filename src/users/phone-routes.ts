@@ -1,0 +1,88 @@
+// Phone verification endpoints under /users/phone: send a WhatsApp code to the account's number,
+// and check it. Mounted by users/routes.ts.
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { authConfig } from '../auth/config.ts'
+import { code } from '../auth/schemas.ts'
+import { createDb } from '../db/client.ts'
+import { currentUser, requireUser } from '../http/auth.ts'
+import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { toIso } from '../lib/time.ts'
+import { refuseNumber } from './phone-send-limits.ts'
+import { confirmPhoneCode, requestPhoneCode } from './phone-verification.ts'
+
+const tags = ['Users']
+const security = [{ bearerAuth: [] }]
+const common = {
+  401: errorResponse('Missing, invalid or expired access token'),
+  404: errorResponse('User not found'),
+  429: errorResponse('Too many requests'),
+}
+
+const PhoneCodeSentSchema = z
+  .object({ message: z.string(), expiresAt: z.string() })
+  .openapi('PhoneCodeSent')
+
+const PhoneVerifyBody = z.strictObject({ code }).openapi('PhoneVerify')
+
+const PhoneVerifiedSchema = z
+  .object({ message: z.string(), phoneNumber: z.string(), phoneVerified: z.boolean() })
+  .openapi('PhoneVerified')
+
+const sendCode = createRoute({
+  method: 'post',
+  path: '/verification',
+  tags,
+  security,
+  summary: 'Send a 6-digit code over WhatsApp to the account’s phone number (10 minutes)',
+  middleware: [
+    requireUser,
+    rateLimit(RULES.phoneCodeSend),
+    rateLimit(RULES.phoneCodeSendDaily),
+  ] as const,
+  responses: {
+    200: json(PhoneCodeSentSchema, 'Code sent'),
+    400: errorResponse('No phone number, or one WhatsApp cannot reach'),
+    409: errorResponse('The number is already verified'),
+    502: errorResponse('The WhatsApp provider refused or failed'),
+    503: errorResponse('WhatsApp delivery is not configured'),
+    ...common,
+  },
+})
+
+const verify = createRoute({
+  method: 'post',
+  path: '/verify',
+  tags,
+  security,
+  summary: 'Verify the account’s phone number with the code sent to it',
+  middleware: [requireUser, rateLimit(RULES.phoneCodeCheck)] as const,
+  request: {
+    body: { content: { 'application/json': { schema: PhoneVerifyBody } }, required: true },
+  },
+  responses: {
+    200: json(PhoneVerifiedSchema, 'Verified'),
+    400: errorResponse('Invalid input, no phone number, or an invalid or expired code'),
+    ...common,
+  },
+})
+
+export const phoneRoutes = new OpenAPIHono<AppEnv>()
+
+phoneRoutes
+  .openapi(sendCode, async (c) => {
+    const deps = { env: c.env, db: createDb(c.env.DB), codeKey: await authConfig(c.env).codeKey }
+    const result = await requestPhoneCode(deps, currentUser(c).sub, Date.now())
+    // The 429 declared above, built (untyped) by the limiter's shared answer.
+    if ('limited' in result) return refuseNumber(c, result.limited) as never
+    const message = 'A verification code was sent to your phone number over WhatsApp'
+    return c.json({ message, expiresAt: toIso(result.expiresAt) }, 200)
+  })
+  .openapi(verify, async (c) => {
+    const deps = { db: createDb(c.env.DB), codeKey: await authConfig(c.env).codeKey }
+    const { code } = c.req.valid('json')
+    const phoneNumber = await confirmPhoneCode(deps, currentUser(c).sub, code, Date.now())
+    const message = 'Phone number verified successfully'
+    return c.json({ message, phoneNumber, phoneVerified: true }, 200)
+  })

@@ -1,0 +1,28 @@
+// When a user's phone number may carry WhatsApp messages: only the exact number a code proved.
+import { sql } from 'drizzle-orm'
+import { users, type UserRow } from '../db/schema.ts'
+
+type PhoneState = Pick<UserRow, 'phoneNumber' | 'phoneVerifiedNumber'>
+
+/**
+ * True when the account's number is the one verified. Comparing the numbers (not only reading a
+ * flag) keeps any write that changes phone_number without clearing the verification harmless.
+ * notifications/fan-out.ts applies the same rule in SQL.
+ */
+export function isPhoneVerified(row: PhoneState): boolean {
+  return row.phoneNumber != null && row.phoneVerifiedNumber === row.phoneNumber
+}
+
+/**
+ * The columns that set the phone number. In the same UPDATE the verification is kept only when
+ * the new number is the verified one (SQLite evaluates the CASE against the row before the
+ * update), so changing the number drops it atomically and re-sending the same number does not.
+ */
+export function phoneNumberColumns(phoneNumber: string | null) {
+  const unchanged = sql`${users.phoneVerifiedNumber} IS ${phoneNumber}`
+  return {
+    phoneNumber,
+    phoneVerifiedAt: sql`CASE WHEN ${unchanged} THEN ${users.phoneVerifiedAt} END`,
+    phoneVerifiedNumber: sql`CASE WHEN ${unchanged} THEN ${users.phoneVerifiedNumber} END`,
+  }
+}
