@@ -13,12 +13,12 @@ import { hitNumberLimits } from './phone-send-limits.ts'
 import { findUser } from './queries.ts'
 
 const PURPOSE = 'verify_phone'
-export const NO_PHONE = 'The account has no phone number; add one to the profile first'
-export const UNREACHABLE = 'The phone number cannot receive WhatsApp messages'
-export const ALREADY_VERIFIED = 'The phone number is already verified'
-export const WHATSAPP_DISABLED = 'WhatsApp delivery is not configured; no code was sent'
-export const WHATSAPP_FAILED = 'The WhatsApp message could not be sent; try again later'
-export const INVALID_CODE = 'Invalid or expired code'
+const NO_PHONE = 'The account has no phone number; add one to the profile first'
+const UNREACHABLE = 'The phone number cannot receive WhatsApp messages'
+const ALREADY_VERIFIED = 'The phone number is already verified'
+const WHATSAPP_DISABLED = 'WhatsApp delivery is not configured; no code was sent'
+const WHATSAPP_FAILED = 'The WhatsApp message could not be sent; try again later'
+const INVALID_CODE = 'Invalid or expired code'
 
 export interface PhoneCodeDeps {
   env: Env
