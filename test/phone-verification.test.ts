@@ -18,7 +18,7 @@ import {
 } from './helpers/notifications.ts'
 import { lastOutboxCode, uniquePhone, verifyPhone, WHATSAPP_OUTBOX } from './helpers/phone.ts'
 import { standIn } from './helpers/stand-in.ts'
-import { api, createUser, rememberSecret, type TestUser } from './helpers/users.ts'
+import { api, createUser, nextIp, rememberSecret, type TestUser } from './helpers/users.ts'
 
 beforeEach(resetNotifications)
 
@@ -322,6 +322,24 @@ describe('POST /users/phone/verify', () => {
       })
     }
     expect((await checkCode(user, code)).status).toBe(400)
+    expect(await phoneVerified(user)).toBe(false)
+  })
+
+  it('caps wrong codes across fresh codes for the day, not only per code', async () => {
+    const { user, phoneNumber } = await withPhone()
+    const ip = nextIp()
+    const check = (code: string) =>
+      api('POST', '/users/phone/verify', { token: user.accessToken, ip, body: { code } })
+    await sendCode(user)
+    const first = await lastCodeTo(phoneNumber)
+    for (let i = 0; i < 3; i++) expect((await check(wrongCode(first))).status).toBe(400)
+    await sendCode(user)
+    const second = await lastCodeTo(phoneNumber)
+    for (let i = 0; i < 2; i++) expect((await check(wrongCode(second))).status).toBe(400)
+    // The sixth failure from this client is refused for the rest of the day, right code or not.
+    const refused = await check(second)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(3600)
     expect(await phoneVerified(user)).toBe(false)
   })
 

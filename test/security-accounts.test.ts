@@ -157,6 +157,20 @@ describe('admin power ends with the session', () => {
     expect(answers).toEqual(expected)
   })
 
+  it('counts a revoked admin token against the general limit of its address', async () => {
+    const other = await createAdmin()
+    const live = await api('GET', '/webhooks', { token: other.accessToken })
+    expect(live.status).toBe(200)
+    expect(live.headers.get('X-RateLimit-Limit')).toBeNull()
+    const revoked = await api('DELETE', `/admin/users/${other.id}/sessions`, {
+      token: admin.accessToken,
+    })
+    expect(revoked.status).toBe(200)
+    const after = await api('GET', '/webhooks', { token: other.accessToken })
+    expect(after.status).toBe(401)
+    expect(after.headers.get('X-RateLimit-Limit')).toBe('100')
+  })
+
   it.each(['/users', '/admin/users'])(
     'revokes every session of an admin demoted through PATCH %s/{id}/role, at once',
     async (base) => {

@@ -6,6 +6,7 @@ import { authConfig } from '../auth/config.ts'
 import { code } from '../auth/schemas.ts'
 import { createDb } from '../db/client.ts'
 import { currentUser, requireUser } from '../http/auth.ts'
+import { FAILURE_BUDGETS, failureBudget, signedInAccount } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
@@ -57,7 +58,12 @@ const verify = createRoute({
   tags,
   security,
   summary: 'Verify the account’s phone number with the code sent to it',
-  middleware: [requireUser, rateLimit(RULES.phoneCodeCheck)] as const,
+  // The daily budget across codes: each new code brings 3 fresh attempts.
+  middleware: [
+    requireUser,
+    rateLimit(RULES.phoneCodeCheck),
+    failureBudget(FAILURE_BUDGETS.codeCheck, signedInAccount),
+  ] as const,
   request: {
     body: { content: { 'application/json': { schema: PhoneVerifyBody } }, required: true },
   },
