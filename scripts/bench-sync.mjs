@@ -105,8 +105,12 @@ async function main() {
       const r = body.results?.[0]
       if (!r || r.error) throw new Error(`sync failed: ${JSON.stringify(body)}`)
       const written = r.created + r.updated + r.rescheduled
-      console.log(`${label}: ${wallMs} ms, created ${r.created}, updated ${r.updated}, unchanged ${r.unchanged}, rows written ${written}`)
-      rows.push(`| ${label} | ${wallMs} | ${r.durationMs} | ${r.created} | ${r.updated} | ${r.unchanged} | ${written} |`)
+      console.log(
+        `${label}: ${wallMs} ms, created ${r.created}, updated ${r.updated}, unchanged ${r.unchanged}, rows written ${written}`,
+      )
+      rows.push(
+        `| ${label} | ${wallMs} | ${r.durationMs} | ${r.created} | ${r.updated} | ${r.unchanged} | ${written} |`,
+      )
     }
   } finally {
     server.stop()

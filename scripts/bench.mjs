@@ -20,15 +20,50 @@ function sqlValue(v) {
 }
 
 function seedFile(now) {
-  const columns = ['id', 'platform_id', 'name', 'platform', 'phase', 'type', 'start_time', 'end_time',
-    'duration_minutes', 'description', 'difficulty', 'participant_count', 'is_active', 'is_notified',
-    'last_synced_at', 'created_at', 'updated_at']
+  const columns = [
+    'id',
+    'platform_id',
+    'name',
+    'platform',
+    'phase',
+    'type',
+    'start_time',
+    'end_time',
+    'duration_minutes',
+    'description',
+    'difficulty',
+    'participant_count',
+    'is_active',
+    'is_notified',
+    'last_synced_at',
+    'created_at',
+    'updated_at',
+  ]
   const lines = []
   for (const c of syntheticContests(CONTESTS, now)) {
     const phase = c.start_time > now ? 'BEFORE' : c.end_time >= now ? 'CODING' : 'FINISHED'
-    const row = [c.id, c.platform_id, c.name, c.platform, phase, c.type, c.start_time, c.end_time,
-      c.duration_minutes, c.description, c.difficulty, c.participant_count, 1, 0, now, now, now]
-    lines.push(`INSERT INTO contests (${columns.join(', ')}) VALUES (${row.map(sqlValue).join(', ')});`)
+    const row = [
+      c.id,
+      c.platform_id,
+      c.name,
+      c.platform,
+      phase,
+      c.type,
+      c.start_time,
+      c.end_time,
+      c.duration_minutes,
+      c.description,
+      c.difficulty,
+      c.participant_count,
+      1,
+      0,
+      now,
+      now,
+      now,
+    ]
+    lines.push(
+      `INSERT INTO contests (${columns.join(', ')}) VALUES (${row.map(sqlValue).join(', ')});`,
+    )
   }
   mkdirSync('.wrangler', { recursive: true })
   const path = '.wrangler/bench-seed.sql'
@@ -48,7 +83,10 @@ function run(base, { title, path, bust }) {
           {
             method: 'GET',
             // A fresh query parameter per request makes every request a cache miss.
-            setupRequest: (req) => ({ ...req, path: bust ? `${path}${path.includes('?') ? '&' : '?'}_=${n++}` : path }),
+            setupRequest: (req) => ({
+              ...req,
+              path: bust ? `${path}${path.includes('?') ? '&' : '?'}_=${n++}` : path,
+            }),
           },
         ],
       },
@@ -77,12 +115,20 @@ async function main() {
   wrangler(`d1 execute DB --local --persist-to ${STATE} --file ${seedFile(now)}`)
   console.log(`Loaded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`)
 
-  const server = await startDevServer({ port: PORT, persistTo: STATE, vars: { RATE_LIMIT_DISABLED: 'true' } })
+  const server = await startDevServer({
+    port: PORT,
+    persistTo: STATE,
+    vars: { RATE_LIMIT_DISABLED: 'true' },
+  })
   const cases = [
     { title: 'GET /contests/health', path: '/contests/health' },
     { title: 'GET /contests/upcoming (cached)', path: '/contests/upcoming' },
     { title: 'GET /contests/upcoming (uncached)', path: '/contests/upcoming', bust: true },
-    { title: 'GET /contests/search?q=educational (uncached)', path: '/contests/search?q=educational', bust: true },
+    {
+      title: 'GET /contests/search?q=educational (uncached)',
+      path: '/contests/search?q=educational',
+      bust: true,
+    },
     { title: 'GET /contests?limit=100 (uncached)', path: '/contests?limit=100', bust: true },
     { title: 'GET /contests?limit=100 (cached)', path: '/contests?limit=100' },
   ]
@@ -111,7 +157,8 @@ function writeResults(results, now) {
     '| endpoint | req/s | p50 ms | p99 ms | ratio to health | non-2xx + errors |',
     '|---|---|---|---|---|---|',
     ...results.map(
-      (r) => `| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / health).toFixed(2)} | ${r.errors} |`,
+      (r) =>
+        `| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / health).toFixed(2)} | ${r.errors} |`,
     ),
   ])
 }

@@ -8,7 +8,9 @@ const STATE = '.wrangler/state'
 const SYNC_CRON = '0 */6 * * *'
 
 const fixtures = await startFixtureServer()
-console.log(`Serving recorded payloads on ${fixtures.url} (times moved ${fixtures.shiftMs / 86_400_000} days)`)
+console.log(
+  `Serving recorded payloads on ${fixtures.url} (times moved ${fixtures.shiftMs / 86_400_000} days)`,
+)
 wrangler(`d1 migrations apply DB --local --persist-to ${STATE}`)
 
 const server = await startDevServer({
@@ -24,12 +26,16 @@ const server = await startDevServer({
 })
 let status = 0
 try {
-  const res = await fetch(`${server.base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(SYNC_CRON)}`)
+  const res = await fetch(
+    `${server.base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(SYNC_CRON)}`,
+  )
   if (!res.ok) throw new Error(`sync cron answered ${res.status}`)
   const upcoming = await (await fetch(`${server.base}/contests/upcoming`)).json()
   const stats = await (await fetch(`${server.base}/contests/stats`)).json()
   console.log(`Catalogue: ${stats.totalContests} contests`, stats.platformBreakdown)
-  console.log(`Upcoming: ${upcoming.length}, platforms ${[...new Set(upcoming.map((c) => c.platform))].join(', ')}`)
+  console.log(
+    `Upcoming: ${upcoming.length}, platforms ${[...new Set(upcoming.map((c) => c.platform))].join(', ')}`,
+  )
 } catch (err) {
   console.error(`Seed failed: ${err.message}`)
   status = 1

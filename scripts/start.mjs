@@ -52,8 +52,17 @@ if (!intelligenceUrl) {
 
 const dev = spawn(
   'npx',
-  ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--test-scheduled',
-    '--show-interactive-dev-session=false', ...varArgs],
+  [
+    'wrangler',
+    'dev',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--test-scheduled',
+    '--show-interactive-dev-session=false',
+    ...varArgs,
+  ],
   { stdio: 'inherit', env },
 )
 
@@ -61,7 +70,12 @@ function devVar(name) {
   const line = readFileSync('.dev.vars', 'utf8')
     .split('\n')
     .find((l) => l.trim().startsWith(`${name}=`))
-  return line?.slice(line.indexOf('=') + 1).trim().replace(/^(["'])(.*)\1$/, '$2') || undefined
+  return (
+    line
+      ?.slice(line.indexOf('=') + 1)
+      .trim()
+      .replace(/^(["'])(.*)\1$/, '$2') || undefined
+  )
 }
 
 const crons = cronsOf(readFileSync('wrangler.toml', 'utf8'))

@@ -44,7 +44,12 @@ const settingsSchema = z.object({
   BOOTSTRAP_ADMIN_EMAILS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   FROM_EMAIL: z.string().default('Contest Alerts <alerts@contest-alert.dev>'),
   CONTACT_EMAIL: optional,
   RESEND_API_KEY: optional,

@@ -76,7 +76,12 @@ describe('POST /contests', () => {
 
   it('rejects invalid fields with every message, and unknown keys', async () => {
     const res = await send('POST', '/contests', {
-      ...valid({ platform: 'leetcode', type: 'CF', endTime: future(9), websiteUrl: 'javascript:alert(1)' }),
+      ...valid({
+        platform: 'leetcode',
+        type: 'CF',
+        endTime: future(9),
+        websiteUrl: 'javascript:alert(1)',
+      }),
       phase: 'BEFORE',
     })
     expect(res.status).toBe(400)
@@ -87,7 +92,11 @@ describe('POST /contests', () => {
         'websiteUrl must be a URL address',
       ]),
     )
-    const rules = await send('POST', '/contests', valid({ platform: 'leetcode', endTime: future(9) }))
+    const rules = await send(
+      'POST',
+      '/contests',
+      valid({ platform: 'leetcode', endTime: future(9) }),
+    )
     expect((await rules.json<{ message: string[] }>()).message).toEqual([
       'type must be one of the following values for leetcode: WEEKLY, BIWEEKLY',
       'endTime must be after startTime',
@@ -218,7 +227,12 @@ describe('POST /contests/sync', () => {
     const res = await send('POST', '/contests/sync')
     expect(res.status).toBe(200)
     const { results } = await res.json<{ results: { platform: string; created: number }[] }>()
-    expect(results.map((r) => r.platform)).toEqual(['codeforces', 'leetcode', 'codechef', 'atcoder'])
+    expect(results.map((r) => r.platform)).toEqual([
+      'codeforces',
+      'leetcode',
+      'codechef',
+      'atcoder',
+    ])
     for (const r of results) expect(r.created).toBeGreaterThan(0)
   })
 

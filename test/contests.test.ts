@@ -8,7 +8,8 @@ import { call, countingD1, getJson } from './helpers/worker.ts'
 beforeEach(clearContests)
 
 const names = (list: { name: string }[]) => list.map((c) => c.name)
-const PLATFORM_VALUES = 'platform must be one of the following values: codeforces, leetcode, codechef, atcoder'
+const PLATFORM_VALUES =
+  'platform must be one of the following values: codeforces, leetcode, codechef, atcoder'
 
 describe('GET /contests/health', () => {
   it('answers ok with the current time and runs no database query', async () => {
@@ -149,7 +150,9 @@ describe('GET /contests/search', () => {
 
   it('finds a contest after its name changes', async () => {
     const [row] = await addContests([contest(1, { name: 'Old Name' })])
-    await env.DB.prepare('UPDATE contests SET name = ? WHERE id = ?').bind('Fresh Title', row.id).run()
+    await env.DB.prepare('UPDATE contests SET name = ? WHERE id = ?')
+      .bind('Fresh Title', row.id)
+      .run()
     await clearCacheVersion()
     expect((await getJson('/contests/search?q=old')).body).toEqual([])
     expect(names((await getJson('/contests/search?q=fresh')).body)).toEqual(['Fresh Title'])
@@ -270,7 +273,10 @@ describe('GET /contests/platform/:platform', () => {
   it('rejects values outside their enumerations and limits out of range', async () => {
     const cases: [string, string][] = [
       ['/contests/platform/hackerrank', PLATFORM_VALUES],
-      ['/contests/platform/codeforces?phase=UPCOMING', 'phase must be one of the following values: BEFORE, CODING, FINISHED'],
+      [
+        '/contests/platform/codeforces?phase=UPCOMING',
+        'phase must be one of the following values: BEFORE, CODING, FINISHED',
+      ],
       ['/contests/platform/codeforces?limit=101', 'limit must not be greater than 100'],
       ['/contests/platform/codeforces?limit=0', 'limit must not be less than 1'],
       ['/contests/platform/codeforces?limit=abc', 'limit must be an integer number'],
@@ -315,7 +321,9 @@ describe('GET /contests/difficulty/:level and /contests/type/:type', () => {
     ])
     const type = await getJson('/contests/type/DIV2')
     expect(type.status).toBe(400)
-    expect(type.body.message[0]).toMatch(/^type must be one of the following values: CF, IOI, ICPC, WEEKLY/)
+    expect(type.body.message[0]).toMatch(
+      /^type must be one of the following values: CF, IOI, ICPC, WEEKLY/,
+    )
   })
 })
 

@@ -47,7 +47,10 @@ describe('sync of all platforms', () => {
     for (const report of reports) {
       expect(report.error, report.platform).toBeUndefined()
       expect(report.created, report.platform).toBeGreaterThan(0)
-      const stored = await count('SELECT count(*) AS n FROM contests WHERE platform = ?', report.platform)
+      const stored = await count(
+        'SELECT count(*) AS n FROM contests WHERE platform = ?',
+        report.platform,
+      )
       expect(stored, report.platform).toBe(report.created)
     }
     expect(await count("SELECT count(*) AS n FROM sync_runs WHERE status = 'success'")).toBe(4)
@@ -88,7 +91,9 @@ describe('sync of all platforms', () => {
     await serveAllPlatforms()
     await servePlatform('leetcode', 'not json at all')
     await expect(runCron('0 */6 * * *', env, RECORDED_AT)).rejects.toThrow(/leetcode/)
-    expect(await count("SELECT count(*) AS n FROM contests WHERE platform = 'atcoder'")).toBeGreaterThan(0)
+    expect(
+      await count("SELECT count(*) AS n FROM contests WHERE platform = 'atcoder'"),
+    ).toBeGreaterThan(0)
   })
 
   it('keeps a changed start time of an upcoming contest as a reschedule and re-arms it', async () => {
@@ -125,7 +130,9 @@ describe('sync of all platforms', () => {
   it('never overlaps: a second run while one holds the lease is refused, and the cron skips', async () => {
     await serveAllPlatforms()
     expect(await acquireLock(db, 'contest-sync', 'someone-else', RECORDED_AT, 600_000)).toBe(true)
-    await expect(runSync(deps(), PLATFORMS, RECORDED_AT)).rejects.toBeInstanceOf(SyncInProgressError)
+    await expect(runSync(deps(), PLATFORMS, RECORDED_AT)).rejects.toBeInstanceOf(
+      SyncInProgressError,
+    )
     await expect(runCron('0 */6 * * *', env, RECORDED_AT)).resolves.toBeUndefined()
     expect(await count('SELECT count(*) AS n FROM contests')).toBe(0)
     // A crashed holder's lease expires and the next run proceeds.

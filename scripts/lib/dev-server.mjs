@@ -9,7 +9,11 @@ export const offlineEnv = {
 }
 
 export function wrangler(args, options = {}) {
-  return execSync(`npx wrangler ${args}`, { env: offlineEnv, stdio: ['ignore', 'ignore', 'inherit'], ...options })
+  return execSync(`npx wrangler ${args}`, {
+    env: offlineEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    ...options,
+  })
 }
 
 /** Resolves once `GET /contests/health` answers, with a `stop()` that ends the server. */
@@ -17,9 +21,21 @@ export async function startDevServer({ port, persistTo, vars = {}, testScheduled
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
   const child = spawn(
     'npx',
-    ['wrangler', 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo,
-      '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL ?? 'error', ...varArgs,
-      ...(testScheduled ? ['--test-scheduled'] : [])],
+    [
+      'wrangler',
+      'dev',
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--persist-to',
+      persistTo,
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      process.env.WRANGLER_LOG_LEVEL ?? 'error',
+      ...varArgs,
+      ...(testScheduled ? ['--test-scheduled'] : []),
+    ],
     { env: offlineEnv, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
   )
   const base = `http://127.0.0.1:${port}`

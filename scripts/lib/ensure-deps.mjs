@@ -4,7 +4,8 @@ import { execSync } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 
 const marker = 'node_modules/.package-lock.json'
-const stale = !existsSync(marker) || statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs
+const stale =
+  !existsSync(marker) || statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs
 
 if (stale) {
   console.log('Installing dependencies (npm ci)...')

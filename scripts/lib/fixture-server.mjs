@@ -41,11 +41,18 @@ function shiftAtcoderHtml(html, shiftMs) {
 
 export function startFixtureServer(now = Date.now(), dir = 'test/fixtures') {
   const shiftMs = Math.round((now - RECORDED_AT) / WEEK_MS) * WEEK_MS
-  const json = (file) => JSON.stringify(shiftJson(JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')), shiftMs))
+  const json = (file) =>
+    JSON.stringify(shiftJson(JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')), shiftMs))
   const routes = {
-    '/codeforces/api/contest.list': ['application/json', () => json('codeforces-contest-list.json')],
+    '/codeforces/api/contest.list': [
+      'application/json',
+      () => json('codeforces-contest-list.json'),
+    ],
     '/leetcode/graphql': ['application/json', () => json('leetcode-graphql.json')],
-    '/codechef/api/list/contests/all': ['application/json', () => json('codechef-contests-all.json')],
+    '/codechef/api/list/contests/all': [
+      'application/json',
+      () => json('codechef-contests-all.json'),
+    ],
     '/atcoder/contests': [
       'text/html; charset=utf-8',
       () => shiftAtcoderHtml(readFileSync(`${dir}/atcoder-contests.html`, 'utf8'), shiftMs),
@@ -62,6 +69,8 @@ export function startFixtureServer(now = Date.now(), dir = 'test/fixtures') {
     res.writeHead(200, { 'content-type': route[0] }).end(route[1]())
   })
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}`, shiftMs })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${server.address().port}`, shiftMs }),
+    ),
   )
 }

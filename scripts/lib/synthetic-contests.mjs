@@ -7,8 +7,24 @@ const TYPES = {
   atcoder: ['ABC', 'ABC', 'ARC', 'AGC', 'AHC'],
 }
 const DIFFICULTIES = ['BEGINNER', 'EASY', 'MEDIUM', 'HARD', 'EXPERT', null]
-const WORDS = ['Round', 'Educational', 'Global', 'Weekly', 'Biweekly', 'Starters', 'Beginner',
-  'Regular', 'Grand', 'Heuristic', 'Div. 1', 'Div. 2', 'Div. 3', 'Cup', 'Challenge', 'Open']
+const WORDS = [
+  'Round',
+  'Educational',
+  'Global',
+  'Weekly',
+  'Biweekly',
+  'Starters',
+  'Beginner',
+  'Regular',
+  'Grand',
+  'Heuristic',
+  'Div. 1',
+  'Div. 2',
+  'Div. 3',
+  'Cup',
+  'Challenge',
+  'Open',
+]
 
 /** Mulberry32: a tiny seeded generator, so every run benchmarks the same catalogue. */
 function random(seed) {

@@ -11,7 +11,11 @@ export function renderError(err: Error, c: Context): Response {
     return c.json(body, err.status)
   }
   console.error(
-    JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: String(err.stack ?? err) }),
+    JSON.stringify({
+      level: 'error',
+      requestId: c.get('requestId'),
+      error: String(err.stack ?? err),
+    }),
   )
   return c.json({ statusCode: 500, message: 'Internal server error', error: statusText(500) }, 500)
 }

@@ -60,6 +60,7 @@ export function publicCache(maxAgeSeconds: number): MiddlewareHandler<AppEnv> {
     const stored = new Response(body, { status: 200, headers })
     c.executionCtx.waitUntil(cache.put(key, stored.clone()))
     headers.set('X-Cache', 'MISS')
-    c.res = notModified(c.req.raw, etag, cacheControl) ?? new Response(body, { status: 200, headers })
+    c.res =
+      notModified(c.req.raw, etag, cacheControl) ?? new Response(body, { status: 200, headers })
   }
 }

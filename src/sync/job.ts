@@ -66,7 +66,10 @@ export async function runSync(
   try {
     const outcomes = await Promise.all(platforms.map((p) => syncPlatform(deps, p, now)))
     const reports = outcomes.map((o) => o.report)
-    await recordSyncRuns(deps.db, outcomes.map((o) => o.run))
+    await recordSyncRuns(
+      deps.db,
+      outcomes.map((o) => o.run),
+    )
     if (reports.some((r) => r.created + r.updated > 0)) await bumpCatalogueVersion(deps.kv)
     return { reports, created: outcomes.flatMap((o) => o.created) }
   } finally {

@@ -19,7 +19,11 @@ const PATHS: Record<Platform, { method: string; pathPrefix: string }> = {
 }
 
 /** Makes `platform` answer with `body` (the recorded payload unless given) and `status`. */
-export function servePlatform(platform: Platform, body: unknown = FIXTURES[platform], status = 200) {
+export function servePlatform(
+  platform: Platform,
+  body: unknown = FIXTURES[platform],
+  status = 200,
+) {
   return standIn.script({ ...PATHS[platform], responses: [{ status, body }] })
 }
 

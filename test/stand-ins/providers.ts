@@ -32,9 +32,13 @@ interface Rule {
 function defaultResponse(method: string, path: string, body: string): ScriptedResponse {
   if (method === 'POST' && /\/emails\/batch$/.test(path)) {
     const count = safeJson<unknown[]>(body)?.length ?? 0
-    return { status: 200, body: { data: Array.from({ length: count }, () => ({ id: randomUUID() })) } }
+    return {
+      status: 200,
+      body: { data: Array.from({ length: count }, () => ({ id: randomUUID() })) },
+    }
   }
-  if (method === 'POST' && /\/emails$/.test(path)) return { status: 200, body: { id: randomUUID() } }
+  if (method === 'POST' && /\/emails$/.test(path))
+    return { status: 200, body: { id: randomUUID() } }
   if (method === 'POST' && /\/messages$/.test(path)) {
     const to = safeJson<{ to?: string }>(body)?.to ?? ''
     return {
