@@ -1,11 +1,10 @@
 // DELETE /user/delete-account (soft delete, sessions end) and POST /auth/recover-account
 // (within 30 days; restores the account and signs the user in).
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import { requireSession } from '../admin/session.ts'
+import { currentUser, requireSession } from '../http/auth.ts'
 import type { AppEnv } from '../app-env.ts'
 import { authConfig } from '../auth/config.ts'
 import { createDb } from '../db/client.ts'
-import { currentUser } from '../http/auth.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { notFound } from '../lib/errors.ts'

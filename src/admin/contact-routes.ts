@@ -11,6 +11,7 @@ import { clientAddress } from '../http/client-address.ts'
 import { renderError } from '../http/errors.ts'
 import { RULES, tokenBucket } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
+import { log } from '../lib/log.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { submitContactMessage } from './contact.ts'
 import {
@@ -89,8 +90,6 @@ contactRoutes.onError((err, c) => {
     return c.json(refused('Content-Type must be application/json.'), 415)
   }
   if (err instanceof ApiError || err instanceof HTTPException) return renderError(err, c)
-  console.error(
-    JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: String(err.stack) }),
-  )
+  log.error('request-failed', { requestId: c.get('requestId'), error: err, stack: err.stack })
   return c.json(refused(SEND_FAILED), 500)
 })

@@ -4,6 +4,7 @@ import type { EmailMessage, SendResult } from '../channels/email.ts'
 import type { Db } from '../db/client.ts'
 import { contactMessages } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
+import { log } from '../lib/log.ts'
 import { contactEmail, replyToOf, type ContactInput } from './contact-email.ts'
 
 export type SendEmail = (message: EmailMessage) => Promise<SendResult>
@@ -54,14 +55,10 @@ export async function submitContactMessage(
       .where(eq(contactMessages.id, id))
   } catch (error) {
     // The row stays `pending`; what the visitor must hear is whether the email went out.
-    console.error(
-      JSON.stringify({ level: 'error', event: 'contact-status-failed', id, error: String(error) }),
-    )
+    log.error('contact-status-failed', { id, error })
   }
   if (!result.ok) {
-    console.error(
-      JSON.stringify({ level: 'error', event: 'contact-email-failed', id, error: result.error }),
-    )
+    log.error('contact-email-failed', { id, error: result.error })
   }
   return { id, sent: result.ok }
 }

@@ -4,7 +4,7 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { revokeUserSessionsStatement } from '../auth/sessions.ts'
 import { createDb } from '../db/client.ts'
-import { currentUser } from '../http/auth.ts'
+import { currentUser, requireAdmin } from '../http/auth.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { countResources } from '../resources/service.ts'
@@ -23,7 +23,6 @@ import {
   StatsSchema,
 } from './schemas.ts'
 import { toAdminAreaUser } from './serialize.ts'
-import { adminSession } from './session.ts'
 import { platformStats } from './stats.ts'
 import { searchUsers } from './user-queries.ts'
 
@@ -43,7 +42,7 @@ const stats = createRoute({
   tags,
   security,
   summary: 'Platform-wide counts; total_resources is null while the intelligence service is down',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   responses: { 200: json(StatsSchema, 'The counts'), ...guarded },
 })
 
@@ -53,7 +52,7 @@ const listUsers = createRoute({
   tags,
   security,
   summary: 'Users newest first, optionally those whose email or name contains `search`',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { query: AdminUsersQuery },
   responses: {
     200: json(AdminUserListSchema, 'A page of users'),
@@ -68,7 +67,7 @@ const getUser = createRoute({
   tags,
   security,
   summary: 'One user',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { params: AdminUserIdParam },
   responses: { 200: json(AdminAreaUserSchema, 'The user'), 400: badId, 404: missing, ...guarded },
 })
@@ -79,7 +78,7 @@ const changeRole = createRoute({
   tags,
   security,
   summary: 'Change another user’s role; a demotion ends their sessions at once',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: {
     params: AdminUserIdParam,
     body: { content: { 'application/json': { schema: RoleBody } }, required: true },
@@ -98,7 +97,7 @@ const deleteUserRoute = createRoute({
   tags,
   security,
   summary: 'Delete a user for good, with their sessions and everything they own',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { params: AdminUserIdParam },
   responses: {
     200: json(AdminMessageSchema, 'Deleted'),
@@ -114,7 +113,7 @@ const revokeSessions = createRoute({
   tags,
   security,
   summary: 'End every session of a user at once (e.g. to apply a role change now)',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { params: AdminUserIdParam },
   responses: {
     200: json(RevokedSessionsSchema, 'Sessions ended'),

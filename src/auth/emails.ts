@@ -1,6 +1,7 @@
 // The emails that carry verification and password-reset codes, and what sending them reports.
 import { sendEmail, type SendResult } from '../channels/email.ts'
 import type { Env } from '../env.ts'
+import { log } from '../lib/log.ts'
 import { toIso } from '../lib/time.ts'
 import { CODE_TTL_MS, type CodePurpose } from './codes.ts'
 
@@ -48,10 +49,8 @@ export async function sendCodeEmail(
   if (!result.ok) {
     // A provider failure loses a code nobody else hears about (the code routes answer before
     // sending); no provider at all is a setting, already visible in the answers.
-    const level = result.provider === 'none' ? 'warn' : 'error'
-    console.error(
-      JSON.stringify({ level, event: 'code-email-not-sent', purpose, error: result.error }),
-    )
+    const write = result.provider === 'none' ? log.warn : log.error
+    write('code-email-not-sent', { purpose, error: result.error })
   }
   const delivery: CodeDelivery = result.ok
     ? { sent: true, expiresAt: toIso(expiresAt) }

@@ -10,6 +10,7 @@ import { defer } from '../http/defer.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
+import { log } from '../lib/log.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { toProfile } from '../users/serialize.ts'
 import {
@@ -185,8 +186,7 @@ async function mailCodeIfIssued(
       const issued = await issue(createDb(c.env.DB), email)
       if (issued) await sendCodeEmail(c.env, issued.user, purpose, issued.code, issued.expiresAt)
     } catch (error) {
-      const line = { level: 'error', event: 'code-email-failed', purpose, error: String(error) }
-      console.error(JSON.stringify(line))
+      log.with({ requestId: c.get('requestId') }).error('code-email-failed', { purpose, error })
     }
   })
 }

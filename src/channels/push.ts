@@ -4,6 +4,7 @@ import { encryptNotification } from '@block65/webcrypto-web-push'
 import { importJWK, SignJWT } from 'jose'
 import { settings, type Env, type Settings } from '../env.ts'
 import { fromBase64Url, toBase64Url } from '../lib/crypto.ts'
+import { log } from '../lib/log.ts'
 import { writeOutbox } from './outbox.ts'
 import { pushEndpointProblem } from './push-target.ts'
 
@@ -123,16 +124,12 @@ export function classifyPushStatus(status: number): 'ok' | 'gone' | 'transient' 
  * the user, and a body (or an error naming hosts) may carry text meant for nobody outside.
  */
 function logPushFailure(endpoint: string, event: string, detail: unknown, status?: number) {
-  console.warn(
-    JSON.stringify({
-      level: 'warn',
-      event,
-      // The origin only: the endpoint's path is the subscription's bearer capability.
-      service: new URL(endpoint).origin,
-      ...(status !== undefined && { status }),
-      detail: String(detail).slice(0, 500),
-    }),
-  )
+  log.warn(event, {
+    // The origin only: the endpoint's path is the subscription's bearer capability.
+    service: new URL(endpoint).origin,
+    ...(status !== undefined && { status }),
+    detail: String(detail).slice(0, 500),
+  })
 }
 
 async function sendWithWebPush(

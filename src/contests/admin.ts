@@ -7,7 +7,8 @@ import { contestRuleViolations, type CreateContest, type UpdateContest } from '.
 import type { ContestType, Difficulty, Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
 import { isReschedule, recordReschedule } from './reschedules.ts'
-import { contestFields, insertContests, type ContestInput } from './writes.ts'
+import type { ContestInput } from './contest-input.ts'
+import { contestFields, insertContests } from './writes.ts'
 
 function toInput(body: CreateContest): ContestInput {
   return { ...body, startTime: Date.parse(body.startTime), endTime: Date.parse(body.endTime) }

@@ -34,6 +34,7 @@ import {
   StatsSchema,
   TypeParam,
 } from './schemas.ts'
+import { catalogueVersion } from './catalogue-version.ts'
 import { toApiContest, toApiContestDetail } from './serialize.ts'
 import { lastSuccessfulSync } from '../sync/runs.ts'
 import { contestStats, platformStats } from './stats.ts'
@@ -42,6 +43,9 @@ import { contestStats, platformStats } from './stats.ts'
 const TIME_DEPENDENT_TTL = 60
 const SEARCH_TTL = 300
 const DETAIL_TTL = 30
+
+/** Cached under the catalogue version, which every catalogue write replaces. */
+const cached = (ttl: number) => publicCache(ttl, (c) => catalogueVersion(c.env.KV))
 
 const tags = ['Contests']
 const ContestList = z.array(ContestSchema)
@@ -58,7 +62,7 @@ function listRoute<R extends NonNullable<RouteConfig['request']>>(
     path,
     tags,
     summary,
-    middleware: [publicCache(ttl)] as const,
+    middleware: [cached(ttl)] as const,
     request,
     responses: { 200: json(ContestList, 'Contests'), 400: badRequest },
   })
@@ -93,7 +97,7 @@ const list = createRoute({
   path: '/',
   tags,
   summary: 'Paginated, filtered and sorted contest list',
-  middleware: [publicCache(TIME_DEPENDENT_TTL)] as const,
+  middleware: [cached(TIME_DEPENDENT_TTL)] as const,
   request: { query: ListQuery },
   responses: { 200: json(ContestPageSchema, 'A page of contests'), 400: badRequest },
 })
@@ -103,7 +107,7 @@ const stats = createRoute({
   path: '/stats',
   tags,
   summary: 'Catalogue statistics',
-  middleware: [publicCache(TIME_DEPENDENT_TTL)] as const,
+  middleware: [cached(TIME_DEPENDENT_TTL)] as const,
   responses: { 200: json(StatsSchema, 'Statistics over active contests') },
 })
 
@@ -112,7 +116,7 @@ const statsByPlatform = createRoute({
   path: '/stats/{platform}',
   tags,
   summary: 'Statistics of one platform',
-  middleware: [publicCache(TIME_DEPENDENT_TTL)] as const,
+  middleware: [cached(TIME_DEPENDENT_TTL)] as const,
   request: { params: PlatformParam },
   responses: { 200: json(PlatformStatsSchema, 'Platform statistics'), 400: badRequest },
 })
@@ -130,7 +134,7 @@ const byId = createRoute({
   path: '/{id}',
   tags,
   summary: 'One contest with its time-derived fields',
-  middleware: [publicCache(DETAIL_TTL)] as const,
+  middleware: [cached(DETAIL_TTL)] as const,
   request: { params: IdParam },
   responses: {
     200: json(ContestDetailSchema, 'The contest'),

@@ -1,5 +1,5 @@
 // A digest of the fields a sync brings, so an unchanged upstream contest costs no write.
-import type { ContestInput } from './writes.ts'
+import type { ContestInput } from './contest-input.ts'
 
 /** cyrb53: a fast 53-bit string hash; change detection needs no cryptographic strength. */
 function cyrb53(text: string): string {

@@ -6,7 +6,8 @@ import { contests, type ContestRow } from '../db/schema.ts'
 import { isReschedule, recordReschedule } from './reschedules.ts'
 import type { Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
-import { contestFields, newContestRow, ROWS_PER_INSERT, type ContestInput } from './writes.ts'
+import type { ContestInput } from './contest-input.ts'
+import { contestFields, newContestRow, ROWS_PER_INSERT } from './writes.ts'
 
 export interface UpsertResult {
   created: ContestRow[]

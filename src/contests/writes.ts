@@ -3,25 +3,8 @@ import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
 import { phaseAt } from './serialize.ts'
+import type { ContestInput } from './contest-input.ts'
 import { contestSyncHash } from './sync-hash.ts'
-import type { ContestType, Difficulty, Platform } from './schemas.ts'
-
-export interface ContestInput {
-  platform: Platform
-  platformId: string
-  name: string
-  type: ContestType
-  startTime: number
-  endTime: number
-  description?: string
-  websiteUrl?: string
-  registrationUrl?: string
-  difficulty?: Difficulty
-  participantCount?: number
-  problemCount?: number
-  platformMetadata?: Record<string, unknown>
-  isActive?: boolean
-}
 
 /** The columns that describe a contest as its platform gives it (absent fields stored as null). */
 export function contestFields(input: ContestInput, now: number) {

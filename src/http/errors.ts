@@ -2,6 +2,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { ApiError, statusText } from '../lib/errors.ts'
+import { log } from '../lib/log.ts'
 
 export function renderError(err: Error, c: Context): Response {
   if (err instanceof ApiError) return c.json(err.toBody(), err.status as 400)
@@ -10,13 +11,7 @@ export function renderError(err: Error, c: Context): Response {
     const body = { statusCode: err.status, message: err.message, error: statusText(err.status) }
     return c.json(body, err.status)
   }
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      requestId: c.get('requestId'),
-      error: String(err.stack ?? err),
-    }),
-  )
+  log.error('request-failed', { requestId: c.get('requestId'), error: err, stack: err.stack })
   return c.json({ statusCode: 500, message: 'Internal server error', error: statusText(500) }, 500)
 }
 

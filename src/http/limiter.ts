@@ -2,6 +2,7 @@
 // turns every limit off.
 import { settings, type Env } from '../env.ts'
 import { ApiError } from '../lib/errors.ts'
+import { log } from '../lib/log.ts'
 import type { Reservation, WindowResult } from '../rate-limit/window.ts'
 
 /** The object's methods as the app calls them (RPC), without naming the Workers class. */
@@ -21,9 +22,7 @@ export function limitsDisabled(env: Env): boolean {
 }
 
 export function logLimiterFailure(error: unknown) {
-  console.error(
-    JSON.stringify({ level: 'error', event: 'rate-limiter-failed', error: String(error) }),
-  )
+  log.error('rate-limiter-failed', { error })
 }
 
 /** Limits that guard secrets or cost refuse without their counter rather than allow. */

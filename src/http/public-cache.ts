@@ -1,8 +1,8 @@
 // Caching of public catalogue reads: Cache-Control for the CDN and browsers, an ETag answered
 // with 304, and the Cache API keyed by the catalogue version so a write is seen on the next read.
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
-import { catalogueVersion } from '../contests/catalogue-version.ts'
+import { defer } from './defer.ts'
 
 const CACHE_NAME = 'public-catalogue'
 
@@ -25,15 +25,22 @@ function notModified(request: Request, etag: string | null, cacheControl: string
   return new Response(null, { status: 304, headers })
 }
 
+/** The current version of what is cached; a new version makes every older entry unreachable. */
+export type VersionOf = (c: Context<AppEnv>) => Promise<string>
+
 /**
- * `maxAgeSeconds` bounds how stale a response may be anywhere: in the Cache API (checked against
+ * `versionOf` is the caller's (the catalogue passes its version in KV), so this middleware knows
+ * nothing of contests. `maxAgeSeconds` bounds how stale a response may be anywhere: in the Cache API (checked against
  * the stored Date as well as expired by the cache), at the CDN (s-maxage) and in browsers.
  */
-export function publicCache(maxAgeSeconds: number): MiddlewareHandler<AppEnv> {
+export function publicCache(
+  maxAgeSeconds: number,
+  versionOf: VersionOf,
+): MiddlewareHandler<AppEnv> {
   const cacheControl = `public, max-age=${maxAgeSeconds}, s-maxage=${maxAgeSeconds}`
   return async (c, next) => {
     const cache = await caches.open(CACHE_NAME)
-    const key = cacheKey(new URL(c.req.url), await catalogueVersion(c.env.KV))
+    const key = cacheKey(new URL(c.req.url), await versionOf(c))
     const hit = await cache.match(key)
     const age = hit ? Date.now() - Date.parse(hit.headers.get('Date') ?? '') : Infinity
     if (hit && age <= maxAgeSeconds * 1000) {
@@ -58,7 +65,7 @@ export function publicCache(maxAgeSeconds: number): MiddlewareHandler<AppEnv> {
     headers.set('ETag', etag)
     headers.set('Date', new Date().toUTCString())
     const stored = new Response(body, { status: 200, headers })
-    c.executionCtx.waitUntil(cache.put(key, stored.clone()))
+    await defer(c, () => cache.put(key, stored.clone()))
     headers.set('X-Cache', 'MISS')
     c.res =
       notModified(c.req.raw, etag, cacheControl) ?? new Response(body, { status: 200, headers })

@@ -1,5 +1,6 @@
 // Cron router: each Cron Trigger expression of wrangler.toml runs its job and logs one JSON line.
 import type { Env } from '../env.ts'
+import { log } from '../lib/log.ts'
 import { cleanupJob } from './cleanup.ts'
 import { schedulerJob } from './scheduler.ts'
 import { syncJob } from './sync.ts'
@@ -18,5 +19,5 @@ export async function runCron(cron: string, env: Env, now: number): Promise<void
   if (!job) throw new Error(`No job is scheduled for cron "${cron}"`)
   const started = Date.now()
   const counts = await job.run(env, now)
-  console.log(JSON.stringify({ job: job.name, cron, durationMs: Date.now() - started, counts }))
+  log.info('job-finished', { job: job.name, cron, durationMs: Date.now() - started, counts })
 }

@@ -1,6 +1,7 @@
 // Queue consumers: the notifications queue sends one delivery per message and acks or retries
 // each message on its own; the dead-letter queue records what the queue gave up on as FAILED.
 import type { Env } from '../env.ts'
+import { log } from '../lib/log.ts'
 import { notifier, type Notifier } from './context.ts'
 import { attemptDelivery } from './deliver.ts'
 import { recordDeadLetter } from './delivery-store.ts'
@@ -15,15 +16,11 @@ function deliveryIdOf(body: unknown): string | undefined {
   return typeof id === 'string' && /^[0-9a-f]{24}$/.test(id) ? id : undefined
 }
 
-function log(event: string, fields: Record<string, unknown>) {
-  console.log(JSON.stringify({ event, ...fields }))
-}
-
 async function handle(n: Notifier, message: Message<unknown>): Promise<void> {
   const deliveryId = deliveryIdOf(message.body)
   if (!deliveryId) {
     // Nothing can ever be done with it; retrying would only move it to the dead-letter queue.
-    log('notification-message-malformed', { messageId: message.id })
+    log.warn('notification-message-malformed', { messageId: message.id })
     message.ack()
     return
   }
@@ -38,13 +35,17 @@ async function handle(n: Notifier, message: Message<unknown>): Promise<void> {
       message.ack()
     }
     if (outcome.kind === 'failed' || outcome.kind === 'retry') {
-      log('notification-delivery-failed', { deliveryId, attempt: message.attempts, ...outcome })
+      log.warn('notification-delivery-failed', {
+        deliveryId,
+        attempt: message.attempts,
+        ...outcome,
+      })
     }
   } catch (error) {
     // D1 or another binding failed: the queue tries again, and after the last retry the
     // dead-letter consumer records the delivery as FAILED.
     const step = Math.min(message.attempts, RETRY_DELAYS_SECONDS.length) - 1
-    log('notification-delivery-error', { deliveryId, error: String(error) })
+    log.error('notification-delivery-error', { deliveryId, error })
     message.retry({ delaySeconds: RETRY_DELAYS_SECONDS[Math.max(0, step)] })
   }
 }
@@ -63,15 +64,12 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env)
   for (const message of batch.messages) {
     const deliveryId = deliveryIdOf(message.body)
     const recorded = deliveryId ? await recordDeadLetter(d1, deliveryId, Date.now()) : false
-    console.error(
-      JSON.stringify({
-        event: 'notification-dead-letter',
-        queue: batch.queue,
-        messageId: message.id,
-        body: message.body,
-        recorded,
-      }),
-    )
+    log.error('notification-dead-letter', {
+      queue: batch.queue,
+      messageId: message.id,
+      body: message.body,
+      recorded,
+    })
     message.ack()
   }
 }

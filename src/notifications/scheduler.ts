@@ -2,7 +2,7 @@
 // sweep for deliveries a crashed run left unqueued. It only inserts rows and enqueues; the queue
 // consumer sends.
 import type { Env } from '../env.ts'
-import { acquireLock, releaseLock } from '../jobs/lock.ts'
+import { acquireLock, releaseLock } from '../db/job-lock.ts'
 import { newId } from '../lib/ids.ts'
 import { MINUTE_MS } from '../lib/time.ts'
 import { notifier } from './context.ts'

@@ -4,6 +4,7 @@
 import type { Db } from '../db/client.ts'
 import { ingestionJobs } from '../db/schema.ts'
 import { ApiError, notFound } from '../lib/errors.ts'
+import { log } from '../lib/log.ts'
 import {
   IntelligenceError,
   RESOURCE_TYPES,
@@ -50,15 +51,7 @@ export async function undoAdd(client: IntelligenceClient, resourceId: string) {
     await client.deleteResource(resourceId)
   } catch (reason) {
     const error = IntelligenceError.from(reason)
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        event: 'orphaned-resource',
-        resourceId,
-        code: error.code,
-        error: error.message,
-      }),
-    )
+    log.error('orphaned-resource', { resourceId, code: error.code, error: error.message })
   }
 }
 
@@ -118,9 +111,7 @@ export async function deleteResource(db: Db, client: IntelligenceClient, id: str
   } catch (reason) {
     const error = IntelligenceError.from(reason)
     if (error.code !== 'not_found') {
-      console.error(
-        JSON.stringify({ level: 'error', event: 'intelligence-call-failed', code: error.code }),
-      )
+      log.error('intelligence-call-failed', { code: error.code })
       throw error.toApiError()
     }
     existed = false

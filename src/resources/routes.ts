@@ -1,10 +1,9 @@
 // Admin resource endpoints: add, list, look up and delete knowledge resources at the intelligence
 // service, and follow an ingestion job. Every route needs a live session with the admin role.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import { adminSession } from '../admin/session.ts'
+import { currentUser, requireAdmin } from '../http/auth.ts'
 import type { AppEnv } from '../app-env.ts'
 import { createDb } from '../db/client.ts'
-import { currentUser } from '../http/auth.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { refreshJob } from './jobs.ts'
 import { addResource, deleteResource, resourceStatus } from './resources.ts'
@@ -39,7 +38,7 @@ const add = createRoute({
   tags,
   security,
   summary: 'Add a resource; its ingestion job is tracked until it ends',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: {
     body: { content: { 'application/json': { schema: NewResourceBody } }, required: true },
   },
@@ -56,7 +55,7 @@ const list = createRoute({
   tags,
   security,
   summary: 'Resources of the service, newest first, a page at a time',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { query: ListResourcesQuery },
   responses: {
     200: json(ResourceListSchema, 'A page of resources'),
@@ -71,7 +70,7 @@ const getJob = createRoute({
   tags,
   security,
   summary: 'An ingestion job, refreshed from the service while it is in progress',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { params: JobIdParam },
   responses: {
     200: json(JobSchema, 'The job as now stored'),
@@ -87,7 +86,7 @@ const get = createRoute({
   tags,
   security,
   summary: 'A resource’s ingestion state (the service offers no other lookup by id)',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { params: ResourceIdParam },
   responses: {
     200: json(ResourceStatusSchema, 'Its latest ingestion state'),
@@ -103,7 +102,7 @@ const remove = createRoute({
   tags,
   security,
   summary: 'Delete a resource at the service; its unfinished jobs end CANCELLED',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { params: ResourceIdParam },
   responses: {
     200: json(MessageSchema, 'Deleted'),

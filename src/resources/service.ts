@@ -2,6 +2,7 @@
 // not configured, and its failures turned into the API's errors.
 import { settings, type Env } from '../env.ts'
 import { ApiError } from '../lib/errors.ts'
+import { log } from '../lib/log.ts'
 import {
   createIntelligenceClient,
   IntelligenceError,
@@ -33,14 +34,7 @@ export async function callIntelligence<T>(call: () => Promise<T>): Promise<T> {
     return await call()
   } catch (reason) {
     const error = IntelligenceError.from(reason)
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        event: 'intelligence-call-failed',
-        code: error.code,
-        error: error.message,
-      }),
-    )
+    log.error('intelligence-call-failed', { code: error.code, error: error.message })
     throw error.toApiError()
   }
 }
@@ -57,9 +51,7 @@ export async function countResources(env: Env): Promise<number | undefined> {
     return page.totalCount
   } catch (reason) {
     const error = IntelligenceError.from(reason)
-    console.error(
-      JSON.stringify({ level: 'error', event: 'resource-count-failed', code: error.code }),
-    )
+    log.error('resource-count-failed', { code: error.code })
     return undefined
   }
 }

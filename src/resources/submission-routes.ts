@@ -2,10 +2,9 @@
 // status and review them. Mounted at /resources ahead of the resource routes, whose /{id} would
 // otherwise take /submissions.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import { adminSession, requireSession } from '../admin/session.ts'
+import { currentUser, requireAdmin, requireSession } from '../http/auth.ts'
 import type { AppEnv } from '../app-env.ts'
 import { createDb } from '../db/client.ts'
-import { currentUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import {
@@ -67,7 +66,7 @@ const list = createRoute({
   tags,
   security,
   summary: 'Submissions newest first, optionally of one status (admin)',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: { query: SubmissionsQuery },
   responses: {
     200: json(SubmissionListSchema, 'A page of submissions'),
@@ -83,7 +82,7 @@ const review = createRoute({
   tags,
   security,
   summary: 'Approve (adds it as a global resource) or reject (with optional feedback)',
-  middleware: adminSession,
+  middleware: [requireAdmin] as const,
   request: {
     params: SubmissionIdParam,
     body: { content: { 'application/json': { schema: ReviewBody } }, required: true },

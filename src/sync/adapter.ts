@@ -1,5 +1,5 @@
 // What every platform adapter returns, and the bookkeeping they share while parsing a payload.
-import type { ContestInput } from '../contests/writes.ts'
+import type { ContestInput } from '../contests/contest-input.ts'
 import { DAY_MS } from '../lib/time.ts'
 import type { z } from 'zod'
 

@@ -1,7 +1,7 @@
 // The four platform adapters behind one signature, so the sync job can loop over platforms and
 // isolate each one's failure (every adapter throws UpstreamError when its platform fails).
 import type { Platform } from '../contests/schemas.ts'
-import type { ContestInput } from '../contests/writes.ts'
+import type { ContestInput } from '../contests/contest-input.ts'
 import type { Settings } from '../env.ts'
 import type { AdapterResult, FetchFn } from './adapter.ts'
 import { fetchAtcoder } from './atcoder.ts'

@@ -1,7 +1,7 @@
 // AtCoder adapter: the running, upcoming and recent tables of the /contests page turned into
 // contests (AtCoder has no public contest API).
 import { z } from 'zod'
-import type { ContestInput } from '../contests/writes.ts'
+import type { ContestInput } from '../contests/contest-input.ts'
 import { MINUTE_MS } from '../lib/time.ts'
 import {
   ResultCollector,

@@ -1,6 +1,6 @@
 // CodeChef adapter: the /api/list/contests/all answer (present, future, past) turned into contests.
 import { z } from 'zod'
-import type { ContestInput } from '../contests/writes.ts'
+import type { ContestInput } from '../contests/contest-input.ts'
 import {
   ResultCollector,
   type AdapterResult,

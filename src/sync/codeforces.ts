@@ -1,7 +1,7 @@
 // Codeforces adapter: the contest.list API answer turned into catalogue contests.
 import { z } from 'zod'
 import { TYPES_BY_PLATFORM } from '../contests/schemas.ts'
-import type { ContestInput } from '../contests/writes.ts'
+import type { ContestInput } from '../contests/contest-input.ts'
 import {
   ResultCollector,
   type AdapterResult,

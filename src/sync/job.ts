@@ -6,8 +6,9 @@ import { upsertPlatformContests } from '../contests/upsert.ts'
 import type { ContestRow } from '../db/schema.ts'
 import { createDb, type Db } from '../db/client.ts'
 import { settings, type Env, type Settings } from '../env.ts'
-import { acquireLock, releaseLock } from '../jobs/lock.ts'
+import { acquireLock, releaseLock } from '../db/job-lock.ts'
 import { newId } from '../lib/ids.ts'
+import { log } from '../lib/log.ts'
 import type { FetchFn } from './adapter.ts'
 import { PLATFORM_ADAPTERS, VOLATILE_METADATA_KEYS } from './adapters.ts'
 import { recordSyncRuns, type SyncRunInput } from './runs.ts'
@@ -104,7 +105,8 @@ async function syncPlatform(deps: SyncDeps, platform: Platform, now: number) {
       durationMs: Date.now() - started,
     }
     if (fetched.errors.length > 0) {
-      console.warn(JSON.stringify({ job: 'sync', platform, skipped: fetched.errors.slice(0, 20) }))
+      const skipped = fetched.errors.slice(0, 20)
+      log.with({ job: 'sync' }).warn('sync-items-skipped', { platform, skipped })
     }
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err)

@@ -1,6 +1,6 @@
 // LeetCode adapter: the GraphQL contest lists (upcoming and recent past) turned into contests.
 import { z } from 'zod'
-import type { ContestInput } from '../contests/writes.ts'
+import type { ContestInput } from '../contests/contest-input.ts'
 import {
   ResultCollector,
   type AdapterResult,

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts'
 import { users, type UserRow } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors.ts'
+import { log } from '../lib/log.ts'
 import type { WindowResult } from '../rate-limit/window.ts'
 import { isPhoneVerified } from './phone.ts'
 import { hitNumberLimits } from './phone-send-limits.ts'
@@ -61,9 +62,7 @@ export async function requestPhoneCode(
   await issued.statement
   const result = await sendWhatsAppCode(deps.env, phone, issued.code)
   if (!result.ok) {
-    console.error(
-      JSON.stringify({ level: 'warn', event: 'phone-code-not-sent', error: result.error }),
-    )
+    log.warn('phone-code-not-sent', { error: result.error })
     throw new ApiError(502, WHATSAPP_FAILED)
   }
   return { sent: true, expiresAt: issued.expiresAt }

@@ -2,6 +2,7 @@
 // acknowledged or retried after the schedule's delay. Also the dead-letter consumer.
 import { createDb, type Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
+import { log } from '../lib/log.ts'
 import { attemptDelivery, type FetchFn } from './attempt.ts'
 import { webhookConfig, type WebhookConfig } from './config.ts'
 import { loadDelivery, markDeliveryFailed, recordAttempt } from './deliveries.ts'
@@ -44,9 +45,7 @@ export async function consumeWebhookDeliveries(
       try {
         await handle(deps, message)
       } catch (err) {
-        console.error(
-          JSON.stringify({ level: 'error', event: 'webhook-consumer-failed', error: String(err) }),
-        )
+        log.error('webhook-consumer-failed', { error: err })
         message.retry({ delaySeconds: ERROR_RETRY_SECONDS })
       }
     }),
@@ -69,14 +68,10 @@ async function handle(deps: Deps, message: Message<WebhookMessage>): Promise<voi
   const decision = decideAfterAttempt(result, delivery.attempts + 1, endpoint.failingSince, now)
   await recordAttempt(deps.db, delivery, result, decision, now)
   if (decision.disableReason) {
-    console.warn(
-      JSON.stringify({
-        level: 'warn',
-        event: 'webhook-endpoint-disabled',
-        endpointId: endpoint.id,
-        reason: decision.disableReason,
-      }),
-    )
+    log.warn('webhook-endpoint-disabled', {
+      endpointId: endpoint.id,
+      reason: decision.disableReason,
+    })
   }
   if (decision.retryDelaySeconds === undefined) return message.ack()
   message.retry({ delaySeconds: decision.retryDelaySeconds })
@@ -105,9 +100,11 @@ export async function failDeadWebhookDeliveries(batch: MessageBatch, env: Env): 
     if (typeof id === 'string') {
       await markDeliveryFailed(db, id, 'Gave up: the queue ran out of retries', now)
     }
-    console.error(
-      JSON.stringify({ queue: batch.queue, deadLetter: message.id, body: message.body }),
-    )
+    log.error('webhook-dead-letter', {
+      queue: batch.queue,
+      messageId: message.id,
+      body: message.body,
+    })
     message.ack()
   }
 }

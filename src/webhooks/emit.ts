@@ -5,6 +5,7 @@ import { createDb, type Db } from '../db/client.ts'
 import { webhookEndpoints } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { newId } from '../lib/ids.ts'
+import { log } from '../lib/log.ts'
 import { insertNewDeliveries } from './deliveries.ts'
 import { webhookEventId, webhookPayload, type WebhookEvent } from './events.ts'
 import type { NewDeliveryRow } from './rows.ts'
@@ -112,15 +113,11 @@ export async function emitWebhookEventsSafely(
   try {
     await emitWebhookEvents(env, events, now)
   } catch (err) {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        event: 'webhook-emit-failed',
-        types: [...new Set(events.map((e) => e.type))],
-        subjects: events.slice(0, 20).map((e) => e.subject),
-        error: String(err),
-      }),
-    )
+    log.error('webhook-emit-failed', {
+      types: [...new Set(events.map((e) => e.type))],
+      subjects: events.slice(0, 20).map((e) => e.subject),
+      error: err,
+    })
   }
 }
 

@@ -1,7 +1,8 @@
 // Builds catalogue state through the app's own write functions.
 import { env } from 'cloudflare:test'
 import { bumpCatalogueVersion } from '../../src/contests/catalogue-version.ts'
-import { insertContests, type ContestInput } from '../../src/contests/writes.ts'
+import type { ContestInput } from '../../src/contests/contest-input.ts'
+import { insertContests } from '../../src/contests/writes.ts'
 import { createDb } from '../../src/db/client.ts'
 import { HOUR_MS } from '../../src/lib/time.ts'
 

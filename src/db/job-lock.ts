@@ -1,7 +1,8 @@
-// Leases in D1 that keep two runs of one job from overlapping, across isolates and locations.
+// Leases in D1 that keep two runs of one job from overlapping, across isolates and locations; the
+// job_locks table belongs to this mechanism.
 import { and, eq, lt } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
-import { jobLocks } from '../db/schema.ts'
+import type { Db } from './client.ts'
+import { jobLocks } from './schema.ts'
 
 /** Takes the lease `name` unless someone holds an unexpired one; true when taken. */
 export async function acquireLock(

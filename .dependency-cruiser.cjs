@@ -1,0 +1,82 @@
+// The layer order of src/: runtime imports point down this list, never up and never sideways
+// between features of one layer. `npm run check:layers` (and CI) enforce it with dependency-cruiser.
+// Type-only imports are erased at build time and do not count.
+
+/** Lowest first. Each entry is one layer: folders under src/ (or top-level files) it holds. */
+const LAYERS = [
+  { name: 'core', paths: ['lib', 'env.ts', 'app-env.ts'] },
+  { name: 'platform', paths: ['db', 'rate-limit'] },
+  { name: 'http', paths: ['http'] },
+  { name: 'channels', paths: ['channels'] },
+  { name: 'contests', paths: ['contests'] },
+  { name: 'users', paths: ['users'] },
+  { name: 'auth', paths: ['auth'] },
+  { name: 'features', paths: ['notifications', 'webhooks', 'sync'], siblings: false },
+  { name: 'areas', paths: ['account', 'admin', 'resources'], siblings: false },
+  { name: 'jobs', paths: ['jobs'] },
+  { name: 'entries', paths: ['app.ts', 'index.ts'] },
+]
+
+const pattern = (path) => `^src/${path.replace(/\./g, '\\.')}${path.endsWith('.ts') ? '$' : '/'}`
+const anyOf = (paths) => `(${paths.map(pattern).join('|')})`
+
+const upward = LAYERS.flatMap((layer, i) => {
+  const above = LAYERS.slice(i + 1).flatMap((l) => l.paths)
+  if (above.length === 0) return []
+  return [
+    {
+      name: `${layer.name}-imports-upward`,
+      comment: `${layer.name} may import only layers below it: ${LAYERS.slice(0, i)
+        .map((l) => l.name)
+        .join(', ')}`,
+      severity: 'error',
+      from: { path: anyOf(layer.paths) },
+      to: { path: anyOf(above), dependencyTypesNot: ['type-only'] },
+    },
+  ]
+})
+
+// Features of one layer stand side by side: each may use the layers below, not its neighbours.
+const sideways = LAYERS.filter((l) => l.siblings === false).flatMap((layer) =>
+  layer.paths.map((path) => ({
+    name: `${path}-imports-sibling`,
+    comment: `${path} may not import the other features of its layer (${layer.paths.join(', ')})`,
+    severity: 'error',
+    from: { path: pattern(path) },
+    to: {
+      path: anyOf(layer.paths.filter((p) => p !== path)),
+      dependencyTypesNot: ['type-only'],
+    },
+  })),
+)
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    ...sideways,
+    {
+      name: 'outside-the-layers',
+      comment: 'every module of src/ belongs to a layer: add a new folder to LAYERS',
+      severity: 'error',
+      from: { path: '^src/', pathNot: anyOf(LAYERS.flatMap((l) => l.paths)) },
+      to: {},
+    },
+    {
+      name: 'no-runtime-cycle',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: {
+        circular: true,
+        dependencyTypesNot: ['type-only'],
+        viaOnly: { dependencyTypesNot: ['type-only'] },
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/resources/gen/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    parser: 'swc',
+  },
+}
