@@ -22,7 +22,9 @@ import { notificationRoutes } from './notifications/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { syncRoutes } from './sync/routes.ts'
+import { lastSuccessfulSync } from './sync/runs.ts'
 import { userRoutes } from './users/routes.ts'
+import { emitContestCreated } from './webhooks/contest-events.ts'
 import { webhookRoutes } from './webhooks/routes.ts'
 
 export interface AppOptions {
@@ -65,8 +67,8 @@ export function createApp(options: AppOptions) {
   app.route('/auth', authRoutes)
   app.route('/users', userRoutes)
   app.route('/dev', outboxRoutes)
-  app.route('/contests', contestRoutes)
-  app.route('/contests', contestAdminRoutes)
+  app.route('/contests', contestRoutes(lastSuccessfulSync))
+  app.route('/contests', contestAdminRoutes(emitContestCreated))
   app.route('/contests', syncRoutes)
   app.route('/notifications', notificationRoutes)
   // The second API area: same users, same tokens, same base address.

@@ -1,10 +1,11 @@
 // Admin contest writes: create one or many, update, delete. Each write refreshes public caches.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import type { ContestRow } from '../db/schema.ts'
+import type { Env } from '../env.ts'
 import { createDb } from '../db/client.ts'
 import { requireAdmin } from '../http/auth.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
-import { emitContestCreated } from '../webhooks/contest-events.ts'
 import { createContests, deleteContest, updateContest } from './admin.ts'
 import { BulkCreateBody, CreateContestBody, UpdateContestBody } from './admin-schemas.ts'
 import { bumpCatalogueVersion } from './catalogue-version.ts'
@@ -86,32 +87,35 @@ const remove = createRoute({
   },
 })
 
-export const contestAdminRoutes = new OpenAPIHono<AppEnv>()
+/** Told of contests an admin just added (the app passes the webhooks' contest.created). */
+export type ContestsCreated = (env: Env, rows: ContestRow[], now: number) => Promise<void>
 
-contestAdminRoutes
-  .openapi(create, async (c) => {
-    const now = Date.now()
-    const [row] = await createContests(createDb(c.env.DB), [c.req.valid('json')], now)
-    await bumpCatalogueVersion(c.env.KV)
-    await emitContestCreated(c.env, [row], now)
-    return c.json(toApiContest(row, now), 201)
-  })
-  .openapi(bulk, async (c) => {
-    const now = Date.now()
-    const rows = await createContests(createDb(c.env.DB), c.req.valid('json').contests, now)
-    await bumpCatalogueVersion(c.env.KV)
-    await emitContestCreated(c.env, rows, now)
-    return c.json({ created: rows.length, contests: rows.map((r) => toApiContest(r, now)) }, 201)
-  })
-  .openapi(update, async (c) => {
-    const now = Date.now()
-    const { id } = c.req.valid('param')
-    const row = await updateContest(createDb(c.env.DB), id, c.req.valid('json'), now)
-    await bumpCatalogueVersion(c.env.KV)
-    return c.json(toApiContest(row, now), 200)
-  })
-  .openapi(remove, async (c) => {
-    await deleteContest(createDb(c.env.DB), c.req.valid('param').id)
-    await bumpCatalogueVersion(c.env.KV)
-    return c.json({ message: 'Contest deleted successfully' }, 200)
-  })
+export function contestAdminRoutes(onCreated: ContestsCreated) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(create, async (c) => {
+      const now = Date.now()
+      const [row] = await createContests(createDb(c.env.DB), [c.req.valid('json')], now)
+      await bumpCatalogueVersion(c.env.KV)
+      await onCreated(c.env, [row], now)
+      return c.json(toApiContest(row, now), 201)
+    })
+    .openapi(bulk, async (c) => {
+      const now = Date.now()
+      const rows = await createContests(createDb(c.env.DB), c.req.valid('json').contests, now)
+      await bumpCatalogueVersion(c.env.KV)
+      await onCreated(c.env, rows, now)
+      return c.json({ created: rows.length, contests: rows.map((r) => toApiContest(r, now)) }, 201)
+    })
+    .openapi(update, async (c) => {
+      const now = Date.now()
+      const { id } = c.req.valid('param')
+      const row = await updateContest(createDb(c.env.DB), id, c.req.valid('json'), now)
+      await bumpCatalogueVersion(c.env.KV)
+      return c.json(toApiContest(row, now), 200)
+    })
+    .openapi(remove, async (c) => {
+      await deleteContest(createDb(c.env.DB), c.req.valid('param').id)
+      await bumpCatalogueVersion(c.env.KV)
+      return c.json({ message: 'Contest deleted successfully' }, 200)
+    })
+}

@@ -1,6 +1,7 @@
 // Public contest endpoints: lists, search, lookup by id, statistics and health.
 import { createRoute, OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import type { Db } from '../db/client.ts'
 import { createDb } from '../db/client.ts'
 import { publicCache } from '../http/public-cache.ts'
 import { notFound } from '../lib/errors.ts'
@@ -33,10 +34,10 @@ import {
   SearchQuery,
   StatsSchema,
   TypeParam,
+  type Platform,
 } from './schemas.ts'
 import { catalogueVersion } from './catalogue-version.ts'
 import { toApiContest, toApiContestDetail } from './serialize.ts'
-import { lastSuccessfulSync } from '../sync/runs.ts'
 import { contestStats, platformStats } from './stats.ts'
 
 // How stale each kind of read may be. Time-dependent answers get a short life.
@@ -143,72 +144,75 @@ const byId = createRoute({
   },
 })
 
-export const contestRoutes = new OpenAPIHono<AppEnv>()
+/** When a platform last synced successfully (the app passes the sync record's answer). */
+export type LastSyncOf = (db: Db, platform: Platform) => Promise<number | null>
 
 const render = (rows: Parameters<typeof toApiContest>[0][], now: number) =>
   rows.map((row) => toApiContest(row, now))
 
 // Literal paths are registered before /{id}, so they win over it.
-contestRoutes
-  .openapi(health, (c) => {
-    c.header('Cache-Control', 'no-store')
-    return c.json({ status: 'ok' as const, timestamp: toIso(Date.now()) }, 200)
-  })
-  .openapi(upcoming, async (c) => {
-    const now = Date.now()
-    const rows = await listUpcoming(createDb(c.env.DB), c.req.valid('query').platform, now)
-    return c.json(render(rows, now), 200)
-  })
-  .openapi(running, async (c) => {
-    const now = Date.now()
-    const rows = await listRunning(createDb(c.env.DB), c.req.valid('query').platform, now)
-    return c.json(render(rows, now), 200)
-  })
-  .openapi(finished, async (c) => {
-    const now = Date.now()
-    const rows = await listFinished(createDb(c.env.DB), c.req.valid('query').platform, now)
-    return c.json(render(rows, now), 200)
-  })
-  .openapi(search, async (c) => {
-    const now = Date.now()
-    const rows = await searchContests(createDb(c.env.DB), c.req.valid('query').q)
-    return c.json(render(rows, now), 200)
-  })
-  .openapi(stats, async (c) => {
-    return c.json(await contestStats(createDb(c.env.DB), Date.now()), 200)
-  })
-  .openapi(statsByPlatform, async (c) => {
-    const { platform } = c.req.valid('param')
-    const db = createDb(c.env.DB)
-    const lastSync = await lastSuccessfulSync(db, platform)
-    return c.json(await platformStats(db, platform, lastSync, Date.now()), 200)
-  })
-  .openapi(byPlatform, async (c) => {
-    const now = Date.now()
-    const { platform } = c.req.valid('param')
-    const rows = await listByPlatform(createDb(c.env.DB), platform, c.req.valid('query'), now)
-    return c.json(render(rows, now), 200)
-  })
-  .openapi(byDifficulty, async (c) => {
-    const now = Date.now()
-    const rows = await listByDifficulty(createDb(c.env.DB), c.req.valid('param').level)
-    return c.json(render(rows, now), 200)
-  })
-  .openapi(byType, async (c) => {
-    const now = Date.now()
-    const rows = await listByType(createDb(c.env.DB), c.req.valid('param').type)
-    return c.json(render(rows, now), 200)
-  })
-  .openapi(list, async (c) => {
-    const now = Date.now()
-    const filters = c.req.valid('query')
-    const { rows, total } = await listContests(createDb(c.env.DB), filters, now)
-    const page = pagination(total, filters.limit, filters.offset, rows.length)
-    return c.json({ data: render(rows, now), pagination: page }, 200)
-  })
-  .openapi(byId, async (c) => {
-    const { id } = c.req.valid('param')
-    const contest = await findContest(createDb(c.env.DB), id)
-    if (!contest) throw notFound(`Contest with ID ${id} not found`)
-    return c.json(toApiContestDetail(contest, Date.now()), 200)
-  })
+export function contestRoutes(lastSyncOf: LastSyncOf) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(health, (c) => {
+      c.header('Cache-Control', 'no-store')
+      return c.json({ status: 'ok' as const, timestamp: toIso(Date.now()) }, 200)
+    })
+    .openapi(upcoming, async (c) => {
+      const now = Date.now()
+      const rows = await listUpcoming(createDb(c.env.DB), c.req.valid('query').platform, now)
+      return c.json(render(rows, now), 200)
+    })
+    .openapi(running, async (c) => {
+      const now = Date.now()
+      const rows = await listRunning(createDb(c.env.DB), c.req.valid('query').platform, now)
+      return c.json(render(rows, now), 200)
+    })
+    .openapi(finished, async (c) => {
+      const now = Date.now()
+      const rows = await listFinished(createDb(c.env.DB), c.req.valid('query').platform, now)
+      return c.json(render(rows, now), 200)
+    })
+    .openapi(search, async (c) => {
+      const now = Date.now()
+      const rows = await searchContests(createDb(c.env.DB), c.req.valid('query').q)
+      return c.json(render(rows, now), 200)
+    })
+    .openapi(stats, async (c) => {
+      return c.json(await contestStats(createDb(c.env.DB), Date.now()), 200)
+    })
+    .openapi(statsByPlatform, async (c) => {
+      const { platform } = c.req.valid('param')
+      const db = createDb(c.env.DB)
+      const lastSync = await lastSyncOf(db, platform)
+      return c.json(await platformStats(db, platform, lastSync, Date.now()), 200)
+    })
+    .openapi(byPlatform, async (c) => {
+      const now = Date.now()
+      const { platform } = c.req.valid('param')
+      const rows = await listByPlatform(createDb(c.env.DB), platform, c.req.valid('query'), now)
+      return c.json(render(rows, now), 200)
+    })
+    .openapi(byDifficulty, async (c) => {
+      const now = Date.now()
+      const rows = await listByDifficulty(createDb(c.env.DB), c.req.valid('param').level)
+      return c.json(render(rows, now), 200)
+    })
+    .openapi(byType, async (c) => {
+      const now = Date.now()
+      const rows = await listByType(createDb(c.env.DB), c.req.valid('param').type)
+      return c.json(render(rows, now), 200)
+    })
+    .openapi(list, async (c) => {
+      const now = Date.now()
+      const filters = c.req.valid('query')
+      const { rows, total } = await listContests(createDb(c.env.DB), filters, now)
+      const page = pagination(total, filters.limit, filters.offset, rows.length)
+      return c.json({ data: render(rows, now), pagination: page }, 200)
+    })
+    .openapi(byId, async (c) => {
+      const { id } = c.req.valid('param')
+      const contest = await findContest(createDb(c.env.DB), id)
+      if (!contest) throw notFound(`Contest with ID ${id} not found`)
+      return c.json(toApiContestDetail(contest, Date.now()), 200)
+    })
+}
