@@ -9,6 +9,7 @@ import { contactRoutes } from './admin/contact-routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import type { AppEnv } from './app-env.ts'
 import { authRoutes } from './auth/routes.ts'
+import { sessionChecks } from './auth/sessions.ts'
 import { outboxRoutes } from './channels/outbox.ts'
 import { contestAdminRoutes } from './contests/admin-routes.ts'
 import { contestRoutes } from './contests/routes.ts'
@@ -60,6 +61,11 @@ export function createApp(options: AppOptions) {
   )
 
   app.use(resolveClientAddress(options.clientAddress))
+  // The guards below http/ ask auth, which owns the sessions, whether a session is still live.
+  app.use(async (c, next) => {
+    c.set('sessionChecks', sessionChecks)
+    await next()
+  })
   app.use(generalRateLimit)
   // After the general limit (a refused caller's body is never read), before any route reads one.
   app.use(requestBodyLimit)

@@ -1,7 +1,7 @@
 // Auth settings derived once per env: the JWT parameters, the code-hashing key, the first admins.
 import { settings, type Env } from '../env.ts'
 import { hmacKey, hmacSha256 } from '../lib/crypto.ts'
-import { requireJwtSecret } from '../lib/jwt-secret.ts'
+import { jwtConfig } from '../lib/jwt-config.ts'
 import type { JwtConfig } from '../lib/jwt.ts'
 
 export interface AuthConfig {
@@ -20,13 +20,11 @@ async function deriveKey(secret: string, label: string): Promise<CryptoKey> {
 export function authConfig(env: Env): AuthConfig {
   let config = cache.get(env)
   if (!config) {
-    const s = settings(env)
-    // A missing, short or published secret fails loudly rather than sign tokens anyone can forge.
-    const secret = requireJwtSecret(s.JWT_SECRET)
+    const jwt = jwtConfig(env)
     config = {
-      jwt: { secret, issuer: s.JWT_ISSUER, audience: s.JWT_AUDIENCE },
-      codeKey: deriveKey(secret, 'email-code-pepper'),
-      bootstrapAdmins: s.BOOTSTRAP_ADMIN_EMAILS,
+      jwt,
+      codeKey: deriveKey(jwt.secret, 'email-code-pepper'),
+      bootstrapAdmins: settings(env).BOOTSTRAP_ADMIN_EMAILS,
     }
     cache.set(env, config)
   }

@@ -1,6 +1,7 @@
 // Sessions: one per sign-in, holding only the SHA-256 of its refresh token, rotated on every use.
 import { and, eq, exists, gt, isNull, ne, sql } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
+import type { SessionChecks } from '../app-env.ts'
+import { createDb, type Db } from '../db/client.ts'
 import { rotatedRefreshTokens, sessions, users } from '../db/schema.ts'
 import { unauthorized } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -164,4 +165,10 @@ export async function isSessionLive(db: Db, sessionId: string, now: number): Pro
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
     .get()
   return row !== undefined
+}
+
+/** The checks the bearer guards ask of this module (handed to them by the app). */
+export const sessionChecks: SessionChecks = {
+  isLive: (env, sessionId, now) => isSessionLive(createDb(env.DB), sessionId, now),
+  isAdminLive: (env, claims, now) => isAdminSessionLive(createDb(env.DB), claims, now),
 }

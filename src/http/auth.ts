@@ -1,17 +1,22 @@
 // Bearer-token guards of both API areas: requireUser, requireSession and requireAdmin. An admin
 // claim is honoured only while its session is live and its user still an admin.
 import type { Context, MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.ts'
-import { authConfig } from '../auth/config.ts'
-import { isAdminSessionLive, isSessionLive } from '../auth/sessions.ts'
-import { createDb } from '../db/client.ts'
+import type { AppEnv, SessionChecks } from '../app-env.ts'
 import { forbidden, unauthorized } from '../lib/errors.ts'
+import { jwtConfig } from '../lib/jwt-config.ts'
 import { verifyAccessToken, type AccessClaims } from '../lib/jwt.ts'
 
 // One verification per request, shared by the rate limiter (which runs first) and the guards.
 const verified = new WeakMap<Request, Promise<AccessClaims | undefined>>()
 // One admin-session read per request, however many guards ask.
 const confirmed = new WeakMap<Request, Promise<boolean>>()
+
+function sessionChecks(c: Context<AppEnv>): SessionChecks {
+  const checks = c.get('sessionChecks')
+  // A guard that cannot ask must refuse: an app built without the checks is a wiring mistake.
+  if (!checks) throw new Error('sessionChecks is not set: createApp installs it')
+  return checks
+}
 
 export function bearerToken(header: string | undefined): string | undefined {
   const match = header?.match(/^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)$/i)
@@ -27,7 +32,7 @@ export function authenticate(c: Context<AppEnv>): Promise<AccessClaims | undefin
   if (!claims) {
     const token = bearerToken(c.req.header('Authorization'))
     claims = token
-      ? verifyAccessToken(authConfig(c.env).jwt, token, Date.now())
+      ? verifyAccessToken(jwtConfig(c.env), token, Date.now())
       : Promise.resolve(undefined)
     verified.set(c.req.raw, claims)
   }
@@ -37,7 +42,7 @@ export function authenticate(c: Context<AppEnv>): Promise<AccessClaims | undefin
 function adminClaimHolds(c: Context<AppEnv>, claims: AccessClaims): Promise<boolean> {
   let holds = confirmed.get(c.req.raw)
   if (!holds) {
-    holds = isAdminSessionLive(createDb(c.env.DB), claims, Date.now())
+    holds = sessionChecks(c).isAdminLive(c.env, claims, Date.now())
     confirmed.set(c.req.raw, holds)
   }
   return holds
@@ -72,8 +77,9 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const claims = await authorize(c)
   if (!claims) throw unauthorized()
   // An admin's session was just read by authorize; only a user's is still unchecked.
-  const db = createDb(c.env.DB)
-  if (claims.role !== 'admin' && !(await isSessionLive(db, claims.sid, Date.now()))) {
+  const live =
+    claims.role === 'admin' || (await sessionChecks(c).isLive(c.env, claims.sid, Date.now()))
+  if (!live) {
     throw unauthorized()
   }
   c.set('auth', claims)
