@@ -13,7 +13,8 @@ const LAYERS = [
   { name: 'auth', paths: ['auth'] },
   { name: 'webhooks', paths: ['webhooks'] },
   { name: 'features', paths: ['notifications', 'sync', 'resources'], siblings: false },
-  { name: 'areas', paths: ['account', 'admin'], siblings: false },
+  { name: 'account', paths: ['account'] },
+  { name: 'admin', paths: ['admin'] },
   { name: 'jobs', paths: ['jobs'] },
   { name: 'entries', paths: ['app.ts', 'index.ts'] },
 ]

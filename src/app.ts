@@ -4,10 +4,12 @@ import { Scalar } from '@scalar/hono-api-reference'
 import { cors } from 'hono/cors'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
+import { deleteUser } from './account/deletion.ts'
 import { accountRoutes, recoveryRoutes } from './account/routes.ts'
 import { contactRoutes } from './admin/contact-routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import type { AppEnv } from './app-env.ts'
+import { phoneRoutes } from './auth/phone-routes.ts'
 import { authRoutes } from './auth/routes.ts'
 import { sessionChecks } from './auth/sessions.ts'
 import { outboxRoutes } from './channels/outbox.ts'
@@ -71,7 +73,8 @@ export function createApp(options: AppOptions) {
   app.use(requestBodyLimit)
 
   app.route('/auth', authRoutes)
-  app.route('/users', userRoutes)
+  app.route('/users', userRoutes(deleteUser))
+  app.route('/users/phone', phoneRoutes)
   app.route('/dev', outboxRoutes)
   app.route('/contests', contestRoutes(lastSuccessfulSync))
   app.route('/contests', contestAdminRoutes(emitContestCreated))

@@ -1,14 +1,36 @@
 // The Worker's bindings and its settings, parsed once per env object with real types.
 import { z } from 'zod'
 
-export interface Env {
-  DB: D1Database
-  KV: KVNamespace
-  NOTIFICATIONS_QUEUE: Queue
-  WEBHOOKS_QUEUE: Queue
-  RATE_LIMITER: DurableObjectNamespace
-  [setting: string]: unknown
+/**
+ * Settings the schema below reads that wrangler.toml does not list: the secrets (`wrangler secret
+ * put`, .dev.vars locally) and two optional template settings. Bindings and [vars] come from
+ * worker-configuration.d.ts (`npm run cf-typegen`); a value may be absent, so all are optional.
+ */
+interface Secrets {
+  JWT_SECRET?: string
+  BOOTSTRAP_ADMIN_EMAILS?: string
+  CONTACT_EMAIL?: string
+  RESEND_API_KEY?: string
+  WHATSAPP_TOKEN?: string
+  WHATSAPP_PHONE_NUMBER_ID?: string
+  WHATSAPP_TEMPLATE_NAME?: string
+  WHATSAPP_TEMPLATE_LANGUAGE?: string
+  VAPID_PUBLIC_KEY?: string
+  VAPID_PRIVATE_KEY?: string
+  VAPID_SUBJECT?: string
+  INTELLIGENCE_URL?: string
 }
+
+// Merged into the generated Cloudflare.Env, so every env the runtime hands over (handlers,
+// `cloudflare:workers`, `cloudflare:test`) carries them, not only values typed with Env below.
+declare global {
+  namespace Cloudflare {
+    interface Env extends Secrets {}
+  }
+}
+
+/** The bindings of wrangler.toml, its [vars] and the secrets, as the Worker receives them. */
+export type Env = Cloudflare.Env
 
 const bool = z
   .union([z.boolean(), z.string()])

@@ -249,7 +249,9 @@ describe('one local-run switch for every outbound kind (item 4)', () => {
   })
 
   it('the old ALLOW_PRIVATE_WEBHOOK_TARGETS name admits nothing any more', async () => {
-    const res = await webhook(`${standInUrl}/hooks/x`, { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' })
+    // Env no longer names the setting, so only a binding typed as any string setting carries it.
+    const retired: Partial<Env> & Record<string, string> = { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' }
+    const res = await webhook(`${standInUrl}/hooks/x`, retired)
     expect(res.status).toBe(400)
   })
 

@@ -3,7 +3,7 @@
 import { and, asc, isNotNull, lte } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { users } from '../db/schema.ts'
-import { deleteUser } from '../users/deletion.ts'
+import { deleteUser } from './deletion.ts'
 import { RECOVERY_PERIOD_MS } from './recovery.ts'
 
 // Enough for any day's deletions; the rest wait for the next run.

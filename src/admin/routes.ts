@@ -8,7 +8,7 @@ import { currentUser, requireAdmin } from '../http/auth.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { countResources } from '../resources/service.ts'
-import { deleteUser } from '../users/deletion.ts'
+import { deleteUser } from '../account/deletion.ts'
 import { findUser } from '../users/queries.ts'
 import { changeUserRole } from '../users/roles.ts'
 import {

@@ -1,9 +1,8 @@
 // The admin statistics: platform-wide counts from D1 and the resource count of the intelligence
 // service, which is reported as unknown (not as a failure of the whole answer) when it is down.
-import { count } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { conversations, messages } from '../db/schema.ts'
 import { DAY_MS } from '../lib/time.ts'
+import { conversationCountStatements } from '../resources/conversations.ts'
 import { userCountStatements } from './user-queries.ts'
 
 export async function platformStats(
@@ -14,12 +13,7 @@ export async function platformStats(
   const [users, recent] = userCountStatements(db, now - DAY_MS)
   // The service is asked while D1 counts, so the slower of the two sets the latency.
   const [counts, resources] = await Promise.all([
-    db.batch([
-      users,
-      recent,
-      db.select({ n: count() }).from(conversations),
-      db.select({ n: count() }).from(messages),
-    ]),
+    db.batch([users, recent, ...conversationCountStatements(db)]),
     countResources(),
   ])
   const [totalUsers, activeToday, totalConversations, totalMessages] = counts.map(([r]) => r.n)

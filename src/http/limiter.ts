@@ -14,7 +14,7 @@ export interface LimiterStub {
 }
 
 export function limiterFor(env: Env, key: string): LimiterStub {
-  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)) as unknown as LimiterStub
+  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key))
 }
 
 export function limitsDisabled(env: Env): boolean {

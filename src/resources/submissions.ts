@@ -162,3 +162,8 @@ export async function reviewSubmission(
   }
   return { submission: approved[0], job: stored[0] }
 }
+
+/** The statement that removes a user's submissions, for the account deletion batch. */
+export function deleteUserSubmissionStatements(db: Db, userId: string) {
+  return [db.delete(submissions).where(eq(submissions.userId, userId))] as const
+}

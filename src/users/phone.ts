@@ -1,5 +1,6 @@
 // When a user's phone number may carry WhatsApp messages: only the exact number a code proved.
-import { sql } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
 import { users, type UserRow } from '../db/schema.ts'
 
 type PhoneState = Pick<UserRow, 'phoneNumber' | 'phoneVerifiedNumber'>
@@ -25,4 +26,17 @@ export function phoneNumberColumns(phoneNumber: string | null) {
     phoneVerifiedAt: sql`CASE WHEN ${unchanged} THEN ${users.phoneVerifiedAt} END`,
     phoneVerifiedNumber: sql`CASE WHEN ${unchanged} THEN ${users.phoneVerifiedNumber} END`,
   }
+}
+
+/**
+ * Records that `phone` was proven by a code, only while it is still the account's number (a
+ * change in between makes the proof worthless); false when it no longer is.
+ */
+export async function markPhoneVerified(db: Db, userId: string, phone: string, now: number) {
+  const marked = await db
+    .update(users)
+    .set({ phoneVerifiedAt: now, phoneVerifiedNumber: phone, updatedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.deletedAt), eq(users.phoneNumber, phone)))
+    .returning({ id: users.id })
+  return marked.length > 0
 }

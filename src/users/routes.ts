@@ -1,14 +1,12 @@
 // User endpoints: own profile and preferences, account state, push subscriptions, admin management.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
-import { createDb } from '../db/client.ts'
+import { createDb, type Db } from '../db/client.ts'
 import { currentUser, requireAdmin, requireUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { pushEndpointProblem } from '../channels/push-target.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
-import { deleteUser } from './deletion.ts'
-import { phoneRoutes } from './phone-routes.ts'
 import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
 import { findUser, listUsers, setActive, updateProfile } from './queries.ts'
 import { changeUserRole } from './roles.ts'
@@ -195,78 +193,82 @@ const remove = createRoute({
   },
 })
 
-export const userRoutes = new OpenAPIHono<AppEnv>()
-
-userRoutes.route('/phone', phoneRoutes)
+/**
+ * Deletes a user and everything every feature keeps of them; true when there was one. The app
+ * passes the account feature's deletion, which collects each table owner's statements.
+ */
+export type DeleteAccount = (db: Db, userId: string) => Promise<boolean>
 
 // Literal paths are registered before /{id}, so they win over it.
-userRoutes
-  .openapi(getProfile, async (c) => {
-    const user = await findUser(createDb(c.env.DB), currentUser(c).sub)
-    if (!user) throw notFound(USER_NOT_FOUND)
-    return c.json(toProfile(user), 200)
-  })
-  .openapi(putProfile, async (c) => {
-    const db = createDb(c.env.DB)
-    const user = await updateProfile(db, currentUser(c).sub, c.req.valid('json'), Date.now())
-    if (!user) throw notFound(USER_NOT_FOUND)
-    return c.json(toProfileUpdateResult(user), 200)
-  })
-  .openapi(deactivate, async (c) => {
-    const found = await setActive(createDb(c.env.DB), currentUser(c).sub, false, Date.now())
-    if (!found) throw notFound(USER_NOT_FOUND)
-    return c.json({ message: 'Account deactivated successfully' }, 200)
-  })
-  .openapi(activate, async (c) => {
-    const found = await setActive(createDb(c.env.DB), currentUser(c).sub, true, Date.now())
-    if (!found) throw notFound(USER_NOT_FOUND)
-    return c.json({ message: 'Account activated successfully' }, 200)
-  })
-  .openapi(addPushSubscription, async (c) => {
-    const input = c.req.valid('json')
-    const refused = pushEndpointProblem(c.env, input.endpoint)
-    if (refused) throw badRequest([refused])
-    const db = createDb(c.env.DB)
-    const { row, created } = await savePushSubscription(db, currentUser(c).sub, input, Date.now())
-    return created ? c.json(toPushSubscription(row), 201) : c.json(toPushSubscription(row), 200)
-  })
-  .openapi(deletePushSubscription, async (c) => {
-    const db = createDb(c.env.DB)
-    const { endpoint } = c.req.valid('json')
-    if (!(await removePushSubscription(db, currentUser(c).sub, endpoint))) {
-      throw notFound('Push subscription not found')
-    }
-    return c.json({ message: 'Push subscription removed' }, 200)
-  })
-  .openapi(list, async (c) => {
-    const page = c.req.valid('query')
-    const { rows, total } = await listUsers(createDb(c.env.DB), page)
-    return c.json({ users: rows.map(toAdminUser), total, ...page }, 200)
-  })
-  .openapi(getUser, async (c) => {
-    const { id } = c.req.valid('param')
-    const caller = currentUser(c)
-    // Refused before any lookup, so a non-admin learns nothing about other ids.
-    if (caller.sub !== id && caller.role !== 'admin') throw forbidden()
-    const user = await findUser(createDb(c.env.DB), id)
-    if (!user) throw notFound(USER_NOT_FOUND)
-    return c.json(toUserView(user), 200)
-  })
-  .openapi(changeRole, async (c) => {
-    const { id } = c.req.valid('param')
-    const { role } = c.req.valid('json')
-    const db = createDb(c.env.DB)
-    const user = await changeUserRole(db, currentUser(c).sub, { id, role }, Date.now())
-    if (!user) throw notFound(USER_NOT_FOUND)
-    const message = `User role updated to ${role} successfully`
-    return c.json(
-      { id: user.id, email: user.email, name: user.name, role: user.role, message },
-      200,
-    )
-  })
-  .openapi(remove, async (c) => {
-    if (!(await deleteUser(createDb(c.env.DB), c.req.valid('param').id))) {
-      throw notFound(USER_NOT_FOUND)
-    }
-    return c.json({ message: 'User deleted successfully' }, 200)
-  })
+export function userRoutes(deleteAccount: DeleteAccount) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(getProfile, async (c) => {
+      const user = await findUser(createDb(c.env.DB), currentUser(c).sub)
+      if (!user) throw notFound(USER_NOT_FOUND)
+      return c.json(toProfile(user), 200)
+    })
+    .openapi(putProfile, async (c) => {
+      const db = createDb(c.env.DB)
+      const user = await updateProfile(db, currentUser(c).sub, c.req.valid('json'), Date.now())
+      if (!user) throw notFound(USER_NOT_FOUND)
+      return c.json(toProfileUpdateResult(user), 200)
+    })
+    .openapi(deactivate, async (c) => {
+      const found = await setActive(createDb(c.env.DB), currentUser(c).sub, false, Date.now())
+      if (!found) throw notFound(USER_NOT_FOUND)
+      return c.json({ message: 'Account deactivated successfully' }, 200)
+    })
+    .openapi(activate, async (c) => {
+      const found = await setActive(createDb(c.env.DB), currentUser(c).sub, true, Date.now())
+      if (!found) throw notFound(USER_NOT_FOUND)
+      return c.json({ message: 'Account activated successfully' }, 200)
+    })
+    .openapi(addPushSubscription, async (c) => {
+      const input = c.req.valid('json')
+      const refused = pushEndpointProblem(c.env, input.endpoint)
+      if (refused) throw badRequest([refused])
+      const db = createDb(c.env.DB)
+      const { row, created } = await savePushSubscription(db, currentUser(c).sub, input, Date.now())
+      return created ? c.json(toPushSubscription(row), 201) : c.json(toPushSubscription(row), 200)
+    })
+    .openapi(deletePushSubscription, async (c) => {
+      const db = createDb(c.env.DB)
+      const { endpoint } = c.req.valid('json')
+      if (!(await removePushSubscription(db, currentUser(c).sub, endpoint))) {
+        throw notFound('Push subscription not found')
+      }
+      return c.json({ message: 'Push subscription removed' }, 200)
+    })
+    .openapi(list, async (c) => {
+      const page = c.req.valid('query')
+      const { rows, total } = await listUsers(createDb(c.env.DB), page)
+      return c.json({ users: rows.map(toAdminUser), total, ...page }, 200)
+    })
+    .openapi(getUser, async (c) => {
+      const { id } = c.req.valid('param')
+      const caller = currentUser(c)
+      // Refused before any lookup, so a non-admin learns nothing about other ids.
+      if (caller.sub !== id && caller.role !== 'admin') throw forbidden()
+      const user = await findUser(createDb(c.env.DB), id)
+      if (!user) throw notFound(USER_NOT_FOUND)
+      return c.json(toUserView(user), 200)
+    })
+    .openapi(changeRole, async (c) => {
+      const { id } = c.req.valid('param')
+      const { role } = c.req.valid('json')
+      const db = createDb(c.env.DB)
+      const user = await changeUserRole(db, currentUser(c).sub, { id, role }, Date.now())
+      if (!user) throw notFound(USER_NOT_FOUND)
+      const message = `User role updated to ${role} successfully`
+      return c.json(
+        { id: user.id, email: user.email, name: user.name, role: user.role, message },
+        200,
+      )
+    })
+    .openapi(remove, async (c) => {
+      if (!(await deleteAccount(createDb(c.env.DB), c.req.valid('param').id))) {
+        throw notFound(USER_NOT_FOUND)
+      }
+      return c.json({ message: 'User deleted successfully' }, 200)
+    })
+}

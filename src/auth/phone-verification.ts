@@ -1,17 +1,16 @@
 // Verifying the account's phone number with a six-digit code sent over WhatsApp: the code is bound
 // to the user and to the number it went to, and only a verified number receives notifications.
-import { and, eq, isNull } from 'drizzle-orm'
-import { consumeCode, newCode } from '../auth/codes.ts'
+import { consumeCode, newCode } from './codes.ts'
 import { sendWhatsAppCode, toWhatsAppNumber, whatsappProvider } from '../channels/whatsapp.ts'
 import type { Db } from '../db/client.ts'
-import { users, type UserRow } from '../db/schema.ts'
+import type { UserRow } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
 import type { WindowResult } from '../rate-limit/window.ts'
-import { isPhoneVerified } from './phone.ts'
+import { isPhoneVerified, markPhoneVerified } from '../users/phone.ts'
 import { hitNumberLimits } from './phone-send-limits.ts'
-import { findUser } from './queries.ts'
+import { findUser } from '../users/queries.ts'
 
 const PURPOSE = 'verify_phone'
 const NO_PHONE = 'The account has no phone number; add one to the profile first'
@@ -85,11 +84,6 @@ export async function confirmPhoneCode(
   if (!(await consumeCode(deps.db, deps.codeKey, user.id, PURPOSE, code, now, phone))) {
     throw badRequest(INVALID_CODE)
   }
-  const marked = await deps.db
-    .update(users)
-    .set({ phoneVerifiedAt: now, phoneVerifiedNumber: phone, updatedAt: now })
-    .where(and(eq(users.id, user.id), isNull(users.deletedAt), eq(users.phoneNumber, phone)))
-    .returning({ id: users.id })
-  if (marked.length === 0) throw badRequest(INVALID_CODE)
+  if (!(await markPhoneVerified(deps.db, user.id, phone, now))) throw badRequest(INVALID_CODE)
   return phone
 }

@@ -1,9 +1,9 @@
 // Phone verification endpoints under /users/phone: send a WhatsApp code to the account's number,
-// and check it. Mounted by users/routes.ts.
+// and check it. Mounted at /users/phone by the app.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
-import { authConfig } from '../auth/config.ts'
-import { code } from '../auth/schemas.ts'
+import { authConfig } from './config.ts'
+import { code } from './schemas.ts'
 import { createDb } from '../db/client.ts'
 import { currentUser, requireUser } from '../http/auth.ts'
 import { FAILURE_BUDGETS, failureBudget, signedInAccount } from '../http/failure-budget.ts'
