@@ -31,7 +31,7 @@ beforeEach(() => standIn.reset())
 
 const NO_MAIL: Partial<Env> = { RESEND_API_KEY: '', DEV_OUTBOX: 'false' }
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
-const jwt = () => authConfig(env as unknown as Env).jwt
+const jwt = () => authConfig(env).jwt
 const db = () => createDb(env.DB)
 
 async function expectStatus(promise: Promise<unknown>, status: number, message?: string) {
@@ -260,7 +260,7 @@ describe('POST /auth/verify-email', () => {
     const { email } = await createUser()
     const code = await lastCode(email)
     const later = Date.now() + 10 * MINUTE_MS + 1
-    const config = authConfig(env as unknown as Env)
+    const config = authConfig(env)
     await expectStatus(verifyEmail(db(), config, { email, code }, later), 400)
     // Still good inside its lifetime.
     const { user } = await verifyEmail(db(), config, { email, code }, Date.now())
@@ -501,7 +501,7 @@ describe('POST /auth/refresh', () => {
     const unknown = await api('POST', '/auth/refresh', { body: { refreshToken: 'made-up-token' } })
     expect(unknown.status).toBe(401)
     const { refreshToken } = await createUser()
-    const config = authConfig(env as unknown as Env)
+    const config = authConfig(env)
     await expectStatus(refresh(db(), config, refreshToken, Date.now() + 7 * DAY_MS + 1), 401)
     // Within its lifetime the same token still works.
     const { tokens } = await refresh(db(), config, refreshToken, Date.now() + 6 * DAY_MS)
@@ -675,8 +675,7 @@ describe('PATCH /auth/password', () => {
 })
 
 describe('sendEmail (the email channel)', () => {
-  const mailEnv = (over: Partial<Env> = {}) =>
-    ({ ...env, RESEND_API_KEY: 're_test_key', ...over }) as unknown as Env
+  const mailEnv = (over: Partial<Env> = {}) => ({ ...env, RESEND_API_KEY: 're_test_key', ...over })
   const message = { to: 'someone@example.test', subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' }
 
   it('sends through Resend with the key, the sender and an idempotency key', async () => {

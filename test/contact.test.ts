@@ -2,7 +2,6 @@
 // address), the form's own bodies, and the strict token bucket per client address.
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { RateLimiter } from '../src/rate-limit/rate-limiter.ts'
 import { takeToken } from '../src/rate-limit/token-bucket.ts'
 import { standIn } from './helpers/stand-in.ts'
 import { api, lastMailTo, mailCountTo, nextIp, uniqueEmail } from './helpers/users.ts'
@@ -41,7 +40,7 @@ const stored = (subject: string) =>
     .then((r) => r.results)
 
 function limiter(key: string) {
-  const ns = env.RATE_LIMITER as DurableObjectNamespace<RateLimiter>
+  const ns = env.RATE_LIMITER
   return ns.get(ns.idFromName(key))
 }
 

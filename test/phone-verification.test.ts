@@ -4,7 +4,6 @@ import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Env } from '../src/env.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/lib/time.ts'
-import type { RateLimiter } from '../src/rate-limit/rate-limiter.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
   deliverQueued,
@@ -64,9 +63,7 @@ const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 
 /** Counts `times` earlier sends against a limiter window, `ago` milliseconds back. */
 async function spend(key: string, limit: number, windowMs: number, times: number, ago: number) {
-  const stub = env.RATE_LIMITER.get(
-    env.RATE_LIMITER.idFromName(key),
-  ) as unknown as DurableObjectStub<RateLimiter>
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key))
   for (let i = 0; i < times; i++) await stub.hit(limit, windowMs, Date.now() - ago)
 }
 

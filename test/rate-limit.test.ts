@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest'
 import { anonymousKey, clientKey } from '../src/http/rate-limit.ts'
 import { MINUTE_MS } from '../src/lib/time.ts'
 import { hitKvWindow } from '../src/rate-limit/kv-window.ts'
-import type { RateLimiter } from '../src/rate-limit/rate-limiter.ts'
 import type { WindowResult } from '../src/rate-limit/window.ts'
 import { api, createAdmin, createUser, lastCode, nextIp, uniqueEmail } from './helpers/users.ts'
 import { call } from './helpers/worker.ts'
@@ -17,7 +16,7 @@ const limitOf = (headers: Headers) => ({
 const TOO_MANY = { statusCode: 429, message: 'Too Many Requests', error: 'Too Many Requests' }
 
 function limiter(key: string) {
-  const ns = env.RATE_LIMITER as DurableObjectNamespace<RateLimiter>
+  const ns = env.RATE_LIMITER
   return ns.get(ns.idFromName(key))
 }
 

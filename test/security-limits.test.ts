@@ -5,12 +5,11 @@ import { createApp } from '../src/app.ts'
 import type { Env } from '../src/env.ts'
 import { socketClientAddress } from '../src/http/client-address.ts'
 import { HOUR_MS } from '../src/lib/time.ts'
-import type { RateLimiter } from '../src/rate-limit/rate-limiter.ts'
 import { api, createUser, lastCode, nextIp, uniqueEmail } from './helpers/users.ts'
 import { BASE, call } from './helpers/worker.ts'
 
 function limiter(key: string) {
-  const ns = env.RATE_LIMITER as DurableObjectNamespace<RateLimiter>
+  const ns = env.RATE_LIMITER
   return ns.get(ns.idFromName(key))
 }
 

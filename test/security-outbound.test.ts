@@ -351,7 +351,7 @@ describe('the example JWT secret (item 11)', () => {
 
   it('the Worker refuses the example secret and secrets under 32 characters, clearly', async () => {
     for (const secret of [OLD_EXAMPLE, 'short-secret-31-characters-long']) {
-      const bound = { ...env, JWT_SECRET: secret } as Env
+      const bound = { ...env, JWT_SECRET: secret }
       expect(() => authConfig(bound)).toThrow(/JWT_SECRET/)
       expect(() => webhookConfig(bound)).toThrow(/JWT_SECRET/)
       const res = await api('POST', '/auth/signup', {
@@ -360,14 +360,14 @@ describe('the example JWT secret (item 11)', () => {
       })
       expect(res.status).toBe(500)
     }
-    expect(() => authConfig({ ...env } as Env)).not.toThrow()
+    expect(() => authConfig({ ...env })).not.toThrow()
   })
 
   it('the Worker and npm start refuse the same published values, the example’s placeholder included', () => {
     expect(EXAMPLE_SECRETS).toEqual(EXAMPLE_JWT_SECRETS)
     expect(EXAMPLE_JWT_SECRETS).toContain(OLD_EXAMPLE)
     for (const secret of EXAMPLE_JWT_SECRETS) {
-      expect(() => authConfig({ ...env, JWT_SECRET: secret } as Env)).toThrow(/example/)
+      expect(() => authConfig({ ...env, JWT_SECRET: secret })).toThrow(/example/)
     }
   })
 

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { TYPES_BY_PLATFORM, type Platform } from '../src/contests/schemas.ts'
 import { phaseAt } from '../src/contests/serialize.ts'
 import type { ContestInput } from '../src/contests/contest-input.ts'
-import { settings, type Env } from '../src/env.ts'
+import { settings } from '../src/env.ts'
 import type { AdapterResult, FetchFn } from '../src/sync/adapter.ts'
 import { PLATFORM_ADAPTERS, withoutVolatileMetadata } from '../src/sync/adapters.ts'
 import {
@@ -37,7 +37,7 @@ import { standIn } from './helpers/stand-in.ts'
 
 // The moment the fixtures were recorded: Sunday 2026-11-22 12:00 UTC (21:00 in Tokyo).
 const NOW = Date.parse('2026-11-22T12:00:00Z')
-const config = settings(env as unknown as Env)
+const config = settings(env)
 const realFetch: FetchFn = (input, init) => fetch(input, init)
 // Nothing listens on port 9 (discard), so the connection is refused.
 const CLOSED_PORT = 'http://127.0.0.1:9'

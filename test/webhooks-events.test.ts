@@ -38,7 +38,7 @@ beforeEach(async () => {
   held = holdingQueue()
 })
 
-const jobEnv = () => ({ ...env, ...localRun(held) }) as Env
+const jobEnv = (): Env => ({ ...env, ...localRun(held) })
 
 async function subscribe(events: string[]) {
   const hook = await receiver([200])

@@ -5,7 +5,10 @@ import { ApiError } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
 import type { Reservation, WindowResult } from '../rate-limit/window.ts'
 
-/** The object's methods as the app calls them (RPC), without naming the Workers class. */
+/**
+ * The object's methods as the app calls them (RPC), without naming the Workers class. limiterFor
+ * returns the typed stub as this, so a change to RateLimiter's methods fails the type check here.
+ */
 export interface LimiterStub {
   hit(limit: number, windowMs: number): Promise<WindowResult>
   take(capacity: number, refillMs: number): Promise<WindowResult>

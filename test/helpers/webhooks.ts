@@ -95,7 +95,7 @@ export async function runQueue(
   }
   const ctx = createExecutionContext()
   const queueHandler = worker.queue as ExportedHandlerQueueHandler<Env>
-  await queueHandler(batch, { ...env, ...bindings } as Env, ctx)
+  await queueHandler(batch, { ...env, ...bindings }, ctx)
   const result = await getQueueResult(batch, ctx)
   const retries = result.retryMessages.map(({ msgId }: { msgId: string }) => ({
     msgId,

@@ -12,7 +12,7 @@ export async function call(
 ): Promise<Response> {
   const ctx = createExecutionContext()
   const request = new Request(`${BASE}${path}`, init)
-  const response = await worker.fetch(request, { ...env, ...bindings } as Env, ctx)
+  const response = await worker.fetch(request, { ...env, ...bindings }, ctx)
   // Cache writes and other background work finish before the test looks at state.
   await waitOnExecutionContext(ctx)
   return response
