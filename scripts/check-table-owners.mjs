@@ -85,7 +85,8 @@ for (const path of filesUnder(src)) {
   }
 }
 
-for (const table of unowned) problems.push(`table ${table} has no owner in scripts/check-table-owners.mjs`)
+for (const table of unowned)
+  problems.push(`table ${table} has no owner in scripts/check-table-owners.mjs`)
 if (problems.length > 0) {
   console.error(problems.join('\n'))
   console.error(`\n${problems.length} table access(es) outside the owner`)
