@@ -4,7 +4,7 @@
 
 /** Lowest first. Each entry is one layer: folders under src/ (or top-level files) it holds. */
 const LAYERS = [
-  { name: 'core', paths: ['lib', 'env.ts', 'app-env.ts'] },
+  { name: 'core', paths: ['lib', 'ports', 'env.ts', 'app-env.ts'] },
   { name: 'platform', paths: ['db', 'rate-limit'] },
   { name: 'http', paths: ['http'] },
   { name: 'channels', paths: ['channels'] },

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { anonymousKey, clientKey } from '../src/http/rate-limit.ts'
 import { MINUTE_MS } from '../src/lib/time.ts'
 import { hitKvWindow } from '../src/rate-limit/kv-window.ts'
-import type { WindowResult } from '../src/rate-limit/window.ts'
+import type { WindowResult } from '../src/ports/rate-limiter.ts'
 import { api, createAdmin, createUser, lastCode, nextIp, uniqueEmail } from './helpers/users.ts'
 import { call } from './helpers/worker.ts'
 

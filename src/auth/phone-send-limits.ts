@@ -6,7 +6,7 @@ import type { Env } from '../env.ts'
 import { limiterFor, limiterUnavailable, limitsDisabled } from '../http/limiter.ts'
 import { refuse } from '../http/rate-limit-response.ts'
 import { DAY_MS, HOUR_MS } from '../lib/time.ts'
-import type { WindowResult } from '../rate-limit/window.ts'
+import type { WindowResult } from '../ports/rate-limiter.ts'
 
 // Each code is a WhatsApp message the operator pays for, and a stranger's number must not be
 // flooded from many accounts: the same allowance as per user (http/rate-limit.ts).

@@ -7,6 +7,7 @@ import { newId } from '../lib/ids.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { renderNotFound } from '../http/errors.ts'
+import type { KeyValueStore } from '../ports/key-value.ts'
 
 const PREFIX = 'dev-outbox:'
 const TTL_SECONDS = 24 * 60 * 60
@@ -26,7 +27,7 @@ export interface OutboxMessage {
   [extra: string]: unknown
 }
 
-export async function writeOutbox(kv: KVNamespace, message: OutboxMessage, now: number) {
+export async function writeOutbox(kv: KeyValueStore, message: OutboxMessage, now: number) {
   const id = newId(now)
   const key = `${PREFIX}${String(TIME_CEILING - now).padStart(16, '0')}:${id}`
   await kv.put(key, JSON.stringify({ id, createdAt: toIso(now), ...message }), {
@@ -35,7 +36,7 @@ export async function writeOutbox(kv: KVNamespace, message: OutboxMessage, now: 
   return id
 }
 
-export async function readOutbox(kv: KVNamespace, limit = LIST_LIMIT) {
+export async function readOutbox(kv: KeyValueStore, limit = LIST_LIMIT) {
   const { keys } = await kv.list({ prefix: PREFIX, limit })
   const values = await Promise.all(keys.map((k) => kv.get<Record<string, unknown>>(k.name, 'json')))
   return values.filter((v): v is Record<string, unknown> => v !== null)

@@ -5,15 +5,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts'
-import type { Reservation } from '../rate-limit/window.ts'
+import type { LimiterStub, Reservation } from '../ports/rate-limiter.ts'
 import { clientIp } from './client-address.ts'
-import {
-  limiterFor,
-  limitsDisabled,
-  limiterUnavailable,
-  logLimiterFailure,
-  type LimiterStub,
-} from './limiter.ts'
+import { limiterFor, limitsDisabled, limiterUnavailable, logLimiterFailure } from './limiter.ts'
 import { bodyEmail } from './rate-limit.ts'
 import { refuse, report, tightest } from './rate-limit-response.ts'
 

@@ -3,19 +3,12 @@
 import { settings, type Env } from '../env.ts'
 import { ApiError } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
-import type { Reservation, WindowResult } from '../rate-limit/window.ts'
+import type { LimiterStub } from '../ports/rate-limiter.ts'
 
 /**
- * The object's methods as the app calls them (RPC), without naming the Workers class. limiterFor
- * returns the typed stub as this, so a change to RateLimiter's methods fails the type check here.
+ * The counter of `key`: the Durable Object's typed stub, which satisfies the port, so a change to
+ * RateLimiter's methods fails the type check here.
  */
-export interface LimiterStub {
-  hit(limit: number, windowMs: number): Promise<WindowResult>
-  take(capacity: number, refillMs: number): Promise<WindowResult>
-  reserve(limit: number, windowMs: number): Promise<Reservation>
-  release(window: number): Promise<void>
-}
-
 export function limiterFor(env: Env, key: string): LimiterStub {
   return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key))
 }

@@ -3,7 +3,7 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { tooManyRequests } from '../lib/errors.ts'
-import type { WindowResult } from '../rate-limit/window.ts'
+import type { WindowResult } from '../ports/rate-limiter.ts'
 
 /** The result the headers report: the one closest to refusing. */
 export function tightest(results: WindowResult[]): WindowResult {

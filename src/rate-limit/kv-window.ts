@@ -2,7 +2,9 @@
 // per request would cost more than the limit is worth. KV is eventually consistent and accepts
 // about one write per second per key, so counts can lag under bursts; each isolate also remembers
 // what it wrote, so one client hammering one location is still counted.
-import { consumeWindow, type WindowResult } from './window.ts'
+import type { WindowResult } from '../ports/rate-limiter.ts'
+import { consumeWindow } from './window.ts'
+import type { KeyValueStore } from '../ports/key-value.ts'
 
 const KEY_PREFIX = 'rl:'
 // KV refuses expirations shorter than 60 seconds.
@@ -21,7 +23,7 @@ function remember(key: string, count: number) {
  * `defer` (waitUntil) so the caller never waits for it, and a refused write is only a lost count.
  */
 export async function hitKvWindow(
-  kv: KVNamespace,
+  kv: KeyValueStore,
   name: string,
   limit: number,
   windowMs: number,

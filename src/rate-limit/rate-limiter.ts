@@ -2,7 +2,8 @@
 // SQLite storage. One object serves one key, so in practice it holds one window or one bucket.
 import { DurableObject } from 'cloudflare:workers'
 import { bucketFullAt, takeToken, type BucketState } from './token-bucket.ts'
-import { consumeWindow, type Reservation, type WindowResult } from './window.ts'
+import type { Reservation, WindowResult } from '../ports/rate-limiter.ts'
+import { consumeWindow } from './window.ts'
 
 interface WindowRow extends Record<string, SqlStorageValue> {
   start: number

@@ -1,6 +1,6 @@
 // Token-bucket counting as a pure function: a burst of `capacity` requests, then one more every
 // `refillMs`. The caller passes `now`, so the Durable Object and the tests share one clock rule.
-import type { WindowResult } from './window.ts'
+import type { WindowResult } from '../ports/rate-limiter.ts'
 
 /**
  * The bucket's content is kept in milliseconds of refill time (one token = `refillMs`), so with

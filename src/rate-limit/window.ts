@@ -1,23 +1,9 @@
 // Fixed-window counting as a pure function, shared by the Durable Object and the KV limiter.
+import type { WindowResult } from '../ports/rate-limiter.ts'
 
 export interface WindowState {
   start: number
   count: number
-}
-
-export interface WindowResult {
-  allowed: boolean
-  limit: number
-  remaining: number
-  /** Unix seconds at which the window resets. */
-  reset: number
-  /** Unix seconds from which a refused caller may try again, when earlier than `reset`. */
-  retryAt?: number
-}
-
-/** A counted request that may be given back: `window` names the window it was counted in. */
-export interface Reservation extends WindowResult {
-  window?: number
 }
 
 export function consumeWindow(

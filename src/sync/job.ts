@@ -12,6 +12,7 @@ import { log } from '../lib/log.ts'
 import type { FetchFn } from './adapter.ts'
 import { PLATFORM_ADAPTERS, VOLATILE_METADATA_KEYS } from './adapters.ts'
 import { recordSyncRuns, type SyncRunInput } from './runs.ts'
+import type { KeyValueStore } from '../ports/key-value.ts'
 
 export interface PlatformSyncReport {
   platform: Platform
@@ -30,7 +31,7 @@ export interface PlatformSyncReport {
 
 export interface SyncDeps {
   db: Db
-  kv: KVNamespace
+  kv: KeyValueStore
   settings: Settings
   fetchFn: FetchFn
 }

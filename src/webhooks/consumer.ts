@@ -12,6 +12,7 @@ import type { DeliveryRow, EndpointRow } from './rows.ts'
 import { openSecret } from './secret.ts'
 import { webhookHeaders } from './signing.ts'
 import { webhookTargetProblem } from './target.ts'
+import type { QueueBatch, QueueMessage } from '../ports/queue.ts'
 
 export interface ConsumerOptions {
   fetchFn?: FetchFn
@@ -30,7 +31,7 @@ interface Deps {
 const ERROR_RETRY_SECONDS = 60
 
 export async function consumeWebhookDeliveries(
-  batch: MessageBatch,
+  batch: QueueBatch,
   env: Env,
   options: ConsumerOptions = {},
 ): Promise<void> {
@@ -41,7 +42,7 @@ export async function consumeWebhookDeliveries(
     clock: options.clock ?? Date.now,
   }
   await Promise.all(
-    (batch.messages as readonly Message<WebhookMessage>[]).map(async (message) => {
+    (batch.messages as readonly QueueMessage<WebhookMessage>[]).map(async (message) => {
       try {
         await handle(deps, message)
       } catch (err) {
@@ -52,7 +53,7 @@ export async function consumeWebhookDeliveries(
   )
 }
 
-async function handle(deps: Deps, message: Message<WebhookMessage>): Promise<void> {
+async function handle(deps: Deps, message: QueueMessage<WebhookMessage>): Promise<void> {
   const id = message.body?.deliveryId
   const loaded = typeof id === 'string' ? await loadDelivery(deps.db, id) : undefined
   // The endpoint was deleted (its deliveries with it), or a message of another shape.
@@ -92,10 +93,10 @@ async function attempt(
 }
 
 /** Messages that ran out of queue retries: their deliveries end as failed rather than linger. */
-export async function failDeadWebhookDeliveries(batch: MessageBatch, env: Env): Promise<void> {
+export async function failDeadWebhookDeliveries(batch: QueueBatch, env: Env): Promise<void> {
   const db = createDb(env.DB)
   const now = Date.now()
-  for (const message of batch.messages as readonly Message<WebhookMessage>[]) {
+  for (const message of batch.messages as readonly QueueMessage<WebhookMessage>[]) {
     const id = message.body?.deliveryId
     if (typeof id === 'string') {
       await markDeliveryFailed(db, id, 'Gave up: the queue ran out of retries', now)

@@ -9,6 +9,7 @@ import type { Env } from '../env.ts'
 import { DAY_MS, MINUTE_MS, toIso } from '../lib/time.ts'
 import { contestEvent } from './contest-events.ts'
 import { emitWebhookEvents } from './emit.ts'
+import type { KeyValueStore } from '../ports/key-value.ts'
 
 /** The scheduler's period: a contest starting within it would have started by the next run. */
 export const STARTING_WINDOW_MS = 30 * MINUTE_MS
@@ -61,7 +62,7 @@ export async function contestsFinishedSince(
 }
 
 /** Where the previous run's finished window ended, kept within [now - a day, now]. */
-async function finishedFrom(kv: KVNamespace, now: number): Promise<number> {
+async function finishedFrom(kv: KeyValueStore, now: number): Promise<number> {
   const stored = Number(await kv.get(FINISHED_WATERMARK_KEY))
   const from = Number.isFinite(stored) && stored > 0 ? stored : now - STARTING_WINDOW_MS
   return Math.min(now, Math.max(from, now - MAX_LOOKBACK_MS))

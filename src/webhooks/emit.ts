@@ -9,6 +9,7 @@ import { log } from '../lib/log.ts'
 import { insertNewDeliveries } from './deliveries.ts'
 import { webhookEventId, webhookPayload, type WebhookEvent } from './events.ts'
 import type { NewDeliveryRow } from './rows.ts'
+import type { QueueProducer } from '../ports/queue.ts'
 
 /** The body of a message on the webhooks queue; the row holds everything else. */
 export interface WebhookMessage {
@@ -20,7 +21,7 @@ export type WebhookBindings = Pick<Env, 'DB' | 'WEBHOOKS_QUEUE'>
 // Queues take at most 100 messages a sendBatch call.
 const MESSAGES_PER_SEND = 100
 
-export async function enqueueDeliveries(queue: Queue, ids: string[]): Promise<void> {
+export async function enqueueDeliveries(queue: QueueProducer, ids: string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += MESSAGES_PER_SEND) {
     const chunk = ids.slice(i, i + MESSAGES_PER_SEND)
     await queue.sendBatch(chunk.map((deliveryId) => ({ body: { deliveryId } as WebhookMessage })))
@@ -55,7 +56,7 @@ function deliveryRow(
 /** Writes the rows that are new and queues them; returns the ids queued. */
 export async function insertAndEnqueue(
   db: Db,
-  queue: Queue,
+  queue: QueueProducer,
   rows: NewDeliveryRow[],
 ): Promise<string[]> {
   const ids = await insertNewDeliveries(db, rows)

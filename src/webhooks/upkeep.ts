@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts'
 import { removeDeliveriesBefore, unsentDeliveries } from './deliveries.ts'
 import { enqueueDeliveries } from './emit.ts'
+import type { QueueProducer } from '../ports/queue.ts'
 
 export const DELIVERY_RETENTION_DAYS = 30
 /** A message normally reaches the consumer within seconds; one unseen after this was lost. */
@@ -17,7 +18,7 @@ async function endpointIds(db: Db): Promise<string[]> {
   return rows.map((r) => r.id)
 }
 
-export async function webhookUpkeep(db: Db, queue: Queue, now: number) {
+export async function webhookUpkeep(db: Db, queue: QueueProducer, now: number) {
   const ids = await endpointIds(db)
   // A message still waiting behind a long backlog gets a twin and may be delivered twice, which
   // receivers dedupe on webhook-id; a lost one would never be delivered at all.

@@ -1,0 +1,14 @@
+// The key-value store the core needs (catalogue version, anonymous rate windows, the dev outbox,
+// watermarks): the part of Workers KV it uses, so another runtime can supply its own store.
+
+export interface KeyValueListing {
+  keys: { name: string }[]
+}
+
+export interface KeyValueStore {
+  get(key: string): Promise<string | null>
+  get<T>(key: string, type: 'json'): Promise<T | null>
+  /** `expirationTtl` in seconds; the store forgets the key after it. */
+  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>
+  list(options: { prefix: string; limit?: number }): Promise<KeyValueListing>
+}
