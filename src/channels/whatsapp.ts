@@ -24,7 +24,7 @@ export interface WhatsAppResult {
 }
 
 const SEND_TIMEOUT_MS = 10_000
-// Graph API error codes (DESIGN 7): rate limits and temporary outages are worth a retry; an
+// Graph API error codes: rate limits and temporary outages are worth a retry; an
 // unknown or unreachable recipient, a bad template or a revoked token will not get better.
 const TRANSIENT_CODES = new Set([130429, 131056, 1, 2])
 const PERMANENT_CODES = new Set([131026, 131047, 100, 132000, 132001, 190, 368])

@@ -70,7 +70,7 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
 }
 
 /**
- * Needs a live session whatever the role (the second API area, DESIGN 5): signing out, a password
+ * Needs a live session whatever the role (the second API area): signing out, a password
  * reset, an account deletion or an admin's revocation take effect at once.
  */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {

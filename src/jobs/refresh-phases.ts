@@ -1,4 +1,5 @@
-// Scheduler step: refresh stored contest phases from their times (DESIGN section 9).
+// Scheduler step: refresh stored contest phases from their times, for readers of D1 (the API
+// renders the phase from the clock, so a stale stored one never reaches a client).
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import { refreshPhases } from '../contests/maintenance.ts'
 import { createDb } from '../db/client.ts'

@@ -1,4 +1,4 @@
-// The offset pagination block of paginated lists (DESIGN 9): its schema and how it is computed.
+// The offset pagination block of paginated lists: its schema and how it is computed.
 import { z } from '@hono/zod-openapi'
 
 export const PaginationSchema = z.object({
