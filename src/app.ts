@@ -1,5 +1,4 @@
 // Builds the Hono app from its feature routers; runtime-agnostic (Workers, Deno, tests).
-import { OpenAPIHono } from '@hono/zod-openapi'
 import { Scalar } from '@scalar/hono-api-reference'
 import { cors } from 'hono/cors'
 import { requestId } from 'hono/request-id'
@@ -8,7 +7,6 @@ import { deleteUser } from './account/deletion.ts'
 import { accountRoutes, recoveryRoutes } from './account/routes.ts'
 import { contactRoutes } from './admin/contact-routes.ts'
 import { adminRoutes } from './admin/routes.ts'
-import type { AppEnv } from './app-env.ts'
 import { phoneRoutes } from './auth/phone-routes.ts'
 import { authRoutes } from './auth/routes.ts'
 import { sessionChecks } from './auth/sessions.ts'
@@ -17,10 +15,9 @@ import { contestAdminRoutes } from './contests/admin-routes.ts'
 import { contestRoutes } from './contests/routes.ts'
 import { requestBodyLimit } from './http/body-limit.ts'
 import { resolveClientAddress, type ClientAddress } from './http/client-address.ts'
+import { createRouter } from './http/router.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
-import { badRequest } from './lib/errors.ts'
-import { validationMessages } from './lib/validation.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
@@ -36,11 +33,7 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions) {
-  const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw badRequest(validationMessages(result.error))
-    },
-  })
+  const app = createRouter()
 
   app.use(requestId())
   app.use(secureHeaders({ crossOriginResourcePolicy: 'cross-origin' }))

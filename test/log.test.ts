@@ -94,7 +94,9 @@ describe('errors in log fields', () => {
 
   it('writes a bigint field as its digits', () => {
     log.info('counted', { rows: 12345678901234567890n })
-    expect(linesAt('info')).toEqual([{ level: 'info', event: 'counted', rows: '12345678901234567890' }])
+    expect(linesAt('info')).toEqual([
+      { level: 'info', event: 'counted', rows: '12345678901234567890' },
+    ])
   })
 })
 

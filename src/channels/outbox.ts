@@ -1,13 +1,13 @@
 // The local outbox: with DEV_OUTBOX=true and no provider key, messages (email, WhatsApp, push) are
 // kept in KV for a day and listed at GET /dev/outbox, so a newcomer sees what would have been sent.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
+import { createRoute, z } from '@hono/zod-openapi'
 import { settings } from '../env.ts'
 import { newId } from '../lib/ids.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { renderNotFound } from '../http/errors.ts'
 import type { KeyValueStore } from '../ports/key-value.ts'
+import { createRouter } from '../http/router.ts'
 
 const PREFIX = 'dev-outbox:'
 const TTL_SECONDS = 24 * 60 * 60
@@ -57,7 +57,7 @@ const listOutbox = createRoute({
   },
 })
 
-export const outboxRoutes = new OpenAPIHono<AppEnv>().openapi(listOutbox, async (c) => {
+export const outboxRoutes = createRouter().openapi(listOutbox, async (c) => {
   // Outside local runs the route does not exist, as far as any caller can tell.
   if (!settings(c.env).DEV_OUTBOX) return renderNotFound(c) as never
   c.header('Cache-Control', 'no-store')

@@ -1,11 +1,10 @@
 // Admin contest writes: create one or many, update, delete. Each write refreshes public caches.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
+import { z } from '@hono/zod-openapi'
 import type { ContestRow } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { createDb } from '../db/client.ts'
-import { requireAdmin } from '../http/auth.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
+import { adminRoute, createRouter } from '../http/router.ts'
 import { createContests, deleteContest, updateContest } from './admin.ts'
 import { BulkCreateBody, CreateContestBody, UpdateContestBody } from './admin-schemas.ts'
 import { bumpCatalogueVersion } from './catalogue-version.ts'
@@ -13,76 +12,58 @@ import { ContestSchema, IdParam } from './schemas.ts'
 import { toApiContest } from './serialize.ts'
 
 const tags = ['Contests (admin)']
-const security = [{ bearerAuth: [] }]
-const adminErrors = {
-  400: errorResponse('Invalid body'),
-  401: errorResponse('Missing or invalid token'),
-  403: errorResponse('Not an admin'),
-}
 
-const create = createRoute({
+const create = adminRoute({
   method: 'post',
   path: '/',
   tags,
-  security,
   summary: 'Add a contest',
-  middleware: [requireAdmin] as const,
   request: {
     body: { content: { 'application/json': { schema: CreateContestBody } }, required: true },
   },
   responses: {
     201: json(ContestSchema, 'The new contest'),
-    ...adminErrors,
     409: errorResponse('A contest with that platform and platformId exists'),
   },
 })
 
-const bulk = createRoute({
+const bulk = adminRoute({
   method: 'post',
   path: '/bulk',
   tags,
-  security,
   summary: 'Add 1 to 100 contests, all or none',
-  middleware: [requireAdmin] as const,
   request: {
     body: { content: { 'application/json': { schema: BulkCreateBody } }, required: true },
   },
   responses: {
     201: json(z.object({ created: z.number(), contests: z.array(ContestSchema) }), 'Created'),
-    ...adminErrors,
     409: errorResponse('A duplicate contest; nothing was written'),
   },
 })
 
-const update = createRoute({
+const update = adminRoute({
   method: 'patch',
   path: '/{id}',
   tags,
-  security,
   summary: 'Change a contest',
-  middleware: [requireAdmin] as const,
   request: {
     params: IdParam,
     body: { content: { 'application/json': { schema: UpdateContestBody } }, required: true },
   },
   responses: {
     200: json(ContestSchema, 'The updated contest'),
-    ...adminErrors,
     404: errorResponse('No contest has that id'),
   },
 })
 
-const remove = createRoute({
+const remove = adminRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security,
   summary: 'Delete a contest',
-  middleware: [requireAdmin] as const,
   request: { params: IdParam },
   responses: {
     200: json(z.object({ message: z.string() }), 'Deleted'),
-    ...adminErrors,
     404: errorResponse('No contest has that id'),
   },
 })
@@ -91,7 +72,7 @@ const remove = createRoute({
 export type ContestsCreated = (env: Env, rows: ContestRow[], now: number) => Promise<void>
 
 export function contestAdminRoutes(onCreated: ContestsCreated) {
-  return new OpenAPIHono<AppEnv>()
+  return createRouter()
     .openapi(create, async (c) => {
       const now = Date.now()
       const [row] = await createContests(createDb(c.env.DB), [c.req.valid('json')], now)

@@ -1,6 +1,5 @@
 // Public contest endpoints: lists, search, lookup by id, statistics and health.
-import { createRoute, OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi'
 import type { Db } from '../db/client.ts'
 import { createDb } from '../db/client.ts'
 import { publicCache } from '../http/public-cache.ts'
@@ -36,6 +35,7 @@ import {
   TypeParam,
   type Platform,
 } from './schemas.ts'
+import { createRouter } from '../http/router.ts'
 import { catalogueVersion } from './catalogue-version.ts'
 import { toApiContest, toApiContestDetail } from './serialize.ts'
 import { contestStats, platformStats } from './stats.ts'
@@ -152,7 +152,7 @@ const render = (rows: Parameters<typeof toApiContest>[0][], now: number) =>
 
 // Literal paths are registered before /{id}, so they win over it.
 export function contestRoutes(lastSyncOf: LastSyncOf) {
-  return new OpenAPIHono<AppEnv>()
+  return createRouter()
     .openapi(health, (c) => {
       c.header('Cache-Control', 'no-store')
       return c.json({ status: 'ok' as const, timestamp: toIso(Date.now()) }, 200)

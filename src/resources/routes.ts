@@ -1,10 +1,9 @@
 // Admin resource endpoints: add, list, look up and delete knowledge resources at the intelligence
 // service, and follow an ingestion job. Every route needs a live session with the admin role.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import { currentUser, requireAdmin } from '../http/auth.ts'
-import type { AppEnv } from '../app-env.ts'
+import { currentUser } from '../http/auth.ts'
 import { createDb } from '../db/client.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
+import { adminRoute, createRouter } from '../http/router.ts'
 import { refreshJob } from './jobs.ts'
 import { addResource, deleteResource, resourceStatus } from './resources.ts'
 import {
@@ -24,21 +23,16 @@ import { assertSourceUrlAllowed } from './source-url.ts'
 import { resourceStatusName } from './intelligence-client.ts'
 
 const tags = ['Resources']
-const security = [{ bearerAuth: [] }]
 const common = {
-  401: errorResponse('Missing, invalid or expired token, or a session that has ended'),
-  403: errorResponse('The session’s role is not admin'),
   502: errorResponse('The intelligence service answered with an error'),
   503: errorResponse('The intelligence service is unreachable or not configured'),
 }
 
-const add = createRoute({
+const add = adminRoute({
   method: 'post',
   path: '/',
   tags,
-  security,
   summary: 'Add a resource; its ingestion job is tracked until it ends',
-  middleware: [requireAdmin] as const,
   request: {
     body: { content: { 'application/json': { schema: NewResourceBody } }, required: true },
   },
@@ -49,13 +43,11 @@ const add = createRoute({
   },
 })
 
-const list = createRoute({
+const list = adminRoute({
   method: 'get',
   path: '/',
   tags,
-  security,
   summary: 'Resources of the service, newest first, a page at a time',
-  middleware: [requireAdmin] as const,
   request: { query: ListResourcesQuery },
   responses: {
     200: json(ResourceListSchema, 'A page of resources'),
@@ -64,13 +56,11 @@ const list = createRoute({
   },
 })
 
-const getJob = createRoute({
+const getJob = adminRoute({
   method: 'get',
   path: '/jobs/{jobId}',
   tags,
-  security,
   summary: 'An ingestion job, refreshed from the service while it is in progress',
-  middleware: [requireAdmin] as const,
   request: { params: JobIdParam },
   responses: {
     200: json(JobSchema, 'The job as now stored'),
@@ -80,13 +70,11 @@ const getJob = createRoute({
   },
 })
 
-const get = createRoute({
+const get = adminRoute({
   method: 'get',
   path: '/{id}',
   tags,
-  security,
   summary: 'A resource’s ingestion state (the service offers no other lookup by id)',
-  middleware: [requireAdmin] as const,
   request: { params: ResourceIdParam },
   responses: {
     200: json(ResourceStatusSchema, 'Its latest ingestion state'),
@@ -96,13 +84,11 @@ const get = createRoute({
   },
 })
 
-const remove = createRoute({
+const remove = adminRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security,
   summary: 'Delete a resource at the service; its unfinished jobs end CANCELLED',
-  middleware: [requireAdmin] as const,
   request: { params: ResourceIdParam },
   responses: {
     200: json(MessageSchema, 'Deleted'),
@@ -112,7 +98,7 @@ const remove = createRoute({
   },
 })
 
-export const resourceRoutes = new OpenAPIHono<AppEnv>()
+export const resourceRoutes = createRouter()
 
 // /jobs/{jobId} is registered before /{id}; submissions are mounted ahead of this router.
 resourceRoutes

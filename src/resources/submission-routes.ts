@@ -1,9 +1,7 @@
 // Contributor submissions: any signed-in user submits and lists their own; admins list them by
 // status and review them. Mounted at /resources ahead of the resource routes, whose /{id} would
 // otherwise take /submissions.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import { currentUser, requireAdmin, requireSession } from '../http/auth.ts'
-import type { AppEnv } from '../app-env.ts'
+import { currentUser } from '../http/auth.ts'
 import { createDb } from '../db/client.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
@@ -17,72 +15,59 @@ import {
   SubmissionSchema,
   SubmissionsQuery,
 } from './schemas.ts'
+import { adminRoute, createRouter, sessionRoute } from '../http/router.ts'
 import { toApiJob, toApiSubmission } from './serialize.ts'
 import { requireIntelligence } from './service.ts'
 import { assertSourceUrlAllowed } from './source-url.ts'
 import { createSubmission, listSubmissions, reviewSubmission } from './submissions.ts'
 
 const tags = ['Resource submissions']
-const security = [{ bearerAuth: [] }]
-const unauthorized = errorResponse('Missing, invalid or expired token, or a session that has ended')
-const adminOnly = errorResponse('The session’s role is not admin')
 
-const submit = createRoute({
+const submit = sessionRoute({
   method: 'post',
   path: '/submissions',
   tags,
-  security,
   summary: 'Propose a resource for review',
-  middleware: [requireSession, rateLimit(RULES.submitResource)] as const,
+  middleware: [rateLimit(RULES.submitResource)] as const,
   request: {
     body: { content: { 'application/json': { schema: NewSubmissionBody } }, required: true },
   },
   responses: {
     201: json(SubmissionSchema, 'Stored as pending'),
     400: errorResponse('Invalid body, or a source_url pointing at a private address'),
-    401: unauthorized,
     429: errorResponse('Too many submissions'),
   },
 })
 
-const mine = createRoute({
+const mine = sessionRoute({
   method: 'get',
   path: '/submissions/mine',
   tags,
-  security,
   summary: 'The caller’s own submissions, newest first',
-  middleware: [requireSession] as const,
   request: { query: MySubmissionsQuery },
   responses: {
     200: json(SubmissionListSchema, 'A page of submissions'),
     400: errorResponse('Pagination out of range'),
-    401: unauthorized,
   },
 })
 
-const list = createRoute({
+const list = adminRoute({
   method: 'get',
   path: '/submissions',
   tags,
-  security,
   summary: 'Submissions newest first, optionally of one status (admin)',
-  middleware: [requireAdmin] as const,
   request: { query: SubmissionsQuery },
   responses: {
     200: json(SubmissionListSchema, 'A page of submissions'),
     400: errorResponse('A status outside pending, approved, rejected, or pagination out of range'),
-    401: unauthorized,
-    403: adminOnly,
   },
 })
 
-const review = createRoute({
+const review = adminRoute({
   method: 'post',
   path: '/submissions/{id}/review',
   tags,
-  security,
   summary: 'Approve (adds it as a global resource) or reject (with optional feedback)',
-  middleware: [requireAdmin] as const,
   request: {
     params: SubmissionIdParam,
     body: { content: { 'application/json': { schema: ReviewBody } }, required: true },
@@ -90,8 +75,6 @@ const review = createRoute({
   responses: {
     200: json(ReviewResultSchema, 'Reviewed; an approval carries its ingestion job'),
     400: errorResponse('Invalid id or body'),
-    401: unauthorized,
-    403: adminOnly,
     404: errorResponse('Submission not found'),
     409: errorResponse('The submission has already been reviewed'),
     502: errorResponse('The intelligence service answered with an error; still pending'),
@@ -99,7 +82,7 @@ const review = createRoute({
   },
 })
 
-export const submissionRoutes = new OpenAPIHono<AppEnv>()
+export const submissionRoutes = createRouter()
 
 submissionRoutes
   .openapi(submit, async (c) => {

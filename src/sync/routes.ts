@@ -1,12 +1,12 @@
 // Admin sync triggers: all platforms or one, answering each platform's outcome.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { PLATFORMS, PlatformParam, type Platform } from '../contests/schemas.ts'
-import { requireAdmin } from '../http/auth.ts'
 import { conflict } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import type { Context } from 'hono'
 import { emitContestCreated } from '../webhooks/contest-events.ts'
+import { adminRoute, createRouter } from '../http/router.ts'
 import { runSync, syncDeps, SyncInProgressError, type PlatformSyncReport } from './job.ts'
 
 const SyncResults = z
@@ -34,25 +34,20 @@ const responses = {
   409: errorResponse('A sync is already running'),
 }
 const tags = ['Contests (admin)']
-const security = [{ bearerAuth: [] }]
 
-const syncAll = createRoute({
+const syncAll = adminRoute({
   method: 'post',
   path: '/sync',
   tags,
-  security,
   summary: 'Sync every platform now',
-  middleware: [requireAdmin] as const,
   responses,
 })
 
-const syncOne = createRoute({
+const syncOne = adminRoute({
   method: 'post',
   path: '/sync/{platform}',
   tags,
-  security,
   summary: 'Sync one platform now',
-  middleware: [requireAdmin] as const,
   request: { params: PlatformParam },
   responses: { ...responses, 400: errorResponse('Unknown platform') },
 })
@@ -69,7 +64,7 @@ async function sync(c: Context<AppEnv>, platforms: readonly Platform[]) {
   }
 }
 
-export const syncRoutes = new OpenAPIHono<AppEnv>()
+export const syncRoutes = createRouter()
 
 syncRoutes
   .openapi(syncAll, async (c) => c.json(await sync(c, PLATFORMS), 200))

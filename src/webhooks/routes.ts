@@ -1,8 +1,7 @@
 // Admin webhook endpoints: manage endpoints and their secrets, read deliveries, send a test event.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
+import { z } from '@hono/zod-openapi'
 import { createDb } from '../db/client.ts'
-import { currentUser, requireAdmin } from '../http/auth.ts'
+import { currentUser } from '../http/auth.ts'
 import { badRequest } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
@@ -30,137 +29,111 @@ import {
   WebhookWithSecretSchema,
 } from './schemas.ts'
 import { toApiDelivery, toApiWebhook } from './serialize.ts'
+import { adminRoute, createRouter } from '../http/router.ts'
 
 const tags = ['Webhooks (admin)']
-const security = [{ bearerAuth: [] }]
 const body = <T>(schema: T) => ({
   body: { content: { 'application/json': { schema } }, required: true },
 })
-const adminErrors = {
-  401: errorResponse('Missing or invalid token'),
-  403: errorResponse('Not an admin'),
-}
 const invalid = errorResponse('Validation failed (message is an array of strings)')
 const missing = errorResponse('No webhook endpoint has that id')
 const MessageSchema = z.object({ message: z.string() })
 
-const create = createRoute({
+const create = adminRoute({
   method: 'post',
   path: '/',
   tags,
-  security,
-  middleware: [requireAdmin] as const,
   summary: 'Add an endpoint; the answer carries its signing secret, shown only this once',
   request: body(CreateWebhookBody),
   responses: {
     201: json(WebhookWithSecretSchema, 'The new endpoint with its secret'),
     400: errorResponse('Invalid body, or a URL that is not public https'),
-    ...adminErrors,
   },
 })
 
-const list = createRoute({
+const list = adminRoute({
   method: 'get',
   path: '/',
   tags,
-  security,
-  middleware: [requireAdmin] as const,
   summary: 'Every endpoint, newest first',
-  responses: { 200: json(z.array(WebhookSchema), 'The endpoints'), ...adminErrors },
+  responses: { 200: json(z.array(WebhookSchema), 'The endpoints') },
 })
 
-const get = createRoute({
+const get = adminRoute({
   method: 'get',
   path: '/{id}',
   tags,
-  security,
-  middleware: [requireAdmin] as const,
   summary: 'One endpoint',
   request: { params: WebhookIdParam },
   responses: {
     200: json(WebhookSchema, 'The endpoint'),
     400: invalid,
     404: missing,
-    ...adminErrors,
   },
 })
 
-const update = createRoute({
+const update = adminRoute({
   method: 'patch',
   path: '/{id}',
   tags,
-  security,
-  middleware: [requireAdmin] as const,
   summary: 'Change events, description or enabled; re-enabling clears the failure state',
   request: { params: WebhookIdParam, ...body(UpdateWebhookBody) },
   responses: {
     200: json(WebhookSchema, 'The endpoint'),
     400: invalid,
     404: missing,
-    ...adminErrors,
   },
 })
 
-const remove = createRoute({
+const remove = adminRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security,
-  middleware: [requireAdmin] as const,
   summary: 'Delete an endpoint and its delivery history',
   request: { params: WebhookIdParam },
-  responses: { 200: json(MessageSchema, 'Deleted'), 400: invalid, 404: missing, ...adminErrors },
+  responses: { 200: json(MessageSchema, 'Deleted'), 400: invalid, 404: missing },
 })
 
-const rotate = createRoute({
+const rotate = adminRoute({
   method: 'post',
   path: '/{id}/rotate-secret',
   tags,
-  security,
-  middleware: [requireAdmin] as const,
   summary: 'Replace the signing secret at once; the new one is shown only in this answer',
   request: { params: WebhookIdParam },
   responses: {
     200: json(WebhookWithSecretSchema, 'The endpoint with its new secret'),
     400: invalid,
     404: missing,
-    ...adminErrors,
   },
 })
 
-const deliveries = createRoute({
+const deliveries = adminRoute({
   method: 'get',
   path: '/{id}/deliveries',
   tags,
-  security,
-  middleware: [requireAdmin] as const,
   summary: 'Deliveries to an endpoint, newest first, with attempts and the last outcome',
   request: { params: WebhookIdParam, query: DeliveriesQuery },
   responses: {
     200: json(DeliveryPageSchema, 'A page of deliveries'),
     400: invalid,
     404: missing,
-    ...adminErrors,
   },
 })
 
-const test = createRoute({
+const test = adminRoute({
   method: 'post',
   path: '/{id}/test',
   tags,
-  security,
-  middleware: [requireAdmin] as const,
   summary: 'Queue a webhook.test event to the endpoint, delivered like any other event',
   request: { params: WebhookIdParam },
   responses: {
     202: json(DeliverySchema, 'The queued delivery; follow it in the deliveries list'),
     400: errorResponse('Invalid id, or the endpoint is disabled'),
     404: missing,
-    ...adminErrors,
   },
 })
 
-export const webhookRoutes = new OpenAPIHono<AppEnv>()
+export const webhookRoutes = createRouter()
 
 webhookRoutes
   .openapi(create, async (c) => {

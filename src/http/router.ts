@@ -1,0 +1,53 @@
+// Routers and guarded route declarations. Every router comes from createRouter, so each carries
+// the validation hook (a 400 in the API's error shape); signedInRoute, sessionRoute and adminRoute
+// declare the guard, the bearer security requirement and the 401/403 answers once for all routes.
+import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import { badRequest } from '../lib/errors.ts'
+import { errorResponse } from '../lib/openapi.ts'
+import { validationMessages } from '../lib/validation.ts'
+import { adminGuard, requireSession, requireUser } from './auth.ts'
+
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw badRequest(validationMessages(result.error))
+    },
+  })
+}
+
+const BEARER = [{ bearerAuth: [] }]
+const UNAUTHORIZED = errorResponse(
+  'Missing, invalid or expired access token, or a session that has ended',
+)
+const NOT_ADMIN = errorResponse('The caller is not an admin')
+
+type Middleware = MiddlewareHandler<AppEnv>
+
+const middlewareOf = (route: RouteConfig): Middleware[] =>
+  route.middleware === undefined
+    ? []
+    : Array.isArray(route.middleware)
+      ? [...route.middleware]
+      : [route.middleware as Middleware]
+
+function guarded<R extends RouteConfig>(guard: Middleware, route: R, forbidden?: object) {
+  return createRoute({
+    ...route,
+    security: BEARER,
+    // The guard first: a route's own limits and budgets count only callers it lets through.
+    middleware: [guard, ...middlewareOf(route)],
+    responses: { ...route.responses, 401: UNAUTHORIZED, ...(forbidden && { 403: forbidden }) },
+  })
+}
+
+/** Any valid access token (the contest API's users). */
+export const signedInRoute = <R extends RouteConfig>(route: R) => guarded(requireUser, route)
+
+/** A valid token of a live session (the second API area, where a sign-out ends access at once). */
+export const sessionRoute = <R extends RouteConfig>(route: R) => guarded(requireSession, route)
+
+/** Admins only: 403 from the role claim, then the admin's session and role confirmed live. */
+export const adminRoute = <R extends RouteConfig>(route: R, forbiddenMessage?: string) =>
+  guarded(adminGuard(forbiddenMessage), route, NOT_ADMIN)
