@@ -8,6 +8,7 @@ import { accountRoutes, recoveryRoutes } from './account/routes.ts'
 import { contactRoutes } from './admin/contact-routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { phoneRoutes } from './auth/phone-routes.ts'
+import { changeUserRole } from './auth/roles.ts'
 import { authRoutes } from './auth/routes.ts'
 import { sessionChecks } from './auth/sessions.ts'
 import { outboxRoutes } from './channels/outbox.ts'
@@ -18,7 +19,7 @@ import { resolveClientAddress, type ClientAddress } from './http/client-address.
 import { createRouter } from './http/router.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
-import { notificationRoutes } from './notifications/routes.ts'
+import { notificationRoutes } from './notifications/api/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { syncRoutes } from './sync/routes.ts'
@@ -66,7 +67,7 @@ export function createApp(options: AppOptions) {
   app.use(requestBodyLimit)
 
   app.route('/auth', authRoutes)
-  app.route('/users', userRoutes(deleteUser))
+  app.route('/users', userRoutes({ deleteAccount: deleteUser, changeUserRole }))
   app.route('/users/phone', phoneRoutes)
   app.route('/dev', outboxRoutes)
   app.route('/contests', contestRoutes(lastSuccessfulSync))

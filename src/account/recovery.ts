@@ -1,15 +1,14 @@
 // Self-deletion of an account as a soft delete, and its recovery within 30 days: plain functions
 // of (db, input, now). Recovery proves the password, so it also signs the user in.
-import { and, eq, isNull } from 'drizzle-orm'
 import { INVALID_CREDENTIALS, type SignedIn } from '../auth/accounts.ts'
 import type { AuthConfig } from '../auth/config.ts'
 import { openSession, revokeUserSessionsStatement } from '../auth/sessions.ts'
 import type { Db } from '../db/client.ts'
-import { users, type UserRow } from '../db/schema.ts'
 import { burnPasswordCheck, verifyPassword } from '../lib/crypto.ts'
 import { conflict, notFound, unauthorized } from '../lib/errors.ts'
 import { DAY_MS } from '../lib/time.ts'
 import { findUserStatement, recordSignInStatement } from '../users/queries.ts'
+import { findAnyUserByEmail, markDeletedStatement, restoreStatement } from '../users/soft-delete.ts'
 
 export const RECOVERY_PERIOD_MS = 30 * DAY_MS
 export const RECOVERY_EXPIRED =
@@ -21,19 +20,10 @@ export const RECOVERY_EXPIRED =
  */
 export async function softDeleteAccount(db: Db, userId: string, now: number) {
   const [marked] = await db.batch([
-    db
-      .update(users)
-      .set({ deletedAt: now, updatedAt: now })
-      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
-      .returning({ id: users.id }),
+    markDeletedStatement(db, userId, now),
     revokeUserSessionsStatement(db, userId, now),
   ])
   return marked.length > 0 ? { recoverableUntil: now + RECOVERY_PERIOD_MS } : undefined
-}
-
-/** The account with that email, soft-deleted or not (emails are unique across both). */
-function findAnyUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.select().from(users).where(eq(users.email, email)).get()
 }
 
 /**
@@ -60,10 +50,7 @@ export async function recoverAccount(
 
   const session = await openSession(db, config.jwt, found, now)
   const results = await db.batch([
-    db
-      .update(users)
-      .set({ deletedAt: null, updatedAt: now })
-      .where(and(eq(users.id, found.id), eq(users.deletedAt, found.deletedAt))),
+    restoreStatement(db, found.id, found.deletedAt, now),
     session.statement,
     recordSignInStatement(db, found.id, now),
     findUserStatement(db, found.id),

@@ -2,6 +2,7 @@
 // delete, session revocation). Every route needs the admin role and a live admin session.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import { changeUserRole } from '../auth/roles.ts'
 import { revokeUserSessionsStatement } from '../auth/sessions.ts'
 import { createDb } from '../db/client.ts'
 import { currentUser, requireAdmin } from '../http/auth.ts'
@@ -9,8 +10,8 @@ import { badRequest, notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { countResources } from '../resources/service.ts'
 import { deleteUser } from '../account/deletion.ts'
+import { searchUsers } from '../users/admin-queries.ts'
 import { findUser } from '../users/queries.ts'
-import { changeUserRole } from '../users/roles.ts'
 import {
   AdminMessageSchema,
   AdminAreaUserSchema,
@@ -24,7 +25,6 @@ import {
 } from './schemas.ts'
 import { toAdminAreaUser } from './serialize.ts'
 import { platformStats } from './stats.ts'
-import { searchUsers } from './user-queries.ts'
 
 const USER_NOT_FOUND = 'User not found'
 const tags = ['Admin']

@@ -3,7 +3,7 @@
 import type { Db } from '../db/client.ts'
 import { DAY_MS } from '../lib/time.ts'
 import { conversationCountStatements } from '../resources/conversations.ts'
-import { userCountStatements } from './user-queries.ts'
+import { userCountStatements } from '../users/admin-queries.ts'
 
 export async function platformStats(
   db: Db,

@@ -1,17 +1,23 @@
 // Account operations behind the auth endpoints: plain functions of (db, config, input, now).
-import { eq, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
-import { users, type UserRow } from '../db/schema.ts'
+import type { UserRow } from '../db/schema.ts'
 import { badRequest, conflict, notFound, unauthorized } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../lib/crypto.ts'
-import type { AccessClaims, Role } from '../lib/jwt.ts'
+import type { AccessClaims } from '../lib/jwt.ts'
+import {
+  markEmailProvenStatement,
+  rehashPasswordStatement,
+  setPasswordHashStatement,
+} from '../users/credentials.ts'
 import {
   createUserStatements,
   findUser,
   findUserByEmail,
   findUserStatement,
+  isDuplicateEmailError,
+  isEmailTaken,
   recordSignInStatement,
 } from '../users/queries.ts'
 import { consumeCode, newCode, type CodePurpose } from './codes.ts'
@@ -48,13 +54,6 @@ async function writeThenRead(db: Db, userId: string, statements: Statement[]): P
   return (results.at(-1) as UserRow[])[0]
 }
 
-function isUniqueEmailViolation(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (/UNIQUE constraint failed: users\.email/.test(e.message)) return true
-  }
-  return false
-}
-
 export async function signUp(
   db: Db,
   config: AuthConfig,
@@ -62,12 +61,7 @@ export async function signUp(
   now: number,
 ): Promise<SignedIn & { code: string; codeExpiresAt: number }> {
   // Checked before hashing so a duplicate costs no PBKDF2; the unique index settles races.
-  const taken = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.email, input.email))
-    .get()
-  if (taken) throw conflict(EMAIL_TAKEN)
+  if (await isEmailTaken(db, input.email)) throw conflict(EMAIL_TAKEN)
 
   const id = newId(now)
   // Never admin at sign-up, even for a bootstrap address: see proveAddress.
@@ -85,7 +79,7 @@ export async function signUp(
     ])
     return { user, tokens: session.tokens, code: code.code, codeExpiresAt: code.expiresAt }
   } catch (error) {
-    if (isUniqueEmailViolation(error)) throw conflict(EMAIL_TAKEN)
+    if (isDuplicateEmailError(error)) throw conflict(EMAIL_TAKEN)
     throw error
   }
 }
@@ -109,7 +103,7 @@ export async function signIn(
   const statements: Statement[] = [session.statement, recordSignInStatement(db, found.id, now)]
   if (check.needsRehash) {
     const passwordHash = await hashPassword(input.password)
-    statements.push(db.update(users).set({ passwordHash }).where(eq(users.id, found.id)))
+    statements.push(rehashPasswordStatement(db, found.id, passwordHash))
   }
   const user = await writeThenRead(db, found.id, statements)
   return { user, tokens: session.tokens }
@@ -136,20 +130,13 @@ function earnsBootstrapRole(config: AuthConfig, user: UserRow): boolean {
   return user.emailVerifiedAt == null && config.bootstrapAdmins.includes(user.email)
 }
 
-/** The write that marks the address proven (by a mailed code), with the bootstrap role it earns. */
+/**
+ * The write that marks the address proven (by a mailed code), with the bootstrap role it earns.
+ * users grants that role inside the write, and only if the row is still unproven then, so a
+ * concurrent proof cannot grant it twice.
+ */
 function proveAddress(db: Db, config: AuthConfig, user: UserRow, now: number) {
-  const bootstrap = earnsBootstrapRole(config, user) && {
-    // Decided on the row as written, so a concurrent proof cannot grant the role twice.
-    role: sql<Role>`case when ${users.emailVerifiedAt} is null then 'admin' else ${users.role} end`,
-  }
-  return db
-    .update(users)
-    .set({
-      emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`,
-      updatedAt: now,
-      ...bootstrap,
-    })
-    .where(eq(users.id, user.id))
+  return markEmailProvenStatement(db, user.id, earnsBootstrapRole(config, user), now)
 }
 
 /** A successful verification signs the user in (a new session), as the spec's release notes say. */
@@ -219,7 +206,7 @@ export async function resetPassword(
   }
   const passwordHash = await hashPassword(input.newPassword)
   await db.batch([
-    db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
+    setPasswordHashStatement(db, user.id, passwordHash, now),
     proveAddress(db, config, user, now),
     revokeUserSessionsStatement(db, user.id, now),
   ])
@@ -241,7 +228,7 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(input.newPassword)
   await db.batch([
-    db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)),
+    setPasswordHashStatement(db, user.id, passwordHash, now),
     revokeUserSessionsStatement(db, user.id, now, claims.sid),
   ])
 }

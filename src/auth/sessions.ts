@@ -1,13 +1,14 @@
 // Sessions: one per sign-in, holding only the SHA-256 of its refresh token, rotated on every use.
-import { and, eq, exists, gt, isNull, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm'
 import type { SessionChecks } from '../app-env.ts'
 import { createDb, type Db } from '../db/client.ts'
-import { rotatedRefreshTokens, sessions, users } from '../db/schema.ts'
+import { rotatedRefreshTokens, sessions } from '../db/schema.ts'
 import { unauthorized } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { randomToken, sha256Hex } from '../lib/crypto.ts'
 import { signAccessToken, type JwtConfig, type Role } from '../lib/jwt.ts'
 import { DAY_MS } from '../lib/time.ts'
+import { liveAdmin, liveUser } from '../users/live.ts'
 
 // Absolute, not sliding: the role frozen in a session must reach the user within 7 days.
 export const SESSION_TTL_MS = 7 * DAY_MS
@@ -51,20 +52,10 @@ export async function rotateRefreshToken(db: Db, jwt: JwtConfig, token: string, 
   const hash = await sha256Hex(token)
   const nextToken = randomToken()
   const nextHash = await sha256Hex(nextToken)
-  const ownerIsLive = exists(
-    db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, sessions.userId), isNull(users.deletedAt))),
-  )
+  const ownerIsLive = liveUser(sessions.userId)
   // The refreshed role is the lesser of the session's and the user's: a refresh never brings back
   // a role the user lost, and a promotion still waits for the next sign-in (spec).
-  const stillAdmin = exists(
-    db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, sessions.userId), eq(users.role, 'admin'))),
-  )
+  const stillAdmin = liveAdmin(sessions.userId)
   const [[session]] = await db.batch([
     db
       .update(sessions)
@@ -141,7 +132,6 @@ export async function isAdminSessionLive(
   const row = await db
     .select({ id: sessions.id })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
         eq(sessions.id, claims.sid),
@@ -149,8 +139,7 @@ export async function isAdminSessionLive(
         eq(sessions.role, 'admin'),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, now),
-        eq(users.role, 'admin'),
-        isNull(users.deletedAt),
+        liveAdmin(sessions.userId),
       ),
     )
     .get()

@@ -1,14 +1,15 @@
 // When a user's phone number may carry WhatsApp messages: only the exact number a code proved.
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { users, type UserRow } from '../db/schema.ts'
+import { liveUserById } from './live.ts'
 
 type PhoneState = Pick<UserRow, 'phoneNumber' | 'phoneVerifiedNumber'>
 
 /**
  * True when the account's number is the one verified. Comparing the numbers (not only reading a
  * flag) keeps any write that changes phone_number without clearing the verification harmless.
- * notifications/fan-out.ts applies the same rule in SQL.
+ * VERIFIED_PHONE_SQL in users/recipients.ts states the same rule in SQL.
  */
 export function isPhoneVerified(row: PhoneState): boolean {
   return row.phoneNumber != null && row.phoneVerifiedNumber === row.phoneNumber
@@ -36,7 +37,7 @@ export async function markPhoneVerified(db: Db, userId: string, phone: string, n
   const marked = await db
     .update(users)
     .set({ phoneVerifiedAt: now, phoneVerifiedNumber: phone, updatedAt: now })
-    .where(and(eq(users.id, userId), isNull(users.deletedAt), eq(users.phoneNumber, phone)))
+    .where(and(liveUserById(userId), eq(users.phoneNumber, phone)))
     .returning({ id: users.id })
   return marked.length > 0
 }

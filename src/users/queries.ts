@@ -1,17 +1,15 @@
 // Reads and writes of user accounts: plain functions of (db, input, now) over D1.
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { userPlatforms, users, type UserRow } from '../db/schema.ts'
 import type { Role } from '../lib/jwt.ts'
+import { liveUserById, notDeleted } from './live.ts'
 import { phoneNumberColumns } from './phone.ts'
 import { DEFAULT_PREFERENCES, preferenceColumns, type Platform } from './preferences.ts'
 import type { ProfileUpdate } from './schemas.ts'
 
 type Statement = BatchItem<'sqlite'>
-
-/** Soft-deleted accounts count as gone everywhere except admin hard deletion. */
-const live = (id: string) => and(eq(users.id, id), isNull(users.deletedAt))
 
 export interface NewUser {
   id: string
@@ -29,7 +27,7 @@ function platformRows(db: Db, userId: string, platforms: Platform[]): Statement[
       db
         .select({ userId: users.id, platform: sql<string>`${platform}`.as('platform') })
         .from(users)
-        .where(live(userId)),
+        .where(liveUserById(userId)),
     ),
   )
 }
@@ -56,19 +54,33 @@ export function createUserStatements(db: Db, user: NewUser, now: number): Statem
 }
 
 export function findUser(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.select().from(users).where(live(id)).get()
+  return db.select().from(users).where(liveUserById(id)).get()
 }
 
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db
     .select()
     .from(users)
-    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .where(and(eq(users.email, email), notDeleted()))
     .get()
 }
 
+/** Whether any account, soft-deleted or not, has the email (emails are unique across both). */
+export async function isEmailTaken(db: Db, email: string): Promise<boolean> {
+  const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()
+  return taken !== undefined
+}
+
+/** Whether a write failed on the unique email index: another account took the address meanwhile. */
+export function isDuplicateEmailError(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (/UNIQUE constraint failed: users\.email/.test(e.message)) return true
+  }
+  return false
+}
+
 export function findUserStatement(db: Db, id: string) {
-  return db.select().from(users).where(live(id))
+  return db.select().from(users).where(liveUserById(id))
 }
 
 /**
@@ -89,9 +101,9 @@ export async function updateProfile(
     ...preferenceColumns(prefs),
     updatedAt: now,
   }
-  const statements: Statement[] = [db.update(users).set(columns).where(live(id))]
+  const statements: Statement[] = [db.update(users).set(columns).where(liveUserById(id))]
   if (prefs.platforms) {
-    const liveOwner = db.select({ id: users.id }).from(users).where(live(id))
+    const liveOwner = db.select({ id: users.id }).from(users).where(liveUserById(id))
     statements.push(db.delete(userPlatforms).where(inArray(userPlatforms.userId, liveOwner)))
     statements.push(...platformRows(db, id, prefs.platforms))
   }
@@ -105,20 +117,19 @@ export async function setActive(db: Db, id: string, active: boolean, now: number
   const rows = await db
     .update(users)
     .set({ isActive: active, updatedAt: now })
-    .where(live(id))
+    .where(liveUserById(id))
     .returning({ id: users.id })
   return rows.length > 0
 }
 
 /** Newest first; the id breaks ties so that pages never overlap. */
 export async function listUsers(db: Db, page: { limit: number; offset: number }) {
-  const notDeleted = isNull(users.deletedAt)
   const [[{ total }], rows] = await db.batch([
-    db.select({ total: count() }).from(users).where(notDeleted),
+    db.select({ total: count() }).from(users).where(notDeleted()),
     db
       .select()
       .from(users)
-      .where(notDeleted)
+      .where(notDeleted())
       .orderBy(desc(users.createdAt), desc(users.id))
       .limit(page.limit)
       .offset(page.offset),

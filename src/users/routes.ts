@@ -2,14 +2,15 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { createDb, type Db } from '../db/client.ts'
+import type { UserRow } from '../db/schema.ts'
 import { currentUser, requireAdmin, requireUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { pushEndpointProblem } from '../channels/push-target.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
+import type { Role } from '../lib/jwt.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
 import { findUser, listUsers, setActive, updateProfile } from './queries.ts'
-import { changeUserRole } from './roles.ts'
 import {
   ListUsersQuery,
   MessageSchema,
@@ -199,8 +200,25 @@ const remove = createRoute({
  */
 export type DeleteAccount = (db: Db, userId: string) => Promise<boolean>
 
+/**
+ * Changes another user's role on behalf of `actorId`; undefined when no live user has that id.
+ * The app passes auth's, since a demotion also ends the user's sessions.
+ */
+export type ChangeRole = (
+  db: Db,
+  actorId: string,
+  input: { id: string; role: Role },
+  now: number,
+) => Promise<UserRow | undefined>
+
+/** What the users router needs of the features above it. */
+export interface UserRouteDeps {
+  deleteAccount: DeleteAccount
+  changeUserRole: ChangeRole
+}
+
 // Literal paths are registered before /{id}, so they win over it.
-export function userRoutes(deleteAccount: DeleteAccount) {
+export function userRoutes({ deleteAccount, changeUserRole }: UserRouteDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(getProfile, async (c) => {
       const user = await findUser(createDb(c.env.DB), currentUser(c).sub)

@@ -1,8 +1,9 @@
-// Reads of user accounts the admin area needs beyond the users feature's own: a searchable page
-// and the counts of the statistics. Soft-deleted accounts are left out, as everywhere.
-import { and, count, desc, gt, isNull, or, sql, type SQL } from 'drizzle-orm'
+// Reads of user accounts for the admin area (admin/) beyond the users feature's own: a searchable
+// page and the counts of the statistics. Soft-deleted accounts are left out, as everywhere.
+import { and, count, desc, gt, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { users } from '../db/schema.ts'
+import { notDeleted } from './live.ts'
 
 /** `text` as a LIKE pattern matching it anywhere, its own % and _ taken literally. */
 function containsPattern(text: string): string {
@@ -20,7 +21,7 @@ export async function searchUsers(
 ) {
   const pattern = page.search ? containsPattern(page.search) : undefined
   const where = and(
-    isNull(users.deletedAt),
+    notDeleted(),
     pattern
       ? or(likeIgnoringCase(users.email, pattern), likeIgnoringCase(users.name, pattern))
       : undefined,
@@ -41,10 +42,10 @@ export async function searchUsers(
 /** The user counts of the admin statistics, as statements to batch with the others. */
 export function userCountStatements(db: Db, since: number) {
   return [
-    db.select({ n: count() }).from(users).where(isNull(users.deletedAt)),
+    db.select({ n: count() }).from(users).where(notDeleted()),
     db
       .select({ n: count() })
       .from(users)
-      .where(and(isNull(users.deletedAt), gt(users.createdAt, since))),
+      .where(and(notDeleted(), gt(users.createdAt, since))),
   ] as const
 }
