@@ -1,8 +1,7 @@
 // DELETE /user/delete-account (soft delete, sessions end) and POST /auth/recover-account
 // (within 30 days; restores the account and signs the user in).
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import { currentUser, requireSession } from '../http/auth.ts'
-import type { AppEnv } from '../app-env.ts'
+import { createRoute } from '@hono/zod-openapi'
+import { currentUser } from '../http/auth.ts'
 import { authConfig } from '../auth/config.ts'
 import { createDb } from '../db/client.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
@@ -11,22 +10,21 @@ import { notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { toProfile } from '../users/serialize.ts'
+import { createRouter, sessionRoute } from '../http/router.ts'
 import { recoverAccount, softDeleteAccount } from './recovery.ts'
 import { AccountDeletedSchema, RecoverAccountBody, RecoveredSchema } from './schemas.ts'
 
 const tags = ['Account']
 const limited = errorResponse('Too many requests')
 
-const deleteAccount = createRoute({
+const deleteAccount = sessionRoute({
   method: 'delete',
   path: '/delete-account',
   tags,
-  security: [{ bearerAuth: [] }],
   summary: 'Delete the own account (recoverable for 30 days); every session ends',
-  middleware: [requireSession, rateLimit(RULES.deleteAccount)] as const,
+  middleware: [rateLimit(RULES.deleteAccount)] as const,
   responses: {
     200: json(AccountDeletedSchema, 'Deleted; recoverable until recoverable_until'),
-    401: errorResponse('Missing or invalid token, or a session that has ended'),
     404: errorResponse('User not found'),
     429: limited,
   },
@@ -53,7 +51,7 @@ const recover = createRoute({
 })
 
 /** Mounted at /user. */
-export const accountRoutes = new OpenAPIHono<AppEnv>().openapi(deleteAccount, async (c) => {
+export const accountRoutes = createRouter().openapi(deleteAccount, async (c) => {
   const now = Date.now()
   const deleted = await softDeleteAccount(createDb(c.env.DB), currentUser(c).sub, now)
   if (!deleted) throw notFound('User not found')
@@ -67,7 +65,7 @@ export const accountRoutes = new OpenAPIHono<AppEnv>().openapi(deleteAccount, as
 })
 
 /** Mounted at /auth, beside the other sign-in routes. */
-export const recoveryRoutes = new OpenAPIHono<AppEnv>().openapi(recover, async (c) => {
+export const recoveryRoutes = createRouter().openapi(recover, async (c) => {
   const db = createDb(c.env.DB)
   const { user, tokens } = await recoverAccount(
     db,

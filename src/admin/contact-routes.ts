@@ -1,9 +1,8 @@
 // POST /contact: the public contact form, with its own response bodies (spec) and a strict token
 // bucket per client address (burst 3, then one message every 20 seconds).
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import { createRoute } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
-import type { AppEnv } from '../app-env.ts'
 import { sendEmail } from '../channels/email.ts'
 import { createDb } from '../db/client.ts'
 import { settings } from '../env.ts'
@@ -13,6 +12,7 @@ import { RULES, tokenBucket } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
+import { createRouter } from '../http/router.ts'
 import { submitContactMessage } from './contact.ts'
 import {
   ALL_FIELDS_REQUIRED,
@@ -55,7 +55,7 @@ const contactRoute = createRoute({
   },
 })
 
-export const contactRoutes = new OpenAPIHono<AppEnv>()
+export const contactRoutes = createRouter()
 
 contactRoutes.openapi(
   contactRoute,

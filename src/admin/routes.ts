@@ -1,11 +1,9 @@
 // The admin area of the second API: statistics and user management (list, read, role, hard
 // delete, session revocation). Every route needs the admin role and a live admin session.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
 import { changeUserRole } from '../auth/roles.ts'
 import { revokeUserSessionsStatement } from '../auth/sessions.ts'
 import { createDb } from '../db/client.ts'
-import { currentUser, requireAdmin } from '../http/auth.ts'
+import { currentUser } from '../http/auth.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import { countResources } from '../resources/service.ts'
@@ -23,62 +21,49 @@ import {
   RoleBody,
   StatsSchema,
 } from './schemas.ts'
+import { adminRoute, createRouter } from '../http/router.ts'
 import { toAdminAreaUser } from './serialize.ts'
 import { platformStats } from './stats.ts'
 
 const USER_NOT_FOUND = 'User not found'
 const tags = ['Admin']
-const security = [{ bearerAuth: [] }]
-const guarded = {
-  401: errorResponse('Missing, invalid or expired token, or a session that has ended'),
-  403: errorResponse('The session’s role is not admin'),
-}
 const badId = errorResponse('Invalid user ID format')
 const missing = errorResponse('User not found')
 
-const stats = createRoute({
+const stats = adminRoute({
   method: 'get',
   path: '/stats',
   tags,
-  security,
   summary: 'Platform-wide counts; total_resources is null while the intelligence service is down',
-  middleware: [requireAdmin] as const,
-  responses: { 200: json(StatsSchema, 'The counts'), ...guarded },
+  responses: { 200: json(StatsSchema, 'The counts') },
 })
 
-const listUsers = createRoute({
+const listUsers = adminRoute({
   method: 'get',
   path: '/users',
   tags,
-  security,
   summary: 'Users newest first, optionally those whose email or name contains `search`',
-  middleware: [requireAdmin] as const,
   request: { query: AdminUsersQuery },
   responses: {
     200: json(AdminUserListSchema, 'A page of users'),
     400: errorResponse('Pagination or search out of range'),
-    ...guarded,
   },
 })
 
-const getUser = createRoute({
+const getUser = adminRoute({
   method: 'get',
   path: '/users/{id}',
   tags,
-  security,
   summary: 'One user',
-  middleware: [requireAdmin] as const,
   request: { params: AdminUserIdParam },
-  responses: { 200: json(AdminAreaUserSchema, 'The user'), 400: badId, 404: missing, ...guarded },
+  responses: { 200: json(AdminAreaUserSchema, 'The user'), 400: badId, 404: missing },
 })
 
-const changeRole = createRoute({
+const changeRole = adminRoute({
   method: 'patch',
   path: '/users/{id}/role',
   tags,
-  security,
   summary: 'Change another user’s role; a demotion ends their sessions at once',
-  middleware: [requireAdmin] as const,
   request: {
     params: AdminUserIdParam,
     body: { content: { 'application/json': { schema: RoleBody } }, required: true },
@@ -87,43 +72,36 @@ const changeRole = createRoute({
     200: json(AdminRoleResultSchema, 'Role changed'),
     400: errorResponse('Invalid role or id, or the caller’s own role'),
     404: missing,
-    ...guarded,
   },
 })
 
-const deleteUserRoute = createRoute({
+const deleteUserRoute = adminRoute({
   method: 'delete',
   path: '/users/{id}',
   tags,
-  security,
   summary: 'Delete a user for good, with their sessions and everything they own',
-  middleware: [requireAdmin] as const,
   request: { params: AdminUserIdParam },
   responses: {
     200: json(AdminMessageSchema, 'Deleted'),
     400: errorResponse('Invalid id, or the caller’s own account'),
     404: missing,
-    ...guarded,
   },
 })
 
-const revokeSessions = createRoute({
+const revokeSessions = adminRoute({
   method: 'delete',
   path: '/users/{id}/sessions',
   tags,
-  security,
   summary: 'End every session of a user at once (e.g. to apply a role change now)',
-  middleware: [requireAdmin] as const,
   request: { params: AdminUserIdParam },
   responses: {
     200: json(RevokedSessionsSchema, 'Sessions ended'),
     400: badId,
     404: missing,
-    ...guarded,
   },
 })
 
-export const adminRoutes = new OpenAPIHono<AppEnv>()
+export const adminRoutes = createRouter()
 
 adminRoutes
   .openapi(stats, async (c) => {

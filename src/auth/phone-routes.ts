@@ -1,11 +1,11 @@
 // Phone verification endpoints under /users/phone: send a WhatsApp code to the account's number,
 // and check it. Mounted at /users/phone by the app.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
+import { z } from '@hono/zod-openapi'
+import { createRouter, signedInRoute } from '../http/router.ts'
 import { authConfig } from './config.ts'
 import { code } from './schemas.ts'
 import { createDb } from '../db/client.ts'
-import { currentUser, requireUser } from '../http/auth.ts'
+import { currentUser } from '../http/auth.ts'
 import { FAILURE_BUDGETS, failureBudget, signedInAccount } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
@@ -14,9 +14,7 @@ import { refuseNumber } from './phone-send-limits.ts'
 import { confirmPhoneCode, requestPhoneCode } from './phone-verification.ts'
 
 const tags = ['Users']
-const security = [{ bearerAuth: [] }]
 const common = {
-  401: errorResponse('Missing, invalid or expired access token'),
   404: errorResponse('User not found'),
   429: errorResponse('Too many requests'),
 }
@@ -31,17 +29,12 @@ const PhoneVerifiedSchema = z
   .object({ message: z.string(), phoneNumber: z.string(), phoneVerified: z.boolean() })
   .openapi('PhoneVerified')
 
-const sendCode = createRoute({
+const sendCode = signedInRoute({
   method: 'post',
   path: '/verification',
   tags,
-  security,
   summary: 'Send a 6-digit code over WhatsApp to the account’s phone number (10 minutes)',
-  middleware: [
-    requireUser,
-    rateLimit(RULES.phoneCodeSend),
-    rateLimit(RULES.phoneCodeSendDaily),
-  ] as const,
+  middleware: [rateLimit(RULES.phoneCodeSend), rateLimit(RULES.phoneCodeSendDaily)] as const,
   responses: {
     200: json(PhoneCodeSentSchema, 'Code sent'),
     400: errorResponse('No phone number, or one WhatsApp cannot reach'),
@@ -52,15 +45,13 @@ const sendCode = createRoute({
   },
 })
 
-const verify = createRoute({
+const verify = signedInRoute({
   method: 'post',
   path: '/verify',
   tags,
-  security,
   summary: 'Verify the account’s phone number with the code sent to it',
   // The daily budget across codes: each new code brings 3 fresh attempts.
   middleware: [
-    requireUser,
     rateLimit(RULES.phoneCodeCheck),
     failureBudget(FAILURE_BUDGETS.codeCheck, signedInAccount),
   ] as const,
@@ -74,7 +65,7 @@ const verify = createRoute({
   },
 })
 
-export const phoneRoutes = new OpenAPIHono<AppEnv>()
+export const phoneRoutes = createRouter()
 
 phoneRoutes
   .openapi(sendCode, async (c) => {

@@ -1,11 +1,11 @@
 // Auth endpoints: sign-up with an emailed code, sign-in, token refresh and sign-out, passwords.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import { createRoute } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { emailChannelStatus } from '../channels/email.ts'
 import { createDb, type Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
-import { currentUser, requireUser } from '../http/auth.ts'
+import { currentUser } from '../http/auth.ts'
 import { defer } from '../http/defer.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
@@ -25,6 +25,7 @@ import {
   verifyEmail,
   type IssuedCode,
 } from './accounts.ts'
+import { createRouter, signedInRoute } from '../http/router.ts'
 import { authConfig } from './config.ts'
 import type { CodePurpose } from './codes.ts'
 import { sendCodeEmail } from './emails.ts'
@@ -43,7 +44,6 @@ import {
 import type { TokenPair } from './sessions.ts'
 
 const tags = ['Auth']
-const security = [{ bearerAuth: [] }]
 const body = <T>(schema: T) => ({
   body: { content: { 'application/json': { schema } }, required: true },
 })
@@ -114,13 +114,11 @@ const refreshRoute = createRoute({
   middleware: [rateLimit(RULES.refresh)] as const,
 })
 
-const signoutRoute = createRoute({
+const signoutRoute = signedInRoute({
   method: 'post',
   path: '/signout',
   tags,
-  security,
   summary: 'End the current session; its refresh token stops working',
-  middleware: [requireUser] as const,
   responses: { 200: json(MessageSchema, 'Signed out'), 401: unauthorized },
 })
 
@@ -151,18 +149,16 @@ const resetRoute = createRoute({
   middleware: [rateLimit(RULES.codeCheck), failureBudget(FAILURE_BUDGETS.codeCheck)] as const,
 })
 
-const changePasswordRoute = createRoute({
+const changePasswordRoute = signedInRoute({
   method: 'patch',
   path: '/password',
   tags,
-  security,
   summary: 'Change the password; other sessions end',
-  middleware: [requireUser, rateLimit(RULES.changePassword)] as const,
+  middleware: [rateLimit(RULES.changePassword)] as const,
   request: body(ChangePasswordBody),
   responses: {
     200: json(MessageSchema, 'Password changed'),
     400: errorResponse('Invalid input or wrong current password'),
-    401: unauthorized,
     429: limited,
   },
 })
@@ -191,7 +187,7 @@ async function mailCodeIfIssued(
   })
 }
 
-export const authRoutes = new OpenAPIHono<AppEnv>()
+export const authRoutes = createRouter()
 
 authRoutes
   .openapi(signupRoute, async (c) => {

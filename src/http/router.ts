@@ -25,20 +25,21 @@ const NOT_ADMIN = errorResponse('The caller is not an admin')
 
 type Middleware = MiddlewareHandler<AppEnv>
 
-const middlewareOf = (route: RouteConfig): Middleware[] =>
-  route.middleware === undefined
+const asList = (middleware: RouteConfig['middleware']): Middleware[] =>
+  middleware === undefined
     ? []
-    : Array.isArray(route.middleware)
-      ? [...route.middleware]
-      : [route.middleware as Middleware]
+    : Array.isArray(middleware)
+      ? [...middleware]
+      : [middleware as Middleware]
 
 function guarded<R extends RouteConfig>(guard: Middleware, route: R, forbidden?: object) {
+  const { middleware, responses, ...rest } = route
   return createRoute({
-    ...route,
+    ...rest,
     security: BEARER,
     // The guard first: a route's own limits and budgets count only callers it lets through.
-    middleware: [guard, ...middlewareOf(route)],
-    responses: { ...route.responses, 401: UNAUTHORIZED, ...(forbidden && { 403: forbidden }) },
+    middleware: [guard, ...asList(middleware)],
+    responses: { ...responses, 401: UNAUTHORIZED, ...(forbidden && { 403: forbidden }) },
   })
 }
 

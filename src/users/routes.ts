@@ -1,14 +1,13 @@
 // User endpoints: own profile and preferences, account state, push subscriptions, admin management.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
 import { createDb, type Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
-import { currentUser, requireAdmin, requireUser } from '../http/auth.ts'
+import { currentUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { pushEndpointProblem } from '../channels/push-target.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import type { Role } from '../lib/jwt.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
+import { adminRoute, createRouter, signedInRoute } from '../http/router.ts'
 import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
 import { findUser, listUsers, setActive, updateProfile } from './queries.ts'
 import {
@@ -36,35 +35,30 @@ import {
 
 const USER_NOT_FOUND = 'User not found'
 const tags = ['Users']
-const security = [{ bearerAuth: [] }]
 const body = <T>(schema: T) => ({
   body: { content: { 'application/json': { schema } }, required: true },
 })
 const common = {
-  401: errorResponse('Missing, invalid or expired access token'),
   429: errorResponse('Too many requests'),
 }
 const invalid = errorResponse('Validation failed (message is an array of strings)')
 const missing = errorResponse('User not found')
-const adminOnly = errorResponse('The caller is not an admin')
 
-const getProfile = createRoute({
+const getProfile = signedInRoute({
   method: 'get',
   path: '/profile',
   tags,
-  security,
   summary: 'The signed-in user’s profile',
-  middleware: [requireUser, rateLimit(RULES.getProfile)] as const,
+  middleware: [rateLimit(RULES.getProfile)] as const,
   responses: { 200: json(ProfileSchema, 'The profile'), 404: missing, ...common },
 })
 
-const putProfile = createRoute({
+const putProfile = signedInRoute({
   method: 'put',
   path: '/profile',
   tags,
-  security,
   summary: 'Update name, phone number or preferences (partial, merged, atomic)',
-  middleware: [requireUser, rateLimit(RULES.updateProfile)] as const,
+  middleware: [rateLimit(RULES.updateProfile)] as const,
   request: body(ProfileUpdateBody),
   responses: {
     200: json(ProfileUpdateResultSchema, 'The updated profile'),
@@ -74,33 +68,30 @@ const putProfile = createRoute({
   },
 })
 
-const deactivate = createRoute({
+const deactivate = signedInRoute({
   method: 'delete',
   path: '/profile',
   tags,
-  security,
   summary: 'Deactivate the account (no notifications until reactivated)',
-  middleware: [requireUser, rateLimit(RULES.deactivate)] as const,
+  middleware: [rateLimit(RULES.deactivate)] as const,
   responses: { 200: json(MessageSchema, 'Deactivated'), 404: missing, ...common },
 })
 
-const activate = createRoute({
+const activate = signedInRoute({
   method: 'put',
   path: '/activate',
   tags,
-  security,
   summary: 'Reactivate the account',
-  middleware: [requireUser, rateLimit(RULES.activate)] as const,
+  middleware: [rateLimit(RULES.activate)] as const,
   responses: { 200: json(MessageSchema, 'Activated'), 404: missing, ...common },
 })
 
-const addPushSubscription = createRoute({
+const addPushSubscription = signedInRoute({
   method: 'post',
   path: '/push-subscriptions',
   tags,
-  security,
   summary: 'Register a Web Push subscription of this browser (at most 10 per account)',
-  middleware: [requireUser, rateLimit(RULES.pushSubscriptions)] as const,
+  middleware: [rateLimit(RULES.pushSubscriptions)] as const,
   request: body(PushSubscriptionBody),
   responses: {
     200: json(PushSubscriptionSchema, 'An existing subscription, updated'),
@@ -111,13 +102,12 @@ const addPushSubscription = createRoute({
   },
 })
 
-const deletePushSubscription = createRoute({
+const deletePushSubscription = signedInRoute({
   method: 'delete',
   path: '/push-subscriptions',
   tags,
-  security,
   summary: 'Remove one of the caller’s Web Push subscriptions by endpoint',
-  middleware: [requireUser, rateLimit(RULES.pushSubscriptions)] as const,
+  middleware: [rateLimit(RULES.pushSubscriptions)] as const,
   request: body(PushEndpointBody),
   responses: {
     200: json(MessageSchema, 'Removed'),
@@ -127,29 +117,26 @@ const deletePushSubscription = createRoute({
   },
 })
 
-const list = createRoute({
+const list = adminRoute({
   method: 'get',
   path: '/',
   tags,
-  security,
   summary: 'All users, newest first (admin)',
-  middleware: [requireAdmin, rateLimit(RULES.listUsers)] as const,
+  middleware: [rateLimit(RULES.listUsers)] as const,
   request: { query: ListUsersQuery },
   responses: {
     200: json(UserListSchema, 'A page of users'),
     400: invalid,
-    403: adminOnly,
     ...common,
   },
 })
 
-const getUser = createRoute({
+const getUser = signedInRoute({
   method: 'get',
   path: '/{id}',
   tags,
-  security,
   summary: 'One user: the caller themself, or anyone for an admin',
-  middleware: [requireUser, rateLimit(RULES.getUser)] as const,
+  middleware: [rateLimit(RULES.getUser)] as const,
   request: { params: UserIdParam },
   responses: {
     200: json(UserViewSchema, 'The user'),
@@ -160,35 +147,29 @@ const getUser = createRoute({
   },
 })
 
-const changeRole = createRoute({
+const changeRole = adminRoute({
   method: 'patch',
   path: '/{id}/role',
   tags,
-  security,
   summary: 'Change another user’s role (admin); a demotion ends their sessions at once',
-  middleware: [requireAdmin] as const,
   request: { params: UserIdParam, ...body(RoleBody) },
   responses: {
     200: json(RoleChangeResultSchema, 'Role changed'),
     400: errorResponse('Validation failed, or the caller’s own role'),
-    403: adminOnly,
     404: missing,
     ...common,
   },
 })
 
-const remove = createRoute({
+const remove = adminRoute({
   method: 'delete',
   path: '/{id}',
   tags,
-  security,
   summary: 'Delete a user and everything they own, permanently (admin)',
-  middleware: [requireAdmin] as const,
   request: { params: UserIdParam },
   responses: {
     200: json(MessageSchema, 'Deleted'),
     400: errorResponse('Invalid user ID format'),
-    403: adminOnly,
     404: missing,
     ...common,
   },
@@ -219,7 +200,7 @@ export interface UserRouteDeps {
 
 // Literal paths are registered before /{id}, so they win over it.
 export function userRoutes({ deleteAccount, changeUserRole }: UserRouteDeps) {
-  return new OpenAPIHono<AppEnv>()
+  return createRouter()
     .openapi(getProfile, async (c) => {
       const user = await findUser(createDb(c.env.DB), currentUser(c).sub)
       if (!user) throw notFound(USER_NOT_FOUND)
