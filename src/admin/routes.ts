@@ -10,6 +10,7 @@ import { countResources } from '../resources/service.ts'
 import { deleteUser } from '../account/deletion.ts'
 import { searchUsers } from '../users/admin-queries.ts'
 import { findUser } from '../users/queries.ts'
+import { toRoleChangeResult } from '../users/serialize.ts'
 import {
   AdminMessageSchema,
   AdminAreaUserSchema,
@@ -127,11 +128,7 @@ adminRoutes
     const db = createDb(c.env.DB)
     const user = await changeUserRole(db, currentUser(c).sub, { id, role }, Date.now())
     if (!user) throw notFound(USER_NOT_FOUND)
-    const message = `User role updated to ${role} successfully`
-    return c.json(
-      { id: user.id, email: user.email, name: user.name, role: user.role, message },
-      200,
-    )
+    return c.json(toRoleChangeResult(user), 200)
   })
   .openapi(deleteUserRoute, async (c) => {
     const { id } = c.req.valid('param')

@@ -30,6 +30,7 @@ import {
   toProfile,
   toProfileUpdateResult,
   toPushSubscription,
+  toRoleChangeResult,
   toUserView,
 } from './serialize.ts'
 
@@ -258,11 +259,7 @@ export function userRoutes({ deleteAccount, changeUserRole }: UserRouteDeps) {
       const db = createDb(c.env.DB)
       const user = await changeUserRole(db, currentUser(c).sub, { id, role }, Date.now())
       if (!user) throw notFound(USER_NOT_FOUND)
-      const message = `User role updated to ${role} successfully`
-      return c.json(
-        { id: user.id, email: user.email, name: user.name, role: user.role, message },
-        200,
-      )
+      return c.json(toRoleChangeResult(user), 200)
     })
     .openapi(remove, async (c) => {
       if (!(await deleteAccount(createDb(c.env.DB), c.req.valid('param').id))) {

@@ -48,3 +48,9 @@ export function toPushSubscription(row: PushSubscriptionRow) {
     updatedAt: toIso(row.updatedAt),
   }
 }
+
+/** The answer to a role change, in both API areas (the spec's message wording). */
+export function toRoleChangeResult(row: UserRow) {
+  const message = `User role updated to ${row.role} successfully`
+  return { id: row.id, email: row.email, name: row.name, role: row.role, message }
+}
