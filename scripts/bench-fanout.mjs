@@ -24,8 +24,8 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false'
 
 // The bench Worker: seeding in SQL, the real scheduler, the real consumer on synthetic batches.
 const WORKER = `
-import { runNotificationScheduler } from './src/notifications/scheduler.ts'
-import { consumeNotifications } from './src/notifications/consumer.ts'
+import { runNotificationScheduler } from './src/notifications/scheduling/scheduler.ts'
+import { consumeNotifications } from './src/notifications/delivery/consumer.ts'
 
 const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder']
 const TYPES = { codeforces: 'CF', leetcode: 'WEEKLY', codechef: 'STARTERS', atcoder: 'ABC' }

@@ -6,7 +6,8 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createDb } from '../src/db/client.ts'
 import type { Env } from '../src/env.ts'
 import { fromBase64Url, toBase64Url } from '../src/lib/crypto.ts'
-import { claimDelivery } from '../src/notifications/delivery-store.ts'
+import { claimDelivery } from '../src/notifications/delivery/delivery-store.ts'
+import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../src/notifications/delivery/status.ts'
 import { listPushSubscriptions } from '../src/users/push-subscriptions.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
@@ -94,7 +95,11 @@ describe('email deliveries', () => {
     })
     const email = byChannel('email')
     const [first] = await consume(e, [email])
-    expect(first).toMatchObject({ acked: false, retried: true, delaySeconds: 60 })
+    expect(first).toMatchObject({
+      acked: false,
+      retried: true,
+      delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0],
+    })
     expect(await deliveryOf(user.id, 'email')).toMatchObject({
       status: 'RETRYING',
       retryCount: 1,
@@ -123,7 +128,7 @@ describe('email deliveries', () => {
       expect(r.retried).toBe(true)
       delays.push(r.delaySeconds)
     }
-    expect(delays).toEqual([60, 300, 900])
+    expect(delays).toEqual([...NOTIFICATION_RETRY_DELAYS_SECONDS])
     const [last] = await consume(e, [{ ...email, attempts: 4 }])
     expect(last).toMatchObject({ acked: true, retried: false })
     expect(await deliveryOf(user.id, 'email')).toMatchObject({
@@ -245,7 +250,10 @@ describe('WhatsApp deliveries', () => {
     })
     const whatsapp = byChannel('whatsapp')
     const [first] = await consume(e, [whatsapp])
-    expect(first).toMatchObject({ retried: true, delaySeconds: 60 })
+    expect(first).toMatchObject({
+      retried: true,
+      delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0],
+    })
     const [second] = await consume(e, [{ ...whatsapp, attempts: 2 }])
     expect(second).toMatchObject({ acked: true, retried: false })
     expect(await deliveryOf(user.id, 'whatsapp')).toMatchObject({

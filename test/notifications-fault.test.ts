@@ -1,6 +1,7 @@
 // Fault injection: with the providers failing 30% of calls at random, every due delivery ends
 // SENT or FAILED and recorded; none is lost and none is sent twice.
 import { beforeEach, describe, expect, it } from 'vitest'
+import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../src/notifications/delivery/status.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
   consume,
@@ -88,9 +89,9 @@ describe('providers failing 30% of calls', () => {
     }
     if (deadLetters.length > 0) await consume(e, deadLetters, 'notifications-dlq')
 
-    // Retries waited 60, 300 and 900 seconds after attempts 1, 2 and 3.
+    // Retries waited the policy's delays after attempts 1, 2 and 3.
     for (const [attempt, seen] of delays) {
-      expect([...seen]).toEqual([[60, 300, 900][attempt - 1]])
+      expect([...seen]).toEqual([NOTIFICATION_RETRY_DELAYS_SECONDS[attempt - 1]])
     }
     const deliveries: StoredDelivery[] = []
     for (const user of users) {

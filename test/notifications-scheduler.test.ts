@@ -8,8 +8,8 @@ import { createDb } from '../src/db/client.ts'
 import { acquireLock } from '../src/db/job-lock.ts'
 import { newId } from '../src/lib/ids.ts'
 import { HOUR_MS, MINUTE_MS } from '../src/lib/time.ts'
-import { enqueueDeliveries } from '../src/notifications/enqueue.ts'
-import { runNotificationScheduler } from '../src/notifications/scheduler.ts'
+import { enqueueNotificationDeliveries } from '../src/notifications/delivery/enqueue.ts'
+import { runNotificationScheduler } from '../src/notifications/scheduling/scheduler.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
   deliverQueued,
@@ -245,7 +245,7 @@ describe('reminders', () => {
   it('hands the queue at most 100 messages per sendBatch call', async () => {
     const queue = recordingQueue()
     const ids = Array.from({ length: 250 }, () => newId())
-    expect(await enqueueDeliveries(queue, env.DB, ids, Date.now())).toBe(250)
+    expect(await enqueueNotificationDeliveries(queue, env.DB, ids, Date.now())).toBe(250)
     expect(queue.batches).toEqual([100, 100, 50])
   })
 

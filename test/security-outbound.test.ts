@@ -9,6 +9,7 @@ import type { Env } from '../src/env.ts'
 import { isNonPublicHost } from '../src/lib/ip-targets.ts'
 import { EXAMPLE_JWT_SECRETS } from '../src/lib/jwt-secret.ts'
 import { newId } from '../src/lib/ids.ts'
+import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../src/notifications/delivery/status.ts'
 import { webhookConfig } from '../src/webhooks/config.ts'
 import { devVarsWithSecret, EXAMPLE_SECRETS } from '../scripts/lib/dev-secret.mjs'
 import { addContests, contest } from './helpers/contests.ts'
@@ -192,7 +193,10 @@ describe('push endpoints (item 3)', () => {
       responses: [{ status: 500, body: leak }],
     })
     const [result] = await consume(e, [message])
-    expect(result).toMatchObject({ retried: true, delaySeconds: 60 })
+    expect(result).toMatchObject({
+      retried: true,
+      delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0],
+    })
     expect(await pushDelivery(user.id)).toMatchObject({
       status: 'RETRYING',
       error: 'Push service answered 500',

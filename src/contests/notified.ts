@@ -1,6 +1,6 @@
 // What the notifier needs from the catalogue: contests to remind about or list in digests, the
-// isNotified flag, and reschedules waiting to be announced.
-import { and, asc, eq, gt, inArray, isNull, lte } from 'drizzle-orm'
+// contest a send is about, the isNotified flag, and reschedules waiting to be announced.
+import { and, asc, eq, gt, inArray, isNull, lte, type SQLWrapper } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { contestReschedules, contests, type ContestRow } from '../db/schema.ts'
 
@@ -59,6 +59,14 @@ export async function findContestsByIds(db: Db, ids: readonly string[]): Promise
     rows.push(...(await db.select().from(contests).where(inArray(contests.id, chunk))))
   }
   return rows
+}
+
+/**
+ * The statement reading one contest; `id` may be a subquery, so the caller can batch it with the
+ * read that names the contest.
+ */
+export function contestQuery(db: Db, id: string | SQLWrapper) {
+  return db.select().from(contests).where(eq(contests.id, id))
 }
 
 /** Reschedules the sync recorded and nobody has announced yet, oldest first. */

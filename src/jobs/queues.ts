@@ -1,6 +1,6 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
 import type { Env } from '../env.ts'
-import { consumeDeadLetters, consumeNotifications } from '../notifications/consumer.ts'
+import { consumeDeadLetters, consumeNotifications } from '../notifications/delivery/consumer.ts'
 import { consumeWebhookDeliveries, failDeadWebhookDeliveries } from '../webhooks/consumer.ts'
 
 export type Consumer = (batch: MessageBatch, env: Env) => Promise<void>

@@ -1,7 +1,7 @@
 // The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler,
 // then the webhooks' contest.starting / contest.finished detection.
 import type { Env } from '../env.ts'
-import { runNotificationScheduler } from '../notifications/scheduler.ts'
+import { runNotificationScheduler } from '../notifications/scheduling/scheduler.ts'
 import { refreshPhasesJob } from './refresh-phases.ts'
 import { webhookEventsJob } from './webhook-events.ts'
 

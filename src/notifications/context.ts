@@ -2,8 +2,6 @@
 import { enabledChannels, type Channel } from '../channels/registry.ts'
 import { createDb, type Db } from '../db/client.ts'
 import { settings, type Env, type Settings } from '../env.ts'
-import { DAY_MS } from '../lib/time.ts'
-import type { FanOutContext } from './fan-out.ts'
 
 export interface Notifier {
   env: Env
@@ -24,10 +22,3 @@ export function notifier(env: Env): Notifier {
     enabled: enabledChannels(env),
   }
 }
-
-export function fanOutContext(n: Notifier, now: number): FanOutContext {
-  return { d1: n.d1, now, ttlMs: n.settings.NOTIFICATION_TTL_DAYS * DAY_MS, enabled: n.enabled }
-}
-
-export const ALL_CHANNELS: Record<Channel, boolean> = { email: true, whatsapp: true, push: true }
-export const EMAIL_ONLY: Record<Channel, boolean> = { email: true, whatsapp: false, push: false }

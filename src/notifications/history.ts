@@ -1,16 +1,28 @@
-// Reads and writes of the notification history: list, get, read flags and statistics.
+// Reads and writes of the notification history: list, get, read flags and statistics. Shared by
+// the endpoints (api/) and the delivery, which reads a notification back once it is sent.
 import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { notificationDeliveries, notifications } from '../db/schema.ts'
-import { NOTIFICATION_TYPES } from './fan-out.ts'
-import type { ListFilters } from './schemas.ts'
-import { toApiNotification, type DeliveryRow, type NotificationRow } from './serialize.ts'
+import {
+  toApiNotification,
+  type NotificationDeliveryRow,
+  type NotificationRow,
+} from './serialize.ts'
+import { NOTIFICATION_TYPES } from './spec.ts'
 
 interface Scope {
   /** Only this user's notifications; all users' when undefined (admins). */
   userId?: string
   startDate?: string
   endDate?: string
+}
+
+/** A page of the list and its filters (the endpoint's validated query). */
+interface ListPage {
+  status?: NotificationRow['status']
+  type?: NotificationRow['type']
+  page: number
+  limit: number
 }
 
 function scopeConditions(scope: Scope): (SQL | undefined)[] {
@@ -21,8 +33,11 @@ function scopeConditions(scope: Scope): (SQL | undefined)[] {
   ]
 }
 
-async function deliveriesOf(db: Db, ids: readonly string[]): Promise<Map<string, DeliveryRow[]>> {
-  const byNotification = new Map<string, DeliveryRow[]>(ids.map((id) => [id, []]))
+async function deliveriesOf(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, NotificationDeliveryRow[]>> {
+  const byNotification = new Map<string, NotificationDeliveryRow[]>(ids.map((id) => [id, []]))
   if (ids.length === 0) return byNotification
   // One bound JSON array rather than an IN list: a page of 100 would meet D1's parameter limit.
   const rows = await db
@@ -44,7 +59,7 @@ async function render(db: Db, rows: NotificationRow[]) {
 }
 
 /** Newest first; the id breaks ties so that pages never overlap. */
-export async function listNotifications(db: Db, filters: ListFilters & Scope) {
+export async function listNotifications(db: Db, filters: ListPage & Scope) {
   const where = and(
     ...scopeConditions(filters),
     filters.status ? eq(notifications.status, filters.status) : undefined,

@@ -4,9 +4,9 @@ import type { notificationDeliveries, notifications } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
 
 export type NotificationRow = typeof notifications.$inferSelect
-export type DeliveryRow = typeof notificationDeliveries.$inferSelect
+export type NotificationDeliveryRow = typeof notificationDeliveries.$inferSelect
 
-export function toApiDelivery(row: DeliveryRow) {
+export function toApiNotificationDelivery(row: NotificationDeliveryRow) {
   return {
     channel: row.channel,
     status: row.status,
@@ -17,7 +17,10 @@ export function toApiDelivery(row: DeliveryRow) {
   }
 }
 
-export function toApiNotification(row: NotificationRow, deliveries: readonly DeliveryRow[]) {
+export function toApiNotification(
+  row: NotificationRow,
+  deliveries: readonly NotificationDeliveryRow[],
+) {
   const order = (channel: string) => row.channels.indexOf(channel)
   return {
     id: row.id,
@@ -31,7 +34,7 @@ export function toApiNotification(row: NotificationRow, deliveries: readonly Del
     status: row.status,
     deliveryStatus: [...deliveries]
       .sort((a, b) => order(a.channel) - order(b.channel))
-      .map(toApiDelivery),
+      .map(toApiNotificationDelivery),
     ...(row.scheduledAt != null && { scheduledAt: toIso(row.scheduledAt) }),
     ...(row.sentAt != null && { sentAt: toIso(row.sentAt) }),
     ...(row.failedAt != null && { failedAt: toIso(row.failedAt) }),

@@ -1,12 +1,12 @@
 // One delivery attempt over HTTP: 10 seconds at most, no redirects followed, the answer classified.
 import type { AttemptResult } from './retry-schedule.ts'
 
-export type FetchFn = (url: string, init: RequestInit) => Promise<Response>
+export type WebhookFetchFn = (url: string, init: RequestInit) => Promise<Response>
 
 export const ATTEMPT_TIMEOUT_MS = 10_000
 
 export async function attemptDelivery(
-  fetchFn: FetchFn,
+  fetchFn: WebhookFetchFn,
   url: string,
   headers: Record<string, string>,
   body: string,

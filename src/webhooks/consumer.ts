@@ -3,7 +3,7 @@
 import { createDb, type Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { log } from '../lib/log.ts'
-import { attemptDelivery, type FetchFn } from './attempt.ts'
+import { attemptDelivery, type WebhookFetchFn } from './attempt.ts'
 import { webhookConfig, type WebhookConfig } from './config.ts'
 import { loadDelivery, markDeliveryFailed, recordAttempt } from './deliveries.ts'
 import type { WebhookMessage } from './emit.ts'
@@ -15,7 +15,7 @@ import { webhookTargetProblem } from './target.ts'
 import type { QueueBatch, QueueMessage } from '../ports/queue.ts'
 
 export interface ConsumerOptions {
-  fetchFn?: FetchFn
+  fetchFn?: WebhookFetchFn
   /** The time of each attempt; the clock unless a test moves it. */
   clock?: () => number
 }
@@ -23,7 +23,7 @@ export interface ConsumerOptions {
 interface Deps {
   db: Db
   config: WebhookConfig
-  fetchFn: FetchFn
+  fetchFn: WebhookFetchFn
   clock: () => number
 }
 

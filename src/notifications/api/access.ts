@@ -1,9 +1,9 @@
 // Who may see whose notifications: users their own, admins anyone's (DESIGN 9).
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.ts'
-import { adminGuard } from '../http/auth.ts'
-import { forbidden } from '../lib/errors.ts'
-import type { AccessClaims } from '../lib/jwt.ts'
+import type { AppEnv } from '../../app-env.ts'
+import { adminGuard } from '../../http/auth.ts'
+import { forbidden } from '../../lib/errors.ts'
+import type { AccessClaims } from '../../lib/jwt.ts'
 
 /**
  * The user whose notifications a request may touch: the one asked for when the caller is an

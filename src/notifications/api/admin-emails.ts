@@ -1,13 +1,22 @@
 // Admin email operations that reach many users (bulk, announcement, contest reminder): the
-// recipients are resolved in SQL, each gets one notification, and the sends are enqueued.
-import { findContest } from '../contests/queries.ts'
-import { ApiError, notFound } from '../lib/errors.ts'
-import { newId } from '../lib/ids.ts'
-import { EMAIL_ONLY, fanOutContext, type Notifier } from './context.ts'
-import { enqueueDeliveries } from './enqueue.ts'
-import { createNotifications, type NotificationSpec } from './fan-out.ts'
-import { DEFAULT_PAGE_SIZE, reminderPayload } from './reminders.ts'
-import { formatTime, platformName } from './wording.ts'
+// recipients are resolved through the users feature, each gets one notification (worded by its
+// kind module), and the sends are enqueued.
+import { findContest } from '../../contests/queries.ts'
+import { ApiError, notFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import {
+  emailEligibility,
+  pageEmailAudience,
+  type EmailEligibility,
+} from '../../users/audiences.ts'
+import type { Notifier } from '../context.ts'
+import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
+import { announcementSpec, type AnnouncementText } from '../kinds/announcement.ts'
+import { bulkEmailSpec, type BulkEmailText } from '../kinds/bulk-email.ts'
+import { manualReminderSpec } from '../kinds/reminder.ts'
+import { createNotifications, fanOutContext } from '../scheduling/fan-out.ts'
+import { DEFAULT_PAGE_SIZE } from '../scheduling/paging.ts'
+import type { NotificationSpec } from '../spec.ts'
 
 export interface Skipped {
   userId: string
@@ -21,22 +30,7 @@ export interface QueuedResult {
   skipped: Skipped[]
 }
 
-interface Resolution {
-  id: string
-  found: string | null
-  isActive: number | null
-  verified: number | null
-  deleted: number | null
-  notifyEmail: number | null
-}
-
-// The requested ids bound as one JSON array (D1 allows 100 parameters; a request may name 1000).
-const RESOLVE_SQL = `SELECT j.value AS id, u.id AS found, u.is_active AS isActive,
-    u.email_verified_at IS NOT NULL AS verified, u.deleted_at IS NOT NULL AS deleted,
-    u.notify_email AS notifyEmail
-  FROM json_each(?1) j LEFT JOIN users u ON u.id = j.value`
-
-function skipReason(r: Resolution): string | undefined {
+function skipReason(r: EmailEligibility): string | undefined {
   if (!r.found || r.deleted) return 'User not found'
   if (!r.isActive) return 'Account is deactivated'
   if (!r.verified) return 'Email address is not verified'
@@ -55,13 +49,9 @@ function requireEmail(n: Notifier) {
 
 /** Splits the requested users into those who can get the email and the skipped, with why. */
 async function resolveRecipients(n: Notifier, userIds: readonly string[]) {
-  const { results } = await n.d1
-    .prepare(RESOLVE_SQL)
-    .bind(JSON.stringify(userIds))
-    .all<Resolution>()
   const eligible: string[] = []
   const skipped: Skipped[] = []
-  for (const r of results) {
+  for (const r of await emailEligibility(n.db, userIds)) {
     const reason = skipReason(r)
     if (reason) skipped.push({ userId: r.id, reason })
     else eligible.push(r.id)
@@ -77,7 +67,7 @@ async function queueFor(n: Notifier, spec: NotificationSpec, userIds: string[], 
       { spec, userIds: userIds.slice(i, i + DEFAULT_PAGE_SIZE) },
     ])
     queued += page.created
-    await enqueueDeliveries(n.queue, n.d1, page.toQueue, now)
+    await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueue, now)
   }
   return queued
 }
@@ -87,47 +77,19 @@ const operationKey = (kind: string, now: number) => `${kind}:${newId(now)}`
 
 export async function queueBulkEmail(
   n: Notifier,
-  body: { userIds: string[]; subject: string; html: string; text?: string },
+  body: BulkEmailText & { userIds: string[] },
   now: number,
 ): Promise<QueuedResult> {
   requireEmail(n)
   const { eligible, skipped } = await resolveRecipients(n, body.userIds)
-  const spec: NotificationSpec = {
-    contestId: null,
-    type: 'SYSTEM_ALERT',
-    dedupeKey: operationKey('bulk', now),
-    title: body.subject,
-    message: body.text ?? body.subject,
-    payload: {
-      kind: 'bulk',
-      subject: body.subject,
-      html: body.html,
-      ...(body.text && { text: body.text }),
-    },
-    channels: EMAIL_ONLY,
-    scheduledAt: now,
-  }
+  const spec = bulkEmailSpec(body, operationKey('bulk', now), now)
   const queued = await queueFor(n, spec, eligible, now)
   return { success: true, total: body.userIds.length, queued, skipped }
 }
 
-export interface Announcement {
-  subject: string
-  title: string
-  message: string
-  actionUrl?: string
-  actionText?: string
+export interface Announcement extends AnnouncementText {
   filters?: { platforms?: string[]; isActive?: boolean }
 }
-
-// Live, verified users accepting email, with the requested account state, following one of the
-// requested platforms when any are given. Keyset-paged by id over the primary key.
-const ANNOUNCEMENT_RECIPIENTS_SQL = `SELECT u.id AS id FROM users u
-  WHERE u.id > ?1 AND u.deleted_at IS NULL AND u.email_verified_at IS NOT NULL
-    AND u.is_active = ?2 AND u.notify_email = 1
-    AND (?3 IS NULL OR EXISTS (SELECT 1 FROM user_platforms up WHERE up.user_id = u.id
-      AND up.platform IN (SELECT value FROM json_each(?3))))
-  ORDER BY u.id LIMIT ?4`
 
 /**
  * An announcement goes to every user the filters select (active accounts unless isActive is
@@ -141,40 +103,20 @@ export async function queueAnnouncement(
 ): Promise<QueuedResult> {
   requireEmail(n)
   const ctx = fanOutContext(n, now)
-  const platforms = body.filters?.platforms?.length ? JSON.stringify(body.filters.platforms) : null
-  const active = body.filters?.isActive === false ? 0 : 1
-  const spec: NotificationSpec = {
-    contestId: null,
-    type: 'SYSTEM_ALERT',
-    dedupeKey: operationKey('announcement', now),
-    title: body.title,
-    message: body.message,
-    payload: {
-      kind: 'announcement',
-      subject: body.subject,
-      title: body.title,
-      message: body.message,
-      ...(body.actionUrl && { actionUrl: body.actionUrl }),
-      ...(body.actionText && { actionText: body.actionText }),
-    },
-    channels: EMAIL_ONLY,
-    scheduledAt: now,
-  }
+  const platforms = body.filters?.platforms?.length ? body.filters.platforms : undefined
+  const active = body.filters?.isActive !== false
+  const spec = announcementSpec(body, operationKey('announcement', now), now)
   let after = ''
   let total = 0
   let queued = 0
   for (;;) {
-    const { results } = await n.d1
-      .prepare(ANNOUNCEMENT_RECIPIENTS_SQL)
-      .bind(after, active, platforms, pageSize)
-      .all<{ id: string }>()
-    if (results.length === 0) break
-    total += results.length
-    const userIds = results.map((r) => r.id)
+    const userIds = await pageEmailAudience(n.db, { after, active, platforms, limit: pageSize })
+    if (userIds.length === 0) break
+    total += userIds.length
     const page = await createNotifications(ctx, [{ spec, userIds }])
     queued += page.created
-    await enqueueDeliveries(n.queue, n.d1, page.toQueue, now)
-    if (results.length < pageSize) break
+    await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueue, now)
+    if (userIds.length < pageSize) break
     after = userIds[userIds.length - 1]
   }
   return { success: true, total, queued, skipped: [] }
@@ -189,20 +131,8 @@ export async function queueContestReminder(
   const contest = await findContest(n.db, body.contestId)
   if (!contest) throw notFound(`Contest with ID ${body.contestId} not found`)
   const { eligible, skipped } = await resolveRecipients(n, body.userIds)
-  const platform = platformName(contest.platform)
   const custom = body.customMessage?.trim()
-  const spec: NotificationSpec = {
-    contestId: contest.id,
-    type: 'CONTEST_REMINDER',
-    dedupeKey: operationKey('manual', now),
-    title: `Reminder: ${contest.name} starts at ${formatTime(contest.startTime)}`,
-    message:
-      `${contest.name} on ${platform} starts at ${formatTime(contest.startTime)}.` +
-      (custom ? ` ${custom}` : ''),
-    payload: reminderPayload(contest, custom ? { customMessage: custom } : {}),
-    channels: EMAIL_ONLY,
-    scheduledAt: now,
-  }
+  const spec = manualReminderSpec(contest, custom, operationKey('manual', now), now)
   const queued = await queueFor(n, spec, eligible, now)
   return { success: true, total: body.userIds.length, queued, skipped }
 }

@@ -1,18 +1,18 @@
 // Admin notification endpoints (test sends, custom, bulk, announcement and contest-reminder
 // emails) and the channel status and health checks.
 import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
-import { createDb } from '../db/client.ts'
-import { requireAdmin, requireUser } from '../http/auth.ts'
-import { rateLimit, RULES } from '../http/rate-limit.ts'
-import { badRequest } from '../lib/errors.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
-import { toIso } from '../lib/time.ts'
+import type { AppEnv } from '../../app-env.ts'
+import { createDb } from '../../db/client.ts'
+import { requireAdmin, requireUser } from '../../http/auth.ts'
+import { rateLimit, RULES } from '../../http/rate-limit.ts'
+import { badRequest } from '../../lib/errors.ts'
+import { errorResponse, json } from '../../lib/openapi.ts'
+import { toIso } from '../../lib/time.ts'
+import { notifier } from '../context.ts'
+import { channelHealth, overallHealth } from '../delivery/health.ts'
 import { requireAdminSaying } from './access.ts'
 import { queueAnnouncement, queueBulkEmail, queueContestReminder } from './admin-emails.ts'
-import { notifier } from './context.ts'
 import { sendCustomEmail, sendTestEmail, sendTestPush, sendTestWhatsApp } from './direct-sends.ts'
-import { channelHealth, overallHealth } from './health.ts'
 import {
   AnnouncementBody,
   BulkEmailBody,
@@ -20,7 +20,7 @@ import {
   ContestReminderBody,
   CustomEmailBody,
   CustomEmailResultSchema,
-  HealthSchema,
+  NotificationHealthSchema,
   isEmailAddress,
   QueuedResultSchema,
   TestEmailBody,
@@ -135,7 +135,7 @@ const health = createRoute({
   path: '/health',
   tags,
   summary: 'Health of the notification channels; no secrets, no provider calls',
-  responses: { 200: json(HealthSchema, 'Health') },
+  responses: { 200: json(NotificationHealthSchema, 'Health') },
 })
 
 export const notificationAdminRoutes = new OpenAPIHono<AppEnv>()

@@ -1,14 +1,14 @@
 // Admin sends that go straight through a channel's provider, not through the queue: test
 // messages on each channel and the custom email, each reported as it went.
-import { sendEmail } from '../channels/email.ts'
-import { sendPush } from '../channels/push.ts'
-import { sendWhatsApp } from '../channels/whatsapp.ts'
-import type { Db } from '../db/client.ts'
-import type { Env } from '../env.ts'
-import { ApiError, badRequest, notFound } from '../lib/errors.ts'
-import { toIso } from '../lib/time.ts'
-import { findUser } from '../users/queries.ts'
-import { listPushSubscriptions, removePushSubscription } from '../users/push-subscriptions.ts'
+import { sendEmail } from '../../channels/email.ts'
+import { sendPush } from '../../channels/push.ts'
+import { sendWhatsApp } from '../../channels/whatsapp.ts'
+import type { Db } from '../../db/client.ts'
+import type { Env } from '../../env.ts'
+import { ApiError, badRequest, notFound } from '../../lib/errors.ts'
+import { listPushSubscriptions, removePushSubscription } from '../../users/push-subscriptions.ts'
+import { findUser } from '../../users/queries.ts'
+import { testMessage } from '../kinds/test-message.ts'
 import { isEmailAddress } from './schemas.ts'
 
 export interface TestSendResult {
@@ -17,24 +17,13 @@ export interface TestSendResult {
   payload: Record<string, unknown>
 }
 
-const TITLE = 'Contest Alerts test message'
-
-function testText(now: number) {
-  return `This is a test message from Contest Alerts, sent at ${toIso(now)}. No action is needed.`
-}
-
 export async function sendTestEmail(env: Env, to: string, now: number): Promise<TestSendResult> {
-  const text = testText(now)
-  const result = await sendEmail(env, {
-    to,
-    subject: TITLE,
-    text,
-    html: `<p>${text}</p>`,
-  })
+  const email = testMessage(now).email
+  const result = await sendEmail(env, { to, ...email })
   const payload = {
     channel: 'email',
     to,
-    subject: TITLE,
+    subject: email.subject,
     provider: result.provider,
     ...(result.id && { messageId: result.id }),
     ...(result.error && { error: result.error }),
@@ -49,7 +38,7 @@ export async function sendTestWhatsApp(
   phoneNumber: string,
   now: number,
 ): Promise<TestSendResult> {
-  const params = [TITLE, testText(now)]
+  const params = testMessage(now).whatsapp
   const result = await sendWhatsApp(env, { to: phoneNumber, params })
   const payload = {
     channel: 'whatsapp',
@@ -73,7 +62,7 @@ export async function sendTestPush(
 ): Promise<TestSendResult> {
   if (!(await findUser(db, userId))) throw notFound('User not found')
   const subscriptions = await listPushSubscriptions(db, userId)
-  const content = { title: TITLE, body: testText(now), tag: 'test' }
+  const content = testMessage(now).push
   if (subscriptions.length === 0) {
     return {
       success: false,
@@ -92,7 +81,7 @@ export async function sendTestPush(
   const payload = {
     channel: 'push',
     userId,
-    title: TITLE,
+    title: content.title,
     subscriptions: subscriptions.length,
     delivered,
     ...(errors.length && { errors }),

@@ -1,27 +1,27 @@
 // Notification history endpoints: list, get, mark read, read all, statistics, retry, cleanup.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
-import { createDb } from '../db/client.ts'
-import { currentUser, requireUser } from '../http/auth.ts'
-import { rateLimit, RULES } from '../http/rate-limit.ts'
-import { notFound } from '../lib/errors.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
-import { DAY_MS } from '../lib/time.ts'
-import { ownerFilter, scopeFor } from './access.ts'
-import { cleanupNotifications } from './cleanup.ts'
-import { notifier } from './context.ts'
+import type { AppEnv } from '../../app-env.ts'
+import { createDb } from '../../db/client.ts'
+import { currentUser, requireUser } from '../../http/auth.ts'
+import { rateLimit, RULES } from '../../http/rate-limit.ts'
+import { notFound } from '../../lib/errors.ts'
+import { errorResponse, json } from '../../lib/openapi.ts'
+import { DAY_MS } from '../../lib/time.ts'
+import { cleanupNotifications } from '../cleanup.ts'
+import { notifier } from '../context.ts'
+import { retryNotification } from '../delivery/retry.ts'
 import {
   findNotification,
   listNotifications,
   markAllRead,
   markRead,
   notificationStats,
-} from './history.ts'
-import { retryNotification } from './retry.ts'
+} from '../history.ts'
+import { ownerFilter, scopeFor } from './access.ts'
 import {
   CleanupQuery,
   CleanupResultSchema,
-  ListQuery,
+  NotificationListQuery,
   NotificationIdParam,
   NotificationPageSchema,
   NotificationSchema,
@@ -30,8 +30,8 @@ import {
   RetryIdParam,
   RetryResultSchema,
   StatsQuery,
-  StatsSchema,
-  UserIdParam,
+  NotificationStatsSchema,
+  NotificationUserIdParam,
 } from './schemas.ts'
 
 const NOT_FOUND = 'Notification not found'
@@ -52,7 +52,7 @@ const list = createRoute({
   security,
   summary: 'Notification history, newest first (own; any user’s for admins)',
   middleware: [requireUser] as const,
-  request: { query: ListQuery },
+  request: { query: NotificationListQuery },
   responses: {
     200: json(NotificationPageSchema, 'A page of notifications'),
     400: invalid,
@@ -69,7 +69,12 @@ const stats = createRoute({
   summary: 'Counts by status, channel and type, and the success rate',
   middleware: [requireUser] as const,
   request: { query: StatsQuery },
-  responses: { 200: json(StatsSchema, 'Statistics'), 400: invalid, 403: otherUser, ...common },
+  responses: {
+    200: json(NotificationStatsSchema, 'Statistics'),
+    400: invalid,
+    403: otherUser,
+    ...common,
+  },
 })
 
 const cleanup = createRoute({
@@ -90,7 +95,7 @@ const readAll = createRoute({
   security,
   summary: 'Mark all of a user’s notifications read',
   middleware: [requireUser] as const,
-  request: { params: UserIdParam },
+  request: { params: NotificationUserIdParam },
   responses: {
     200: json(ReadAllResultSchema, 'How many were marked'),
     400: errorResponse('Invalid user ID format'),

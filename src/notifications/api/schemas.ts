@@ -1,10 +1,10 @@
 // Zod schemas of the notification endpoints: history queries, admin email bodies and responses.
 import { z } from '@hono/zod-openapi'
-import { PLATFORMS } from '../contests/schemas.ts'
-import { isId } from '../lib/ids.ts'
-import { intInRange, isoDate, oneOf } from '../lib/validation.ts'
-import { NOTIFICATION_TYPES } from './fan-out.ts'
-import { NOTIFICATION_STATUSES } from './status.ts'
+import { PLATFORMS } from '../../contests/schemas.ts'
+import { isId } from '../../lib/ids.ts'
+import { intInRange, isoDate, oneOf } from '../../lib/validation.ts'
+import { NOTIFICATION_STATUSES } from '../delivery/status.ts'
+import { NOTIFICATION_TYPES } from '../spec.ts'
 
 export const MAX_BULK_RECIPIENTS = 1000
 const MAX_SUBJECT = 200
@@ -26,7 +26,7 @@ export const RetryIdParam = z.object({
   id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
 })
 
-export const UserIdParam = z.object({
+export const NotificationUserIdParam = z.object({
   userId: idOf('Invalid user ID format').openapi({ param: { name: 'userId', in: 'path' } }),
 })
 
@@ -37,7 +37,7 @@ const dateRange = {
 const orderedRange = (q: { startDate?: string; endDate?: string }) =>
   !q.startDate || !q.endDate || Date.parse(q.startDate) <= Date.parse(q.endDate)
 
-export const ListQuery = z
+export const NotificationListQuery = z
   .object({
     userId: idOf('Invalid user ID format').optional(),
     status: oneOf('status', NOTIFICATION_STATUSES).optional(),
@@ -48,7 +48,7 @@ export const ListQuery = z
   })
   .refine(orderedRange, { error: 'startDate must not be after endDate' })
 
-export type ListFilters = z.infer<typeof ListQuery>
+export type NotificationListFilters = z.infer<typeof NotificationListQuery>
 
 export const StatsQuery = z
   .object({ userId: idOf('Invalid user ID format').optional(), ...dateRange })
@@ -209,7 +209,7 @@ export const ReadAllResultSchema = z
   .object({ success: z.literal(true), updated: z.number() })
   .openapi('NotificationsReadAll')
 
-export const StatsSchema = z
+export const NotificationStatsSchema = z
   .object({
     total: z.number(),
     sent: z.number(),
@@ -266,7 +266,7 @@ export const ChannelStatusSchema = z
   .object({ email: channelHealth, whatsapp: channelHealth, push: channelHealth })
   .openapi('NotificationChannelStatus')
 
-export const HealthSchema = z
+export const NotificationHealthSchema = z
   .object({
     status: z.enum(['ok', 'degraded']),
     services: ChannelStatusSchema,

@@ -1,12 +1,12 @@
 // Queue consumers: the notifications queue sends one delivery per message and acks or retries
 // each message on its own; the dead-letter queue records what the queue gave up on as FAILED.
-import type { Env } from '../env.ts'
-import { log } from '../lib/log.ts'
-import { notifier, type Notifier } from './context.ts'
-import { attemptDelivery } from './deliver.ts'
+import type { Env } from '../../env.ts'
+import { log } from '../../lib/log.ts'
+import { notifier, type Notifier } from '../context.ts'
+import { attemptNotificationDelivery } from './deliver.ts'
 import { recordDeadLetter } from './delivery-store.ts'
 import type { DeliveryMessage } from './enqueue.ts'
-import { RETRY_DELAYS_SECONDS } from './status.ts'
+import { NOTIFICATION_RETRY_DELAYS_SECONDS } from './status.ts'
 
 // Messages of a batch sent at once; Workers run six outgoing connections at a time anyway.
 const PARALLEL_MESSAGES = 6
@@ -25,7 +25,7 @@ async function handle(n: Notifier, message: Message<unknown>): Promise<void> {
     return
   }
   try {
-    const outcome = await attemptDelivery(n, deliveryId, {
+    const outcome = await attemptNotificationDelivery(n, deliveryId, {
       now: Date.now(),
       attempt: message.attempts,
     })
@@ -44,9 +44,9 @@ async function handle(n: Notifier, message: Message<unknown>): Promise<void> {
   } catch (error) {
     // D1 or another binding failed: the queue tries again, and after the last retry the
     // dead-letter consumer records the delivery as FAILED.
-    const step = Math.min(message.attempts, RETRY_DELAYS_SECONDS.length) - 1
+    const step = Math.min(message.attempts, NOTIFICATION_RETRY_DELAYS_SECONDS.length) - 1
     log.error('notification-delivery-error', { deliveryId, error })
-    message.retry({ delaySeconds: RETRY_DELAYS_SECONDS[Math.max(0, step)] })
+    message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[Math.max(0, step)] })
   }
 }
 

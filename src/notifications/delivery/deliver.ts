@@ -1,9 +1,10 @@
 // One send attempt of one delivery: claim it, render and send it over its channel, record the
 // result and the notification's status. Used by the queue consumer and by manual retries.
-import { findContestsByIds } from '../contests/notified.ts'
-import type { ContestRow } from '../db/schema.ts'
-import { contestIdsOf, type StoredNotification } from './content.ts'
-import type { Notifier } from './context.ts'
+import { findContestsByIds } from '../../contests/notified.ts'
+import type { ContestRow } from '../../db/schema.ts'
+import type { Notifier } from '../context.ts'
+import { findNotification } from '../history.ts'
+import { contestIdsOf, type StoredNotification } from '../kinds/rendering.ts'
 import {
   claimDelivery,
   isClaimed,
@@ -11,7 +12,6 @@ import {
   type ClaimedDelivery,
   type DeliveryRecord,
 } from './delivery-store.ts'
-import { findNotification } from './history.ts'
 import { sendOverChannel, type ChannelResult } from './send-channel.ts'
 import { notificationSent } from './sent.ts'
 import { automaticRetryDelay, type NotificationStatus } from './status.ts'
@@ -87,7 +87,7 @@ function decide(delivery: ClaimedDelivery, result: ChannelResult, options: Attem
   return { record, outcome: { kind: 'failed', error } as DeliveryOutcome }
 }
 
-export async function attemptDelivery(
+export async function attemptNotificationDelivery(
   n: Notifier,
   deliveryId: string,
   options: AttemptOptions,

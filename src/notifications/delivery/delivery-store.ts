@@ -1,16 +1,12 @@
 // The delivery rows the consumer works on: claim one, record what happened, and keep the
 // notification's overall status in step, each write a single D1 batch.
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
-import {
-  contests,
-  notificationDeliveries,
-  notifications,
-  users,
-  type ContestRow,
-} from '../db/schema.ts'
-import type { Recipient } from './content.ts'
-import type { NotificationRow } from './serialize.ts'
+import { contestQuery } from '../../contests/notified.ts'
+import type { Db } from '../../db/client.ts'
+import { notificationDeliveries, notifications, type ContestRow } from '../../db/schema.ts'
+import { recipientQuery } from '../../users/audiences.ts'
+import type { Recipient } from '../kinds/rendering.ts'
+import type { NotificationRow } from '../serialize.ts'
 import { overallStatusSql, type NotificationStatus } from './status.ts'
 
 // A claim outlives the slowest send (10 s per provider call, a few push subscriptions), so a
@@ -35,6 +31,20 @@ export type Unclaimed =
   | { kind: 'settled'; status: NotificationStatus }
   | { kind: 'busy'; delaySeconds: number }
 
+/** The notification, its recipient and its contest (null when none or gone), in one batch. */
+async function readForSend(db: Db, notificationId: string) {
+  const n = notifications
+  const ofNotification = (column: typeof n.userId | typeof n.contestId) =>
+    db.select({ id: column }).from(n).where(eq(n.id, notificationId))
+  const [[notification], [recipient], [contest]] = await db.batch([
+    db.select().from(n).where(eq(n.id, notificationId)),
+    recipientQuery(db, ofNotification(n.userId)),
+    contestQuery(db, ofNotification(n.contestId)),
+  ])
+  if (!notification || !recipient) return undefined
+  return { notification, recipient, contest: contest ?? null }
+}
+
 /**
  * Takes the delivery for one send attempt if it is in one of `statuses` and nobody else holds
  * it, with its notification, recipient and contest; otherwise says why not.
@@ -58,28 +68,8 @@ export async function claimDelivery(
       ),
     )
     .returning()
-  // A separate statement, not a batch: D1 batches return rows as objects, which loses the
-  // joined tables' columns of the same name.
-  const data = row
-    ? await db
-        .select({
-          notification: notifications,
-          recipient: {
-            name: users.name,
-            email: users.email,
-            phoneNumber: users.phoneNumber,
-            phoneVerifiedNumber: users.phoneVerifiedNumber,
-            timezone: users.timezone,
-            deletedAt: users.deletedAt,
-          },
-          contest: contests,
-        })
-        .from(notifications)
-        .innerJoin(users, eq(users.id, notifications.userId))
-        .leftJoin(contests, eq(contests.id, notifications.contestId))
-        .where(eq(notifications.id, row.notificationId))
-        .get()
-    : undefined
+  // One batch after the claim: the notification, and its recipient and contest read through it.
+  const data = row ? await readForSend(db, row.notificationId) : undefined
   if (row && data) {
     return {
       id: row.id,

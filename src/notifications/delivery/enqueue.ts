@@ -18,7 +18,7 @@ const MARK_QUEUED_SQL = `UPDATE notification_deliveries SET queued_at = ?1
   WHERE id IN (SELECT value FROM json_each(?2)) AND queued_at IS NULL`
 
 /** Enqueues one message per delivery id; returns how many were accepted by the queue. */
-export async function enqueueDeliveries(
+export async function enqueueNotificationDeliveries(
   queue: Queue,
   d1: D1Database,
   deliveryIds: readonly string[],
@@ -63,7 +63,7 @@ export async function requeueStranded(queue: Queue, d1: D1Database, now: number)
     .bind(now - STRANDED_AFTER_MS, STRANDED_PER_RUN)
     .all<{ id: string }>()
   if (results.length === 0) return 0
-  return enqueueDeliveries(
+  return enqueueNotificationDeliveries(
     queue,
     d1,
     results.map((r) => r.id),

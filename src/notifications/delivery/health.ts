@@ -1,9 +1,9 @@
 // Whether each channel can send (a provider is configured) and is sending well (its recent
 // deliveries mostly succeed); read from settings and D1, never by calling a provider.
-import { pushProvider, vapidKeysValid } from '../channels/push.ts'
-import { CHANNELS, type Channel } from '../channels/registry.ts'
-import { MINUTE_MS } from '../lib/time.ts'
-import type { Notifier } from './context.ts'
+import { pushProvider, vapidKeysValid } from '../../channels/push.ts'
+import { CHANNELS, type Channel } from '../../channels/registry.ts'
+import { MINUTE_MS } from '../../lib/time.ts'
+import type { Notifier } from '../context.ts'
 
 const WINDOW_MS = 15 * MINUTE_MS
 // Fewer outcomes than this say nothing either way.

@@ -1,12 +1,12 @@
 // Manual retry of a failed notification: resends the failed channels at once, each retry
 // counted, and answers with the spec's {success, notification | error} bodies.
 import { and, eq } from 'drizzle-orm'
-import { notificationDeliveries, notifications } from '../db/schema.ts'
-import { isId } from '../lib/ids.ts'
-import type { Notifier } from './context.ts'
-import { attemptDelivery, type DeliveryOutcome } from './deliver.ts'
-import { findNotification } from './history.ts'
-import type { ApiNotification } from './serialize.ts'
+import { notificationDeliveries, notifications } from '../../db/schema.ts'
+import { isId } from '../../lib/ids.ts'
+import type { Notifier } from '../context.ts'
+import { findNotification } from '../history.ts'
+import type { ApiNotification } from '../serialize.ts'
+import { attemptNotificationDelivery, type DeliveryOutcome } from './deliver.ts'
 import { manualRetryDecision } from './status.ts'
 
 export type RetryAnswer =
@@ -45,7 +45,9 @@ export async function retryNotification(
 
   const outcomes: DeliveryOutcome[] = []
   for (const deliveryId of decision.deliveryIds) {
-    outcomes.push(await attemptDelivery(n, deliveryId, { now, attempt: 1, manual: true }))
+    outcomes.push(
+      await attemptNotificationDelivery(n, deliveryId, { now, attempt: 1, manual: true }),
+    )
   }
   const notification = (await findNotification(n.db, id))!
   if (outcomes.some((o) => o.kind === 'sent') || notification.status === 'SENT') {

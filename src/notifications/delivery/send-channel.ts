@@ -1,22 +1,16 @@
-// Sends one notification over one channel through its provider and reports the result the same
-// way for every channel: delivered, worth retrying, or not.
-import { sendEmail } from '../channels/email.ts'
-import { sendPush, type PushResult } from '../channels/push.ts'
-import type { Channel } from '../channels/registry.ts'
-import { sendWhatsApp } from '../channels/whatsapp.ts'
-import type { Db } from '../db/client.ts'
-import type { Env } from '../env.ts'
-import { isPhoneVerified } from '../users/phone.ts'
-import { listPushSubscriptions, removePushSubscription } from '../users/push-subscriptions.ts'
-import {
-  kindOf,
-  pushPayload,
-  whatsappParams,
-  type ContentContext,
-  type Recipient,
-  type StoredNotification,
-} from './content.ts'
-import { renderEmail } from './email-content.ts'
+// Sends one notification over one channel through its provider, in the words its kind module
+// writes (kinds/), and reports the result the same way for every channel: delivered, worth
+// retrying, or not.
+import { sendEmail } from '../../channels/email.ts'
+import { sendPush, type PushResult } from '../../channels/push.ts'
+import type { Channel } from '../../channels/registry.ts'
+import { sendWhatsApp } from '../../channels/whatsapp.ts'
+import type { Db } from '../../db/client.ts'
+import type { Env } from '../../env.ts'
+import { isPhoneVerified } from '../../users/phone.ts'
+import { listPushSubscriptions, removePushSubscription } from '../../users/push-subscriptions.ts'
+import { notificationKind } from '../kinds/registry.ts'
+import type { ContentContext, Recipient, StoredNotification } from '../kinds/rendering.ts'
 
 export interface ChannelResult {
   ok: boolean
@@ -45,7 +39,8 @@ function pushTtl(req: SendRequest): number {
   const start = req.notification.contestId
     ? req.content.contests.get(req.notification.contestId)?.startTime
     : undefined
-  if (start === undefined || kindOf(req.notification) === 'digest') return MAX_PUSH_TTL_SECONDS
+  const expires = notificationKind(req.notification).pushExpiresAtContestStart
+  if (start === undefined || !expires) return MAX_PUSH_TTL_SECONDS
   const seconds = Math.floor((start - req.content.now) / 1000)
   return Math.min(MAX_PUSH_TTL_SECONDS, Math.max(MIN_PUSH_TTL_SECONDS, seconds))
 }
@@ -60,7 +55,11 @@ async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
   if (subscriptions.length === 0) {
     return { ok: false, transient: false, error: 'The account has no push subscription' }
   }
-  const payload = pushPayload(req.notification, req.recipient, req.content)
+  const payload = notificationKind(req.notification).push(
+    req.notification,
+    req.recipient,
+    req.content,
+  )
   const options = {
     ttl: pushTtl(req),
     urgency: req.notification.type === 'CONTEST_REMINDER' ? ('high' as const) : ('normal' as const),
@@ -86,10 +85,11 @@ async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
 
 export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> {
   const { env, notification, recipient, content } = req
+  const kind = notificationKind(notification)
   if (req.channel === 'email') {
     const result = await sendEmail(env, {
       to: recipient.email,
-      ...renderEmail(notification, recipient, content),
+      ...kind.email(notification, recipient, content),
       idempotencyKey: req.deliveryId,
     })
     return {
@@ -109,7 +109,7 @@ export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> 
     }
     const result = await sendWhatsApp(env, {
       to: recipient.phoneNumber,
-      params: whatsappParams(notification, recipient, content),
+      params: kind.whatsapp(notification, recipient, content),
       reference: req.deliveryId,
     })
     return {

@@ -1,8 +1,8 @@
 // The one place a notification reaches SENT. It runs once per notification, right after its first
 // channel was delivered; whatever follows a sent notification starts here.
-import type { Env } from '../env.ts'
-import { emitWebhookEvent } from '../webhooks/emit.ts'
-import type { ApiNotification } from './serialize.ts'
+import type { Env } from '../../env.ts'
+import { emitWebhookEvent } from '../../webhooks/emit.ts'
+import type { ApiNotification } from '../serialize.ts'
 
 export async function notificationSent(
   env: Env,

@@ -7,7 +7,7 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number]
 /** Retries per channel in total, automatic and manual together (spec: "3 in total"). */
 export const MAX_RETRIES = 3
 /** Delays before the first, second and third automatic retry (spec: 1, 5 and 15 minutes). */
-export const RETRY_DELAYS_SECONDS = [60, 300, 900] as const
+export const NOTIFICATION_RETRY_DELAYS_SECONDS = [60, 300, 900] as const
 
 /**
  * SENT if any channel was delivered; RETRYING while none is delivered and one is retrying;
@@ -41,10 +41,14 @@ export function overallStatusSql(idExpr: string): string {
  * (1 for the first delivery), or undefined when the retries are used up.
  */
 export function automaticRetryDelay(attempt: number, retryCount: number): number | undefined {
-  if (attempt < 1 || attempt > RETRY_DELAYS_SECONDS.length || retryCount >= MAX_RETRIES) {
+  if (
+    attempt < 1 ||
+    attempt > NOTIFICATION_RETRY_DELAYS_SECONDS.length ||
+    retryCount >= MAX_RETRIES
+  ) {
     return undefined
   }
-  return RETRY_DELAYS_SECONDS[attempt - 1]
+  return NOTIFICATION_RETRY_DELAYS_SECONDS[attempt - 1]
 }
 
 export interface RetryCandidate {

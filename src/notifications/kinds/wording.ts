@@ -1,6 +1,6 @@
 // Plain-text wording shared by notification titles and messages: times, durations, platforms.
-import type { ContestRow } from '../db/schema.ts'
-import { HOUR_MS, MINUTE_MS } from '../lib/time.ts'
+import type { ContestRow } from '../../db/schema.ts'
+import { HOUR_MS, MINUTE_MS } from '../../lib/time.ts'
 
 const PLATFORM_NAMES: Record<string, string> = {
   codeforces: 'Codeforces',

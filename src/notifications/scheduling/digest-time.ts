@@ -1,7 +1,8 @@
 // When digests go out: 09:00 local time, daily, and on Mondays for the weekly one. The scheduler
 // runs at :00 and :30 UTC, so a zone is due in the run whose local time falls in [09:00, 09:30);
 // zones offset by a quarter hour (Asia/Kathmandu) get theirs at 09:15.
-import { MINUTE_MS } from '../lib/time.ts'
+import { MINUTE_MS } from '../../lib/time.ts'
+import type { DigestFrequency } from '../kinds/digest.ts'
 
 export const DIGEST_HOUR = 9
 export const SLOT_MS = 30 * MINUTE_MS
@@ -57,8 +58,6 @@ export function localTime(zone: string, at: number): LocalTime | undefined {
 export function slotStart(now: number): number {
   return Math.floor(now / SLOT_MS) * SLOT_MS
 }
-
-export type DigestFrequency = 'daily' | 'weekly'
 
 /**
  * The local date whose digest of `frequency` is due in `zone` in the slot starting at `slot`,

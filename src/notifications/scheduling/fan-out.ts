@@ -1,28 +1,10 @@
 // Creates notifications for a page of users in SQL: one notification per user, one delivery per
 // channel the user can be reached on, and the deliveries still to be enqueued, in one transaction.
-import type { Channel } from '../channels/registry.ts'
-
-export const NOTIFICATION_TYPES = [
-  'CONTEST_REMINDER',
-  'CONTEST_STARTING',
-  'CONTEST_ENDING',
-  'SYSTEM_ALERT',
-] as const
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number]
-
-/** What to create for every user of a page. */
-export interface NotificationSpec {
-  contestId: string | null
-  type: NotificationType
-  /** With (user, contest, type) the unique key: a second insert of the same key is a no-op. */
-  dedupeKey: string
-  title: string
-  message: string
-  payload: Record<string, unknown>
-  /** Channels this kind of notification may use; each still needs the user's consent and means. */
-  channels: Record<Channel, boolean>
-  scheduledAt?: number
-}
+import type { Channel } from '../../channels/registry.ts'
+import { DAY_MS } from '../../lib/time.ts'
+import { joinUserSql, REACHABLE_ON_SQL } from '../../users/recipients.ts'
+import type { Notifier } from '../context.ts'
+import type { NotificationSpec } from '../spec.ts'
 
 export interface FanOutContext {
   d1: D1Database
@@ -31,6 +13,10 @@ export interface FanOutContext {
   ttlMs: number
   /** Channels whose provider can send; the others are left out of new notifications. */
   enabled: Record<Channel, boolean>
+}
+
+export function fanOutContext(n: Notifier, now: number): FanOutContext {
+  return { d1: n.d1, now, ttlMs: n.settings.NOTIFICATION_TTL_DAYS * DAY_MS, enabled: n.enabled }
 }
 
 export interface PageResult {
@@ -45,23 +31,18 @@ const newIdSql = (secondsParam: string) =>
   `printf('%08x', ${secondsParam}) || lower(hex(randomblob(8)))`
 
 // The user's channels as a JSON array: the channel is allowed here (?12-?14), the user turned it
-// on, and the user can be reached on it (a verified phone number, a push subscription). The
-// number counts only while it is the one a code proved (users/phone.ts isPhoneVerified).
+// on, and the user can be reached on it (a verified phone number, a push subscription).
 const CHANNELS_SQL = `'[' || trim(
-    (CASE WHEN ?12 AND u.notify_email THEN '"email",' ELSE '' END) ||
-    (CASE WHEN ?13 AND u.notify_whatsapp AND trim(coalesce(u.phone_number, '')) <> ''
-      AND u.phone_verified_number = u.phone_number
-      THEN '"whatsapp",' ELSE '' END) ||
-    (CASE WHEN ?14 AND u.notify_push
-      AND EXISTS (SELECT 1 FROM push_subscriptions ps WHERE ps.user_id = u.id)
-      THEN '"push",' ELSE '' END), ',') || ']'`
+    (CASE WHEN ?12 AND ${REACHABLE_ON_SQL.email} THEN '"email",' ELSE '' END) ||
+    (CASE WHEN ?13 AND ${REACHABLE_ON_SQL.whatsapp} THEN '"whatsapp",' ELSE '' END) ||
+    (CASE WHEN ?14 AND ${REACHABLE_ON_SQL.push} THEN '"push",' ELSE '' END), ',') || ']'`
 
 const INSERT_NOTIFICATIONS_SQL = `INSERT INTO notifications (id, user_id, contest_id, type, title,
     message, payload, channels, status, dedupe_key, scheduled_at, is_read, expires_at, created_at,
     updated_at)
   SELECT ${newIdSql('?1')}, r.id, ?2, ?3, ?4, ?5, ?6, r.channels, 'PENDING', ?7, ?8, 0, ?9, ?10, ?10
   FROM (SELECT u.id AS id, ${CHANNELS_SQL} AS channels
-    FROM json_each(?11) j JOIN users u ON u.id = j.value) r
+    FROM json_each(?11) j ${joinUserSql('j.value')}) r
   WHERE r.channels <> '[]'
   ON CONFLICT DO NOTHING`
 

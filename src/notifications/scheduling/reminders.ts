@@ -1,26 +1,21 @@
 // The reminder step of the half-hourly scheduler: contests starting inside the look-ahead window,
 // their due followers matched in SQL page by page, one CONTEST_REMINDER each, sends enqueued.
-import { listContestsToNotify, markContestsNotified } from '../contests/notified.ts'
-import type { ContestRow } from '../db/schema.ts'
-import { HOUR_MS, toIso } from '../lib/time.ts'
+import { listContestsToNotify, markContestsNotified } from '../../contests/notified.ts'
+import type { ContestRow } from '../../db/schema.ts'
+import { HOUR_MS } from '../../lib/time.ts'
+import { LIVE_RECIPIENT_SQL, PLATFORM_FOLLOWERS_FROM } from '../../users/recipients.ts'
+import type { Notifier } from '../context.ts'
+import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
+import { reminderSpec } from '../kinds/reminder.ts'
+import type { NotificationSpec } from '../spec.ts'
 import { contestTags, typesAllowSql } from './contest-match.ts'
-import { ALL_CHANNELS, fanOutContext, type Notifier } from './context.ts'
-import { enqueueDeliveries } from './enqueue.ts'
-import { createNotifications, type NotificationSpec } from './fan-out.ts'
-import { contestUrl, formatTime, formatUntil, platformName } from './wording.ts'
-
-export interface PagingOptions {
-  /** Users per page of the keyset walk (and per D1 batch). */
-  pageSize?: number
-  /** Wall-clock ms after which a run stops taking new pages; the next run carries on. */
-  budgetMs?: number
-}
+import { createNotifications, fanOutContext } from './fan-out.ts'
+import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
 
 // A Cron Trigger may run 15 minutes; a run past this leaves the rest to the next one, which
 // resumes where it stopped because reminders already made are skipped by their unique key.
 export const DEFAULT_BUDGET_MS = 10 * 60_000
 
-export const DEFAULT_PAGE_SIZE = 1000
 // The smallest notifyBefore a user can choose (preferences allow 1 to 168 hours): once a contest
 // is this close, every follower's reminder has fallen due and the contest is done.
 const MIN_NOTIFY_BEFORE_MS = 1 * HOUR_MS
@@ -29,50 +24,14 @@ const CONTESTS_PER_RUN = 200
 // Followers of the contest's platform, through the user_platforms (platform, user_id) index, who
 // can receive notifications, want them immediately, are inside their notifyBefore, allow the
 // contest's type, and do not hold this reminder yet. Keyset-paged by user id.
-const DUE_FOLLOWERS_SQL = `SELECT up.user_id AS id FROM user_platforms up
-  JOIN users u ON u.id = up.user_id
+const DUE_FOLLOWERS_SQL = `SELECT up.user_id AS id FROM ${PLATFORM_FOLLOWERS_FROM}
   WHERE up.platform = ?1 AND up.user_id > ?2
-    AND u.alert_frequency = 'immediate' AND u.is_active = 1
-    AND u.email_verified_at IS NOT NULL AND u.deleted_at IS NULL
+    AND u.alert_frequency = 'immediate' AND ${LIVE_RECIPIENT_SQL}
     AND u.notify_before * ${HOUR_MS} >= ?3
     AND ${typesAllowSql('u.contest_types', '?4')}
     AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = up.user_id
       AND n.contest_id = ?5 AND n.type = 'CONTEST_REMINDER' AND n.dedupe_key = ?6)
   ORDER BY up.user_id LIMIT ?7`
-
-/** The reminder for the start time the contest has now; a new start time makes a new key. */
-export function reminderKey(contest: Pick<ContestRow, 'startTime'>): string {
-  return String(contest.startTime)
-}
-
-/** What a reminder carries about its contest, for templates and clients. */
-export function reminderPayload(contest: ContestRow, extra: Record<string, unknown> = {}) {
-  const url = contestUrl(contest)
-  return {
-    kind: 'reminder',
-    contestName: contest.name,
-    platform: contest.platform,
-    contestType: contest.type,
-    startTime: toIso(contest.startTime),
-    endTime: toIso(contest.endTime),
-    ...(url && { url }),
-    ...extra,
-  }
-}
-
-export function reminderSpec(contest: ContestRow, now: number): NotificationSpec {
-  const platform = platformName(contest.platform)
-  return {
-    contestId: contest.id,
-    type: 'CONTEST_REMINDER',
-    dedupeKey: reminderKey(contest),
-    title: `Reminder: ${contest.name} starts ${formatUntil(contest.startTime - now)}`,
-    message: `${contest.name} on ${platform} starts at ${formatTime(contest.startTime)}.`,
-    payload: reminderPayload(contest),
-    channels: ALL_CHANNELS,
-    scheduledAt: now,
-  }
-}
 
 /**
  * Walks the contest's due followers page by page: each page is one D1 batch that inserts the
@@ -102,7 +61,7 @@ export async function remindFollowers(
     const userIds = results.map((r) => r.id)
     const page = await createNotifications(ctx, [{ spec, userIds }])
     created += page.created
-    queued += await enqueueDeliveries(n.queue, n.d1, page.toQueue, now)
+    queued += await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueue, now)
     if (results.length < pageSize) break
     after = userIds[userIds.length - 1]
   }

@@ -4,55 +4,25 @@ import {
   findContestsByIds,
   markReschedulesHandled,
   pendingReschedules,
-} from '../contests/notified.ts'
-import type { ContestRow } from '../db/schema.ts'
-import { HOUR_MS, toIso } from '../lib/time.ts'
-import { ALL_CHANNELS, fanOutContext, type Notifier } from './context.ts'
-import { enqueueDeliveries } from './enqueue.ts'
-import { createNotifications, type NotificationSpec } from './fan-out.ts'
-import { DEFAULT_PAGE_SIZE, reminderKey, reminderSpec, type PagingOptions } from './reminders.ts'
-import { formatTime, formatUntil, platformName } from './wording.ts'
+} from '../../contests/notified.ts'
+import type { ContestRow } from '../../db/schema.ts'
+import { HOUR_MS } from '../../lib/time.ts'
+import { joinUserSql, LIVE_RECIPIENT_SQL } from '../../users/recipients.ts'
+import type { Notifier } from '../context.ts'
+import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
+import { reminderKey } from '../kinds/reminder.ts'
+import { rescheduleSpecs } from '../kinds/reschedule.ts'
+import { createNotifications, fanOutContext } from './fan-out.ts'
+import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
 
 const RESCHEDULES_PER_RUN = 100
 
 // Users holding a reminder of this contest for another start time, still able to receive one.
 const REMINDED_SQL = `SELECT DISTINCT n.user_id AS id, u.notify_before AS notifyBefore
-  FROM notifications n JOIN users u ON u.id = n.user_id
+  FROM notifications n ${joinUserSql('n.user_id')}
   WHERE n.contest_id = ?1 AND n.type = 'CONTEST_REMINDER' AND n.dedupe_key <> ?2
-    AND n.user_id > ?3 AND u.is_active = 1 AND u.deleted_at IS NULL
-    AND u.email_verified_at IS NOT NULL
+    AND n.user_id > ?3 AND ${LIVE_RECIPIENT_SQL}
   ORDER BY n.user_id LIMIT ?4`
-
-/**
- * For a user whose reminder for the new time is due already, the notice is that reminder (same
- * key, so the regular run adds no second one); for the others it is a SYSTEM_ALERT, and their
- * reminder comes when it falls due.
- */
-export function rescheduleSpecs(contest: ContestRow, now: number) {
-  const platform = platformName(contest.platform)
-  const message =
-    `${contest.name} on ${platform} has been rescheduled. ` +
-    `It now starts at ${formatTime(contest.startTime)}.`
-  const base = reminderSpec(contest, now)
-  const payload = { ...base.payload, kind: 'reschedule' }
-  const dueNow: NotificationSpec = {
-    ...base,
-    title: `Rescheduled: ${contest.name} now starts ${formatUntil(contest.startTime - now)}`,
-    message,
-    payload,
-  }
-  const later: NotificationSpec = {
-    contestId: contest.id,
-    type: 'SYSTEM_ALERT',
-    dedupeKey: `rescheduled:${reminderKey(contest)}`,
-    title: `Rescheduled: ${contest.name}`,
-    message,
-    payload: { ...payload, startTime: toIso(contest.startTime) },
-    channels: ALL_CHANNELS,
-    scheduledAt: now,
-  }
-  return { dueNow, later }
-}
 
 async function announce(n: Notifier, contest: ContestRow, now: number, pageSize: number) {
   const ctx = fanOutContext(n, now)
@@ -75,7 +45,7 @@ async function announce(n: Notifier, contest: ContestRow, now: number, pageSize:
       { spec: later, userIds: results.filter((r) => !isDue(r)).map((r) => r.id) },
     ])
     created += page.created
-    queued += await enqueueDeliveries(n.queue, n.d1, page.toQueue, now)
+    queued += await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueue, now)
     if (results.length < pageSize) break
     after = results[results.length - 1].id
   }

@@ -1,14 +1,15 @@
 // The notification scheduler run every 30 minutes: reschedule notices, reminders, digests, and a
 // sweep for deliveries a crashed run left unqueued. It only inserts rows and enqueues; the queue
 // consumer sends.
-import type { Env } from '../env.ts'
-import { acquireLock, releaseLock } from '../db/job-lock.ts'
-import { newId } from '../lib/ids.ts'
-import { MINUTE_MS } from '../lib/time.ts'
-import { notifier } from './context.ts'
+import { acquireLock, releaseLock } from '../../db/job-lock.ts'
+import type { Env } from '../../env.ts'
+import { newId } from '../../lib/ids.ts'
+import { MINUTE_MS } from '../../lib/time.ts'
+import { notifier } from '../context.ts'
+import { requeueStranded } from '../delivery/enqueue.ts'
 import { runDigests } from './digests.ts'
-import { requeueStranded } from './enqueue.ts'
-import { runReminders, type PagingOptions } from './reminders.ts'
+import type { PagingOptions } from './paging.ts'
+import { runReminders } from './reminders.ts'
 import { announceReschedules } from './reschedules.ts'
 
 const LOCK = 'notification-scheduler'

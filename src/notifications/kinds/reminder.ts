@@ -1,0 +1,76 @@
+// The contest reminder: created when a follower's notifyBefore is reached (or by an admin for
+// chosen users, with an optional note), and rendered at send time with the time left then.
+import type { ContestRow } from '../../db/schema.ts'
+import { toIso } from '../../lib/time.ts'
+import { ALL_CHANNELS, EMAIL_ONLY, type NotificationSpec } from '../spec.ts'
+import { contestNoticeKind, noticeSentence, type NoticeWording } from './contest-notice.ts'
+import { contestUrl, formatTime, formatUntil, platformName } from './wording.ts'
+
+const REMINDER: NoticeWording = {
+  name: 'reminder',
+  title: (name, when) => `Reminder: ${name} ${when}`,
+  verb: 'starts',
+}
+
+export const reminderKind = contestNoticeKind(REMINDER)
+
+/** The reminder for the start time the contest has now; a new start time makes a new key. */
+export function reminderKey(contest: Pick<ContestRow, 'startTime'>): string {
+  return String(contest.startTime)
+}
+
+/** What a reminder carries about its contest, for templates and clients. */
+export function reminderPayload(contest: ContestRow, extra: Record<string, unknown> = {}) {
+  const url = contestUrl(contest)
+  return {
+    kind: REMINDER.name,
+    contestName: contest.name,
+    platform: contest.platform,
+    contestType: contest.type,
+    startTime: toIso(contest.startTime),
+    endTime: toIso(contest.endTime),
+    ...(url && { url }),
+    ...extra,
+  }
+}
+
+/** The stored message: the start in UTC (each channel gives it in the recipient's zone). */
+function reminderMessage(contest: ContestRow): string {
+  const startsAt = `at ${formatTime(contest.startTime)}`
+  return noticeSentence(REMINDER, contest.name, platformName(contest.platform), startsAt)
+}
+
+export function reminderSpec(contest: ContestRow, now: number): NotificationSpec {
+  return {
+    contestId: contest.id,
+    type: 'CONTEST_REMINDER',
+    dedupeKey: reminderKey(contest),
+    title: REMINDER.title(contest.name, `starts ${formatUntil(contest.startTime - now)}`),
+    message: reminderMessage(contest),
+    payload: reminderPayload(contest),
+    channels: ALL_CHANNELS,
+    scheduledAt: now,
+  }
+}
+
+/**
+ * A reminder an admin sends now to chosen users, by email, with their note after the text. Its
+ * title gives the start time, since "starts in ..." would be stale by the time it is read.
+ */
+export function manualReminderSpec(
+  contest: ContestRow,
+  customMessage: string | undefined,
+  dedupeKey: string,
+  now: number,
+): NotificationSpec {
+  return {
+    contestId: contest.id,
+    type: 'CONTEST_REMINDER',
+    dedupeKey,
+    title: REMINDER.title(contest.name, `starts at ${formatTime(contest.startTime)}`),
+    message: reminderMessage(contest) + (customMessage ? ` ${customMessage}` : ''),
+    payload: reminderPayload(contest, customMessage ? { customMessage } : {}),
+    channels: EMAIL_ONLY,
+    scheduledAt: now,
+  }
+}

@@ -1,0 +1,51 @@
+// The reschedule notice: a contest the sync found moved, told to everyone already reminded of the
+// old time. It is the reminder itself for those whose reminder is due (CONTEST_REMINDER, same
+// key), a SYSTEM_ALERT for the others; both render as a reschedule.
+import type { ContestRow } from '../../db/schema.ts'
+import { toIso } from '../../lib/time.ts'
+import { ALL_CHANNELS, type NotificationSpec } from '../spec.ts'
+import { contestNoticeKind, noticeSentence, type NoticeWording } from './contest-notice.ts'
+import { reminderKey, reminderSpec } from './reminder.ts'
+import { formatTime, formatUntil, platformName } from './wording.ts'
+
+const RESCHEDULE: NoticeWording = {
+  name: 'reschedule',
+  title: (name, when) => `Rescheduled: ${name} now ${when}`,
+  verb: 'has been rescheduled. It now starts',
+}
+
+export const rescheduleKind = contestNoticeKind(RESCHEDULE)
+
+/**
+ * For a user whose reminder for the new time is due already, the notice is that reminder (same
+ * key, so the regular run adds no second one); for the others it is a SYSTEM_ALERT, and their
+ * reminder comes when it falls due.
+ */
+export function rescheduleSpecs(contest: ContestRow, now: number) {
+  const platform = platformName(contest.platform)
+  const message = noticeSentence(
+    RESCHEDULE,
+    contest.name,
+    platform,
+    `at ${formatTime(contest.startTime)}`,
+  )
+  const base = reminderSpec(contest, now)
+  const payload = { ...base.payload, kind: RESCHEDULE.name }
+  const dueNow: NotificationSpec = {
+    ...base,
+    title: RESCHEDULE.title(contest.name, `starts ${formatUntil(contest.startTime - now)}`),
+    message,
+    payload,
+  }
+  const later: NotificationSpec = {
+    contestId: contest.id,
+    type: 'SYSTEM_ALERT',
+    dedupeKey: `rescheduled:${reminderKey(contest)}`,
+    title: `Rescheduled: ${contest.name}`,
+    message,
+    payload: { ...payload, startTime: toIso(contest.startTime) },
+    channels: ALL_CHANNELS,
+    scheduledAt: now,
+  }
+  return { dueNow, later }
+}

@@ -1,0 +1,143 @@
+// The users notifications go to, read for the notifier: whether requested users can get an email,
+// keyset pages of an announcement's audience and of one time zone's digest audience, the zones
+// that take digests, and the one recipient a send is for.
+import { eq, type SQLWrapper } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { users } from '../db/schema.ts'
+import { LIVE_USER_SQL } from './live.ts'
+import type { AlertFrequency } from './preferences.ts'
+import { followsAnyPlatformSql, LIVE_RECIPIENT_SQL } from './recipients.ts'
+
+/** The alert frequencies that gather contests into a digest. */
+type DigestAlertFrequency = Exclude<AlertFrequency, 'immediate'>
+
+/** A requested id and the account state that decides whether it can be emailed. */
+export interface EmailEligibility {
+  id: string
+  found: string | null
+  isActive: number | null
+  verified: number | null
+  deleted: number | null
+  notifyEmail: number | null
+}
+
+// The requested ids bound as one JSON array (D1 allows 100 parameters; a request may name 1000).
+const ELIGIBILITY_SQL = `SELECT j.value AS id, u.id AS found, u.is_active AS isActive,
+    u.email_verified_at IS NOT NULL AS verified, u.deleted_at IS NOT NULL AS deleted,
+    u.notify_email AS notifyEmail
+  FROM json_each(?1) j LEFT JOIN users u ON u.id = j.value`
+
+/** One row per requested id, found or not. */
+export async function emailEligibility(
+  db: Db,
+  userIds: readonly string[],
+): Promise<EmailEligibility[]> {
+  const { results } = await db.$client
+    .prepare(ELIGIBILITY_SQL)
+    .bind(JSON.stringify(userIds))
+    .all<EmailEligibility>()
+  return results
+}
+
+// Live, verified users accepting email, with the requested account state, following one of the
+// requested platforms when any are given. Keyset-paged by id over the primary key.
+const EMAIL_AUDIENCE_SQL = `SELECT u.id AS id FROM users u
+  WHERE u.id > ?1 AND ${LIVE_USER_SQL} AND u.email_verified_at IS NOT NULL
+    AND u.is_active = ?2 AND u.notify_email = 1
+    AND (?3 IS NULL OR ${followsAnyPlatformSql('?3')})
+  ORDER BY u.id LIMIT ?4`
+
+export interface EmailAudiencePage {
+  /** Ids above this one (the last of the previous page; '' for the first). */
+  after: string
+  /** Active accounts, or deactivated ones. */
+  active: boolean
+  /** Followers of one of these platforms only; everyone when undefined. */
+  platforms?: readonly string[]
+  limit: number
+}
+
+export async function pageEmailAudience(db: Db, page: EmailAudiencePage): Promise<string[]> {
+  const platforms = page.platforms ? JSON.stringify(page.platforms) : null
+  const { results } = await db.$client
+    .prepare(EMAIL_AUDIENCE_SQL)
+    .bind(page.after, page.active ? 1 : 0, platforms, page.limit)
+    .all<{ id: string }>()
+  return results.map((r) => r.id)
+}
+
+export interface DigestRecipient {
+  /** The rowid the keyset walk continues after. */
+  rid: number
+  id: string
+  platforms: string[]
+  contestTypes: string[]
+}
+
+// Users of one (frequency, time zone), walked through the users_frequency_timezone index, whose
+// entries are ordered by rowid within a key: a keyset walk without sorting.
+const DIGEST_AUDIENCE_SQL = `SELECT u.rowid AS rid, u.id AS id, u.platforms AS platforms,
+    u.contest_types AS contestTypes
+  FROM users u
+  WHERE u.alert_frequency = ?1 AND u.timezone = ?2 AND u.rowid > ?3
+    AND ${LIVE_RECIPIENT_SQL} AND u.notify_email = 1
+  ORDER BY u.rowid LIMIT ?4`
+
+function parseList(json: string): string[] {
+  try {
+    const value = JSON.parse(json) as unknown
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+  } catch {
+    return []
+  }
+}
+
+/** Live users taking the digest of `frequency` in `zone` by email, after rowid `after`. */
+export async function pageDigestAudience(
+  db: Db,
+  frequency: DigestAlertFrequency,
+  zone: string,
+  after: number,
+  limit: number,
+): Promise<DigestRecipient[]> {
+  const { results } = await db.$client
+    .prepare(DIGEST_AUDIENCE_SQL)
+    .bind(frequency, zone, after, limit)
+    .all<{ rid: number; id: string; platforms: string; contestTypes: string }>()
+  return results.map((r) => ({
+    rid: r.rid,
+    id: r.id,
+    platforms: parseList(r.platforms),
+    contestTypes: parseList(r.contestTypes),
+  }))
+}
+
+/** The distinct (frequency, zone) pairs that take digests: a small query, from the index alone. */
+export async function digestTimeZones(db: Db) {
+  const { results } = await db.$client
+    .prepare(
+      `SELECT DISTINCT alert_frequency AS frequency, timezone AS zone FROM users
+        WHERE alert_frequency IN ('daily', 'weekly')`,
+    )
+    .all<{ frequency: DigestAlertFrequency; zone: string }>()
+  return results
+}
+
+/**
+ * The statement reading what a send needs of its recipient; `userId` may be a subquery, so the
+ * caller can batch it with the read that names the user. A deleted account is read too (until it
+ * is purged), so the send can say why it stops.
+ */
+export function recipientQuery(db: Db, userId: string | SQLWrapper) {
+  return db
+    .select({
+      name: users.name,
+      email: users.email,
+      phoneNumber: users.phoneNumber,
+      phoneVerifiedNumber: users.phoneVerifiedNumber,
+      timezone: users.timezone,
+      deletedAt: users.deletedAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+}

@@ -1,0 +1,44 @@
+// SQL fragments of the users tables for the notifier's set-based statements, which join users to
+// its own tables in one statement: who is a live recipient and on which channels a user can be
+// reached. Every fragment names the users row `u`. These tables' names appear in SQL only under
+// src/users (scripts/check-table-owners.mjs). When and about what a user is notified
+// (alert_frequency, notify_before, contest_types) stays the notifier's rule over those columns.
+import type { Channel } from '../channels/registry.ts'
+import { LIVE_USER_SQL } from './live.ts'
+
+/** A user who can be notified at all: live (not deleted), not deactivated, email verified. */
+export const LIVE_RECIPIENT_SQL = `${LIVE_USER_SQL}
+    AND u.is_active = 1 AND u.email_verified_at IS NOT NULL`
+
+/**
+ * A phone number WhatsApp may use: not blank, and the very number a code proved (isPhoneVerified
+ * in users/phone.ts, the same rule in code).
+ */
+export const VERIFIED_PHONE_SQL =
+  "trim(coalesce(u.phone_number, '')) <> '' AND u.phone_verified_number = u.phone_number"
+
+/** At least one browser subscribed to Web Push for the user. */
+export const HAS_PUSH_SUBSCRIPTION_SQL =
+  'EXISTS (SELECT 1 FROM push_subscriptions ps WHERE ps.user_id = u.id)'
+
+/** Per channel: the user turned it on and can be reached on it. */
+export const REACHABLE_ON_SQL: Record<Channel, string> = {
+  email: 'u.notify_email',
+  whatsapp: `u.notify_whatsapp AND ${VERIFIED_PHONE_SQL}`,
+  push: `u.notify_push AND ${HAS_PUSH_SUBSCRIPTION_SQL}`,
+}
+
+/** Joins the users row whose id is `idExpr` (a column or parameter of the caller's SQL) as `u`. */
+export const joinUserSql = (idExpr: string) => `JOIN users u ON u.id = ${idExpr}`
+
+/**
+ * FROM clause of the followers of platforms: each (user, platform) pair as `up` (filter on
+ * `up.platform` and walk `up.user_id` in order through the (platform, user_id) index) with the
+ * follower's users row as `u`.
+ */
+export const PLATFORM_FOLLOWERS_FROM = `user_platforms up ${joinUserSql('up.user_id')}`
+
+/** The user follows one of the platforms in the JSON array bound at `platformsParam`. */
+export const followsAnyPlatformSql = (platformsParam: string) =>
+  `EXISTS (SELECT 1 FROM user_platforms up WHERE up.user_id = u.id
+      AND up.platform IN (SELECT value FROM json_each(${platformsParam})))`
