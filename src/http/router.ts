@@ -21,7 +21,6 @@ const BEARER = [{ bearerAuth: [] }]
 const UNAUTHORIZED = errorResponse(
   'Missing, invalid or expired access token, or a session that has ended',
 )
-const NOT_ADMIN = errorResponse('The caller is not an admin')
 
 type Middleware = MiddlewareHandler<AppEnv>
 
@@ -51,4 +50,8 @@ export const sessionRoute = <R extends RouteConfig>(route: R) => guarded(require
 
 /** Admins only: 403 from the role claim, then the admin's session and role confirmed live. */
 export const adminRoute = <R extends RouteConfig>(route: R, forbiddenMessage?: string) =>
-  guarded(adminGuard(forbiddenMessage), route, NOT_ADMIN)
+  guarded(
+    adminGuard(forbiddenMessage),
+    route,
+    errorResponse(forbiddenMessage ?? 'The caller is not an admin'),
+  )

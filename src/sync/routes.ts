@@ -29,8 +29,6 @@ const SyncResults = z
 
 const responses = {
   200: json(SyncResults, 'Outcome per platform (a failed platform carries `error`)'),
-  401: errorResponse('Missing or invalid token'),
-  403: errorResponse('Not an admin'),
   409: errorResponse('A sync is already running'),
 }
 const tags = ['Contests (admin)']

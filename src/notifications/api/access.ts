@@ -1,7 +1,4 @@
-// Who may see whose notifications: users their own, admins anyone's (DESIGN 9).
-import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../app-env.ts'
-import { adminGuard } from '../../http/auth.ts'
+// Who may see whose notifications: users their own, admins anyone's.
 import { forbidden } from '../../lib/errors.ts'
 import type { AccessClaims } from '../../lib/jwt.ts'
 
@@ -18,8 +15,3 @@ export function scopeFor(caller: AccessClaims, requested?: string): string | und
 /** The owner filter of a lookup by id: none for admins, the caller otherwise. */
 export const ownerFilter = (caller: AccessClaims) =>
   caller.role === 'admin' ? undefined : caller.sub
-
-/** requireAdmin with an endpoint's own 403 wording (the custom email says 'Admin role required'). */
-export function requireAdminSaying(message: string): MiddlewareHandler<AppEnv> {
-  return adminGuard(message)
-}

@@ -1,8 +1,6 @@
 // Notification history endpoints: list, get, mark read, read all, statistics, retry, cleanup.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import type { AppEnv } from '../../app-env.ts'
 import { createDb } from '../../db/client.ts'
-import { currentUser, requireUser } from '../../http/auth.ts'
+import { currentUser } from '../../http/auth.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'
 import { notFound } from '../../lib/errors.ts'
 import { errorResponse, json } from '../../lib/openapi.ts'
@@ -17,6 +15,8 @@ import {
   markRead,
   notificationStats,
 } from '../history.ts'
+import { signedInRoute } from '../../http/router.ts'
+import { createRouter } from '../../http/router.ts'
 import { ownerFilter, scopeFor } from './access.ts'
 import {
   CleanupQuery,
@@ -36,22 +36,18 @@ import {
 
 const NOT_FOUND = 'Notification not found'
 const tags = ['Notifications']
-const security = [{ bearerAuth: [] }]
 const common = {
-  401: errorResponse('Missing, invalid or expired access token'),
   429: errorResponse('Too many requests'),
 }
 const invalid = errorResponse('Validation failed (message is an array of strings)')
 const otherUser = errorResponse('Another user’s notifications, and the caller is not an admin')
 const missing = errorResponse(NOT_FOUND)
 
-const list = createRoute({
+const list = signedInRoute({
   method: 'get',
   path: '/notifications',
   tags,
-  security,
   summary: 'Notification history, newest first (own; any user’s for admins)',
-  middleware: [requireUser] as const,
   request: { query: NotificationListQuery },
   responses: {
     200: json(NotificationPageSchema, 'A page of notifications'),
@@ -61,13 +57,11 @@ const list = createRoute({
   },
 })
 
-const stats = createRoute({
+const stats = signedInRoute({
   method: 'get',
   path: '/notifications/stats',
   tags,
-  security,
   summary: 'Counts by status, channel and type, and the success rate',
-  middleware: [requireUser] as const,
   request: { query: StatsQuery },
   responses: {
     200: json(NotificationStatsSchema, 'Statistics'),
@@ -77,24 +71,21 @@ const stats = createRoute({
   },
 })
 
-const cleanup = createRoute({
+const cleanup = signedInRoute({
   method: 'delete',
   path: '/notifications/cleanup',
   tags,
-  security,
   summary: 'Delete notifications older than daysOld (own; everyone’s for admins)',
-  middleware: [requireUser, rateLimit(RULES.notificationCleanup)] as const,
+  middleware: [rateLimit(RULES.notificationCleanup)] as const,
   request: { query: CleanupQuery },
   responses: { 200: json(CleanupResultSchema, 'Deleted'), 400: invalid, ...common },
 })
 
-const readAll = createRoute({
+const readAll = signedInRoute({
   method: 'patch',
   path: '/notifications/user/{userId}/read-all',
   tags,
-  security,
   summary: 'Mark all of a user’s notifications read',
-  middleware: [requireUser] as const,
   request: { params: NotificationUserIdParam },
   responses: {
     200: json(ReadAllResultSchema, 'How many were marked'),
@@ -104,13 +95,11 @@ const readAll = createRoute({
   },
 })
 
-const getOne = createRoute({
+const getOne = signedInRoute({
   method: 'get',
   path: '/notifications/{id}',
   tags,
-  security,
   summary: 'One notification with its per-channel delivery status',
-  middleware: [requireUser] as const,
   request: { params: NotificationIdParam },
   responses: {
     200: json(NotificationSchema, 'The notification'),
@@ -120,13 +109,11 @@ const getOne = createRoute({
   },
 })
 
-const read = createRoute({
+const read = signedInRoute({
   method: 'patch',
   path: '/notifications/{id}/read',
   tags,
-  security,
   summary: 'Mark a notification read',
-  middleware: [requireUser] as const,
   request: { params: NotificationIdParam },
   responses: {
     200: json(ReadResultSchema, 'Marked read'),
@@ -136,13 +123,12 @@ const read = createRoute({
   },
 })
 
-const retry = createRoute({
+const retry = signedInRoute({
   method: 'post',
   path: '/notifications/{id}/retry',
   tags,
-  security,
   summary: 'Resend a failed notification over its failed channels now (3 retries at most)',
-  middleware: [requireUser, rateLimit(RULES.notificationRetry)] as const,
+  middleware: [rateLimit(RULES.notificationRetry)] as const,
   request: { params: RetryIdParam },
   responses: {
     200: json(RetryResultSchema, 'Sent: {success: true, notification}'),
@@ -154,7 +140,7 @@ const retry = createRoute({
   },
 })
 
-export const historyRoutes = new OpenAPIHono<AppEnv>()
+export const historyRoutes = createRouter()
 
 // Literal paths are registered before /{id}, so they win over it.
 historyRoutes
