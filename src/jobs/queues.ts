@@ -1,9 +1,10 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
 import type { Env } from '../env.ts'
+import type { QueueBatch } from '../ports/queue.ts'
 import { consumeDeadLetters, consumeNotifications } from '../notifications/delivery/consumer.ts'
 import { consumeWebhookDeliveries, failDeadWebhookDeliveries } from '../webhooks/consumer.ts'
 
-export type Consumer = (batch: MessageBatch, env: Env) => Promise<void>
+export type Consumer = (batch: QueueBatch, env: Env) => Promise<void>
 
 const CONSUMERS: Record<string, Consumer> = {
   notifications: consumeNotifications,
@@ -12,7 +13,7 @@ const CONSUMERS: Record<string, Consumer> = {
   'webhooks-dlq': failDeadWebhookDeliveries,
 }
 
-export async function consumeQueue(batch: MessageBatch, env: Env): Promise<void> {
+export async function consumeQueue(batch: QueueBatch, env: Env): Promise<void> {
   const consumer = CONSUMERS[batch.queue]
   if (!consumer) throw new Error(`No consumer for queue "${batch.queue}"`)
   await consumer(batch, env)

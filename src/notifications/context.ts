@@ -2,12 +2,13 @@
 import { enabledChannels, type Channel } from '../channels/registry.ts'
 import { createDb, type Db } from '../db/client.ts'
 import { settings, type Env, type Settings } from '../env.ts'
+import type { QueueProducer } from '../ports/queue.ts'
 
 export interface Notifier {
   env: Env
   db: Db
   d1: D1Database
-  queue: Queue
+  queue: QueueProducer
   settings: Settings
   enabled: Record<Channel, boolean>
 }

@@ -2,6 +2,7 @@
 // each message on its own; the dead-letter queue records what the queue gave up on as FAILED.
 import type { Env } from '../../env.ts'
 import { log } from '../../lib/log.ts'
+import type { QueueBatch, QueueMessage } from '../../ports/queue.ts'
 import { notifier, type Notifier } from '../context.ts'
 import { attemptNotificationDelivery } from './deliver.ts'
 import { recordDeadLetter } from './delivery-store.ts'
@@ -16,7 +17,7 @@ function deliveryIdOf(body: unknown): string | undefined {
   return typeof id === 'string' && /^[0-9a-f]{24}$/.test(id) ? id : undefined
 }
 
-async function handle(n: Notifier, message: Message<unknown>): Promise<void> {
+async function handle(n: Notifier, message: QueueMessage): Promise<void> {
   const deliveryId = deliveryIdOf(message.body)
   if (!deliveryId) {
     // Nothing can ever be done with it; retrying would only move it to the dead-letter queue.
@@ -50,7 +51,7 @@ async function handle(n: Notifier, message: Message<unknown>): Promise<void> {
   }
 }
 
-export async function consumeNotifications(batch: MessageBatch<unknown>, env: Env) {
+export async function consumeNotifications(batch: QueueBatch, env: Env) {
   const n = notifier(env)
   const messages = [...batch.messages]
   for (let i = 0; i < messages.length; i += PARALLEL_MESSAGES) {
@@ -59,7 +60,7 @@ export async function consumeNotifications(batch: MessageBatch<unknown>, env: En
 }
 
 /** Every dead letter is recorded against its delivery, then acknowledged. */
-export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env) {
+export async function consumeDeadLetters(batch: QueueBatch, env: Env) {
   const { d1 } = notifier(env)
   for (const message of batch.messages) {
     const deliveryId = deliveryIdOf(message.body)

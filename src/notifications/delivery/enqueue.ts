@@ -1,5 +1,6 @@
 // Hands deliveries to the notifications queue: sendBatch in chunks of 100 (the Queues limit), then
 // records them as queued; deliveries a crashed run left unqueued are picked up again later.
+import type { QueueProducer } from '../../ports/queue.ts'
 
 /** The body of every message on the notifications queue and its dead-letter queue. */
 export interface DeliveryMessage {
@@ -19,7 +20,7 @@ const MARK_QUEUED_SQL = `UPDATE notification_deliveries SET queued_at = ?1
 
 /** Enqueues one message per delivery id; returns how many were accepted by the queue. */
 export async function enqueueNotificationDeliveries(
-  queue: Queue,
+  queue: QueueProducer,
   d1: D1Database,
   deliveryIds: readonly string[],
   now: number,
@@ -52,7 +53,7 @@ export async function enqueueNotificationDeliveries(
  * Enqueues deliveries that were created but never queued (the run that made them died between
  * its insert and its sendBatch); returns how many.
  */
-export async function requeueStranded(queue: Queue, d1: D1Database, now: number) {
+export async function requeueStranded(queue: QueueProducer, d1: D1Database, now: number) {
   const { results } = await d1
     .prepare(
       // Through the small partial index of unqueued rows (+status keeps it off the status one).
