@@ -52,10 +52,38 @@ const sideways = LAYERS.filter((l) => l.siblings === false).flatMap((layer) =>
   })),
 )
 
+// Inside notifications the rooms point one way too: api -> scheduling -> delivery -> kinds, and the
+// shared modules at its top import none of them.
+const ROOMS = ['kinds', 'delivery', 'scheduling', 'api']
+const room = (name) => `^src/notifications/${name}/`
+const rooms = [
+  ...ROOMS.map((name, i) => ({
+    name: `notifications-${name}-imports-upward`,
+    comment: `notifications/${name} may import only ${ROOMS.slice(0, i).join(', ') || 'no room'}`,
+    severity: 'error',
+    from: { path: room(name) },
+    to: {
+      path: `(${
+        ROOMS.slice(i + 1)
+          .map(room)
+          .join('|') || '^$'
+      })`,
+    },
+  })),
+  {
+    name: 'notifications-top-imports-a-room',
+    comment: 'the shared modules at the top of notifications/ import no room',
+    severity: 'error',
+    from: { path: '^src/notifications/[^/]+$' },
+    to: { path: `(${ROOMS.map(room).join('|')})` },
+  },
+]
+
 const config = {
   forbidden: [
     ...upward,
     ...sideways,
+    ...rooms,
     {
       name: 'outside-the-layers',
       comment: 'every module of src/ belongs to a layer: add a new folder to LAYERS',
