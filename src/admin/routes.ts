@@ -5,14 +5,13 @@ import { revokeUserSessionsStatement } from '../auth/sessions.ts'
 import { createDb } from '../db/client.ts'
 import { currentUser } from '../http/auth.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
 import { countResources } from '../resources/service.ts'
 import { deleteUser } from '../account/deletion.ts'
 import { searchUsers } from '../users/admin-queries.ts'
 import { findUser } from '../users/queries.ts'
 import { toRoleChangeResult } from '../users/serialize.ts'
 import {
-  AdminMessageSchema,
   AdminAreaUserSchema,
   AdminRoleResultSchema,
   AdminUserIdParam,
@@ -20,11 +19,11 @@ import {
   AdminUsersQuery,
   RevokedSessionsSchema,
   RoleBody,
-  StatsSchema,
+  AdminStatsSchema,
 } from './schemas.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
 import { toAdminAreaUser } from './serialize.ts'
-import { platformStats } from './stats.ts'
+import { adminStats } from './stats.ts'
 
 const USER_NOT_FOUND = 'User not found'
 const tags = ['Admin']
@@ -36,7 +35,7 @@ const stats = adminRoute({
   path: '/stats',
   tags,
   summary: 'Platform-wide counts; total_resources is null while the intelligence service is down',
-  responses: { 200: json(StatsSchema, 'The counts') },
+  responses: { 200: json(AdminStatsSchema, 'The counts') },
 })
 
 const listUsers = adminRoute({
@@ -83,7 +82,7 @@ const deleteUserRoute = adminRoute({
   summary: 'Delete a user for good, with their sessions and everything they own',
   request: { params: AdminUserIdParam },
   responses: {
-    200: json(AdminMessageSchema, 'Deleted'),
+    200: json(MessageSchema, 'Deleted'),
     400: errorResponse('Invalid id, or the caller’s own account'),
     404: missing,
   },
@@ -106,7 +105,7 @@ export const adminRoutes = createRouter()
 
 adminRoutes
   .openapi(stats, async (c) => {
-    const body = await platformStats(createDb(c.env.DB), () => countResources(c.env), Date.now())
+    const body = await adminStats(createDb(c.env.DB), () => countResources(c.env), Date.now())
     return c.json(body, 200)
   })
   .openapi(listUsers, async (c) => {

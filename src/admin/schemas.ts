@@ -9,7 +9,7 @@ export { RoleBody } from '../users/schemas.ts'
 const MAX_SEARCH = 100
 const timestamp = z.string().openapi({ example: '2026-11-22T14:35:00.000Z' })
 
-export const StatsSchema = z
+export const AdminStatsSchema = z
   .object({
     total_users: z.number().openapi({ description: 'Users not soft-deleted' }),
     active_today: z
@@ -71,8 +71,6 @@ export const AdminRoleResultSchema = z
     message: z.string(),
   })
   .openapi('AdminRoleResult')
-
-export const AdminMessageSchema = z.object({ message: z.string() }).openapi('AdminMessage')
 
 export const RevokedSessionsSchema = z
   .object({ message: z.string(), revoked: z.number() })

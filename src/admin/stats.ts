@@ -5,7 +5,7 @@ import { DAY_MS } from '../lib/time.ts'
 import { conversationCountStatements } from '../resources/conversations.ts'
 import { userCountStatements } from '../users/admin-queries.ts'
 
-export async function platformStats(
+export async function adminStats(
   db: Db,
   countResources: () => Promise<number | undefined>,
   now: number,

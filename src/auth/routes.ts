@@ -11,7 +11,7 @@ import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
 import { toProfile } from '../users/serialize.ts'
 import {
   changePassword,
@@ -33,7 +33,6 @@ import {
   AuthResultSchema,
   ChangePasswordBody,
   EmailBody,
-  MessageSchema,
   RefreshBody,
   ResetPasswordBody,
   SigninBody,

@@ -92,5 +92,3 @@ export const CodeDeliverySchema = z
 export const SignupResultSchema = AuthResultSchema.extend({
   emailVerification: CodeDeliverySchema,
 }).openapi('SignupResult')
-
-export const MessageSchema = z.object({ message: z.string() }).openapi('AuthMessage')

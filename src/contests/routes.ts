@@ -31,7 +31,7 @@ import {
   PlatformQuery,
   PlatformStatsSchema,
   SearchQuery,
-  StatsSchema,
+  ContestStatsSchema,
   TypeParam,
   type Platform,
 } from './schemas.ts'
@@ -109,7 +109,7 @@ const stats = createRoute({
   tags,
   summary: 'Catalogue statistics',
   middleware: [cached(TIME_DEPENDENT_TTL)] as const,
-  responses: { 200: json(StatsSchema, 'Statistics over active contests') },
+  responses: { 200: json(ContestStatsSchema, 'Statistics over active contests') },
 })
 
 const statsByPlatform = createRoute({

@@ -121,7 +121,7 @@ export const ContestDetailSchema = ContestSchema.extend({
 
 const counts = z.record(z.string(), z.number())
 
-export const StatsSchema = z
+export const ContestStatsSchema = z
   .object({
     totalContests: z.number(),
     upcomingContests: z.number(),

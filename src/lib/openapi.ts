@@ -14,3 +14,6 @@ export function json<T>(schema: T, description: string) {
 }
 
 export const errorResponse = (description: string) => json(ErrorSchema, description)
+
+/** The `{message}` answer of endpoints that report an outcome in words. */
+export const MessageSchema = z.object({ message: z.string() }).openapi('Message')

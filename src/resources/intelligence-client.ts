@@ -48,7 +48,7 @@ export interface IntelligenceClientOptions {
   backoffMs?: number
 }
 
-export const DEFAULT_TIMEOUT_MS = 5_000
+export const INTELLIGENCE_TIMEOUT_MS = 5_000
 const DEFAULT_RETRIES = 2
 const DEFAULT_BACKOFF_MS = 100
 
@@ -172,7 +172,7 @@ export function createIntelligenceClient(
   baseUrl: string,
   options: IntelligenceClientOptions = {},
 ): IntelligenceClient {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const timeoutMs = options.timeoutMs ?? INTELLIGENCE_TIMEOUT_MS
   const retries = options.retries ?? DEFAULT_RETRIES
   const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS
   const client: Client<typeof ResourceService> = createClient(

@@ -2,7 +2,7 @@
 // service, and follow an ingestion job. Every route needs a live session with the admin role.
 import { currentUser } from '../http/auth.ts'
 import { createDb } from '../db/client.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
 import { refreshJob } from './jobs.ts'
 import { addResource, deleteResource, resourceStatus } from './resources.ts'
@@ -11,7 +11,6 @@ import {
   JobIdParam,
   JobSchema,
   ListResourcesQuery,
-  MessageSchema,
   NewResourceBody,
   ResourceIdParam,
   ResourceListSchema,

@@ -240,5 +240,3 @@ export const SubmissionListSchema = z
 export const ReviewResultSchema = z
   .object({ submission: SubmissionSchema, job: JobSchema.optional() })
   .openapi('SubmissionReviewResult')
-
-export const MessageSchema = z.object({ message: z.string() }).openapi('ResourceMessage')

@@ -28,7 +28,7 @@ export interface FetchOptions extends ParseOptions {
 }
 
 export const DEFAULT_RETENTION_DAYS = 90
-export const DEFAULT_TIMEOUT_MS = 15_000
+export const UPSTREAM_TIMEOUT_MS = 15_000
 
 /** Collects the outcome of one payload: kept contests, skipped items and why. */
 export class ResultCollector {

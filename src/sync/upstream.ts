@@ -1,7 +1,7 @@
 // Talking to a platform over HTTP: one typed error for every way it can fail, so the sync job
 // can record the failure of one platform and carry on with the others.
 import type { Platform } from '../contests/schemas.ts'
-import { DEFAULT_TIMEOUT_MS, type FetchFn } from './adapter.ts'
+import { UPSTREAM_TIMEOUT_MS, type FetchFn } from './adapter.ts'
 
 /**
  * - network: no HTTP answer at all (refused, reset, DNS)
@@ -40,7 +40,7 @@ export async function fetchText(
   url: string,
   init: RequestInit,
   fetchFn: FetchFn,
-  timeoutMs = DEFAULT_TIMEOUT_MS,
+  timeoutMs = UPSTREAM_TIMEOUT_MS,
 ): Promise<UpstreamResponse> {
   // One signal covers the body too: a server that sends headers and then stalls is a timeout.
   const signal = AbortSignal.timeout(timeoutMs)

@@ -6,13 +6,12 @@ import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { pushEndpointProblem } from '../channels/push-target.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import type { Role } from '../lib/jwt.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
 import { adminRoute, createRouter, signedInRoute } from '../http/router.ts'
 import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
 import { findUser, listUsers, setActive, updateProfile } from './queries.ts'
 import {
   ListUsersQuery,
-  MessageSchema,
   ProfileSchema,
   ProfileUpdateBody,
   ProfileUpdateResultSchema,

@@ -224,8 +224,6 @@ export const UserListSchema = z
   })
   .openapi('UserList')
 
-export const MessageSchema = z.object({ message: z.string() }).openapi('Message')
-
 export const RoleChangeResultSchema = z
   .object({
     id: z.string(),

@@ -4,7 +4,7 @@ import { createDb } from '../db/client.ts'
 import { currentUser } from '../http/auth.ts'
 import { badRequest } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
 import { pagination } from '../lib/pagination.ts'
 import { webhookConfig } from './config.ts'
 import { findDelivery, listDeliveries } from './deliveries.ts'
@@ -37,7 +37,6 @@ const body = <T>(schema: T) => ({
 })
 const invalid = errorResponse('Validation failed (message is an array of strings)')
 const missing = errorResponse('No webhook endpoint has that id')
-const MessageSchema = z.object({ message: z.string() })
 
 const create = adminRoute({
   method: 'post',
