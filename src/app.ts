@@ -33,6 +33,15 @@ export interface AppOptions {
   clientAddress: ClientAddress
 }
 
+type Router = ReturnType<typeof createRouter>
+
+/** The routers that share a mount path, as one router that tries them in the order given. */
+function mountedTogether(...routers: Router[]): Router {
+  const together = createRouter()
+  for (const router of routers) together.route('/', router)
+  return together
+}
+
 export function createApp(options: AppOptions) {
   const app = createRouter()
 
@@ -66,22 +75,26 @@ export function createApp(options: AppOptions) {
   // After the general limit (a refused caller's body is never read), before any route reads one.
   app.use(requestBodyLimit)
 
-  app.route('/auth', authRoutes)
+  // One router per mount path; within it, routers are tried in the order given.
+  app.route('/auth', mountedTogether(authRoutes, recoveryRoutes))
   app.route('/users', userRoutes({ deleteAccount: deleteUser, changeUserRole }))
   app.route('/users/phone', phoneRoutes)
   app.route('/dev', outboxRoutes)
-  app.route('/contests', contestRoutes(lastSuccessfulSync))
-  app.route('/contests', contestAdminRoutes(emitContestCreated))
-  app.route('/contests', syncRoutes)
+  app.route(
+    '/contests',
+    mountedTogether(
+      contestRoutes(lastSuccessfulSync),
+      contestAdminRoutes(emitContestCreated),
+      syncRoutes,
+    ),
+  )
   app.route('/notifications', notificationRoutes)
   // The second API area: same users, same tokens, same base address.
   app.route('/contact', contactRoutes)
   app.route('/admin', adminRoutes)
   app.route('/user', accountRoutes)
-  app.route('/auth', recoveryRoutes)
   // Submissions first: the resource router's /{id} would otherwise take /submissions.
-  app.route('/resources', submissionRoutes)
-  app.route('/resources', resourceRoutes)
+  app.route('/resources', mountedTogether(submissionRoutes, resourceRoutes))
   app.route('/webhooks', webhookRoutes)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

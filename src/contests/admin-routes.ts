@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi'
 import type { ContestRow } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { createDb } from '../db/client.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
 import { createContests, deleteContest, updateContest } from './admin.ts'
 import { BulkCreateBody, CreateContestBody, UpdateContestBody } from './admin-schemas.ts'
@@ -12,6 +12,7 @@ import { ContestSchema, IdParam } from './schemas.ts'
 import { toApiContest } from './serialize.ts'
 
 const tags = ['Contests (admin)']
+const invalid = errorResponse('Invalid body')
 
 const create = adminRoute({
   method: 'post',
@@ -23,6 +24,7 @@ const create = adminRoute({
   },
   responses: {
     201: json(ContestSchema, 'The new contest'),
+    400: invalid,
     409: errorResponse('A contest with that platform and platformId exists'),
   },
 })
@@ -37,6 +39,7 @@ const bulk = adminRoute({
   },
   responses: {
     201: json(z.object({ created: z.number(), contests: z.array(ContestSchema) }), 'Created'),
+    400: invalid,
     409: errorResponse('A duplicate contest; nothing was written'),
   },
 })
@@ -52,6 +55,7 @@ const update = adminRoute({
   },
   responses: {
     200: json(ContestSchema, 'The updated contest'),
+    400: invalid,
     404: errorResponse('No contest has that id'),
   },
 })
@@ -63,7 +67,8 @@ const remove = adminRoute({
   summary: 'Delete a contest',
   request: { params: IdParam },
   responses: {
-    200: json(z.object({ message: z.string() }), 'Deleted'),
+    200: json(MessageSchema, 'Deleted'),
+    400: invalid,
     404: errorResponse('No contest has that id'),
   },
 })
