@@ -1,0 +1,499 @@
+// The HTTP contract: one real flow per area, spoken over HTTP only to a running service (the
+// runtime named by CONTRACT_RUNTIME, `workers` unless set) whose providers and platforms are the
+// loopback stand-in. Flows run one after another against one fresh service; the transient-failure
+// flow starts first and is finished last, so its one-minute queue retry overlaps the others.
+import assert from 'node:assert/strict'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { Webhook } from 'standardwebhooks'
+import {
+  client,
+  holds,
+  hoursFromNow,
+  mailedCode,
+  newCredentials,
+  verifiedAccount,
+  waitFor,
+} from './http.mjs'
+import { contractSettings, startRuntime } from './runtimes.mjs'
+import { startStandIn } from './stand-in.mjs'
+
+const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
+const ADMIN_EMAIL = 'contract-admin@contract.example.test'
+const CONTACT_EMAIL = 'operators@contract.example.test'
+const SCHEDULER_CRON = '*/30 * * * *'
+// The notifications queue retries a transient failure after 60 s (then 300 and 900 s).
+const FIRST_RETRY_MS = 60_000
+
+let dir
+let standIn
+let service
+let api
+let admin
+let failed = false
+
+// Every wait inside a flow has its own deadline; this one bounds a flow as a whole.
+const FLOW = { timeout: 60_000 }
+
+/** Wraps a test body so that a failure prints the service's log at the end. */
+function noted(fn) {
+  return async (t) => {
+    try {
+      await fn(t)
+    } catch (error) {
+      failed = true
+      throw error
+    }
+  }
+}
+
+let contestSeq = 0
+
+/** Adds a contest through the admin API; `startsInHours` from now, lasting two hours. */
+async function addContest(fields, startsInHours) {
+  const res = await api.post(
+    '/contests',
+    {
+      platformId: `contract-${++contestSeq}`,
+      startTime: hoursFromNow(startsInHours),
+      endTime: hoursFromNow(startsInHours + 2),
+      ...fields,
+    },
+    { token: admin.accessToken },
+  )
+  assert.equal(res.status, 201, JSON.stringify(res.body))
+  return res.body
+}
+
+/** The user's notifications, newest first. */
+async function notificationsOf(user) {
+  const res = await api.get('/notifications/notifications', { token: user.accessToken })
+  assert.equal(res.status, 200, JSON.stringify(res.body))
+  return res.body.notifications
+}
+
+describe(`contract (${RUNTIME})`, () => {
+  before(
+    async () => {
+      try {
+        dir = await mkdtemp(join(tmpdir(), 'contract-'))
+        standIn = await startStandIn(dir)
+        const settings = contractSettings({
+          standInUrl: standIn.url,
+          adminEmail: ADMIN_EMAIL,
+          contactEmail: CONTACT_EMAIL,
+        })
+        service = await startRuntime(RUNTIME, { dir, settings })
+        api = client(service.base)
+        // The bootstrap address becomes an admin once it is verified, not at sign-up.
+        admin = await verifiedAccount(api, standIn, {
+          email: ADMIN_EMAIL,
+          password: `pw-${crypto.randomUUID()}`,
+          name: 'Contract Admin',
+        })
+        assert.equal(admin.user.role, 'admin')
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    },
+    { timeout: 120_000 },
+  )
+
+  after(async () => {
+    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
+    await service?.stop()
+    await standIn?.close()
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+
+  // Started first because the queue's retry takes a minute; finished by the last test. Nothing
+  // else sends mail until its first attempt is over, so the scripted 500 meets this email only.
+  let transient
+
+  test(
+    'a transient email provider failure (500) leaves the notification RETRYING',
+    FLOW,
+    noted(async () => {
+      const user = await verifiedAccount(api, standIn, newCredentials('transient'))
+      const contest = await addContest(
+        { name: 'Transient Starters', platform: 'codechef', type: 'STARTERS' },
+        240,
+      )
+      // One refusal, then Resend's usual answer for this and every later email.
+      await standIn.script({
+        method: 'POST',
+        pathPrefix: '/resend/emails',
+        responses: [
+          { status: 500, body: { message: 'scripted outage' } },
+          { status: 200, body: { id: 're_after_outage' } },
+        ],
+      })
+      const queued = await api.post(
+        '/notifications/emails/contest-reminder',
+        { contestId: contest.id, userIds: [user.id] },
+        { token: admin.accessToken },
+      )
+      assert.equal(queued.status, 202, JSON.stringify(queued.body))
+      assert.equal(queued.body.queued, 1)
+
+      const isReminder = ({ message }) => message.subject.includes('Transient Starters')
+      const reminders = async () => (await standIn.mailsTo(user.email)).filter(isReminder)
+      const [first] = await waitFor('the first send attempt', async () => {
+        const found = await reminders()
+        return found.length > 0 && found
+      })
+      const notification = await waitFor(
+        'the notification to be RETRYING',
+        async () => {
+          const [n] = await notificationsOf(user)
+          return n?.status === 'RETRYING' && n
+        },
+        { describe: async () => (await notificationsOf(user))[0] },
+      )
+      assert.equal(notification.contestId, contest.id)
+      assert.deepEqual(
+        notification.deliveryStatus.map(({ channel, status, retryCount }) => ({
+          channel,
+          status,
+          retryCount,
+        })),
+        [{ channel: 'email', status: 'RETRYING', retryCount: 1 }],
+      )
+      assert.match(notification.deliveryStatus[0].error, /500/)
+
+      // Waits in the background while the other flows run; the last test takes its answer.
+      const delivered = waitFor(
+        'the queue to retry the email',
+        async () => {
+          const found = await reminders()
+          if (found.length < 2) return false
+          const [n] = await notificationsOf(user)
+          return n.status === 'SENT' && { mails: found, notification: n }
+        },
+        { timeoutMs: first.at + FIRST_RETRY_MS + 30_000 - Date.now(), intervalMs: 500 },
+      )
+      delivered.catch(() => {})
+      transient = { user, first, delivered, reminders }
+    }),
+  )
+
+  test(
+    'catalogue reads carry an ETag, answer 304, and change after an admin write',
+    FLOW,
+    noted(async () => {
+      const first = await api.get('/contests/upcoming')
+      assert.equal(first.status, 200)
+      const etag = first.headers.get('etag')
+      assert.ok(etag, 'an ETag')
+      assert.match(first.headers.get('cache-control') ?? '', /public/)
+
+      const again = await api.get('/contests/upcoming', { headers: { 'If-None-Match': etag } })
+      assert.equal(again.status, 304)
+      assert.equal(again.body, undefined)
+      assert.equal(again.headers.get('etag'), etag)
+
+      const added = await addContest(
+        { name: 'Contract Codeforces Round', platform: 'codeforces', type: 'CF' },
+        24 * 7,
+      )
+      const changed = await api.get('/contests/upcoming', { headers: { 'If-None-Match': etag } })
+      assert.equal(changed.status, 200, 'a write makes the cached list stale')
+      assert.notEqual(changed.headers.get('etag'), etag)
+      assert.ok(changed.body.some((c) => c.id === added.id))
+
+      const detail = await api.get(`/contests/${added.id}`)
+      assert.equal(detail.status, 200)
+      assert.equal(detail.body.name, 'Contract Codeforces Round')
+      const renamed = await api.patch(
+        `/contests/${added.id}`,
+        { name: 'Contract Codeforces Round (Div. 2)' },
+        { token: admin.accessToken },
+      )
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body))
+      const fresh = await api.get(`/contests/${added.id}`, {
+        headers: { 'If-None-Match': detail.headers.get('etag') },
+      })
+      assert.equal(fresh.status, 200)
+      assert.equal(fresh.body.name, 'Contract Codeforces Round (Div. 2)')
+    }),
+  )
+
+  test(
+    'search finds contests by a word of their name or description',
+    FLOW,
+    noted(async () => {
+      const quasar = await addContest(
+        {
+          name: 'Quasar Invitational',
+          platform: 'leetcode',
+          type: 'WEEKLY',
+          description: 'Problems about nebulae',
+        },
+        24 * 9,
+      )
+      const byName = await api.get('/contests/search?q=quasar')
+      assert.equal(byName.status, 200)
+      assert.deepEqual(
+        byName.body.map((c) => c.id),
+        [quasar.id],
+      )
+      const byDescription = await api.get('/contests/search?q=nebulae')
+      assert.deepEqual(
+        byDescription.body.map((c) => c.id),
+        [quasar.id],
+      )
+      const none = await api.get('/contests/search?q=zyzzyva')
+      assert.deepEqual(none.body, [])
+      const missing = await api.get('/contests/search')
+      assert.equal(missing.status, 400)
+    }),
+  )
+
+  test(
+    'sign-up mails a code that verifies the address; sign-in and refresh',
+    FLOW,
+    noted(async () => {
+      const me = newCredentials('account')
+      const signup = await api.post('/auth/signup', me)
+      assert.equal(signup.status, 201, JSON.stringify(signup.body))
+      assert.equal(signup.body.user.emailVerified, false)
+      assert.equal(signup.body.emailVerification.sent, true)
+
+      const code = await mailedCode(standIn, me.email)
+      const wrong = await api.post('/auth/verify-email', {
+        email: me.email,
+        code: code === '000000' ? '111111' : '000000',
+      })
+      assert.equal(wrong.status, 400)
+      const verified = await api.post('/auth/verify-email', { email: me.email, code })
+      assert.equal(verified.status, 200, JSON.stringify(verified.body))
+      assert.equal(verified.body.user.emailVerified, true)
+
+      const badPassword = await api.post('/auth/signin', { email: me.email, password: 'not-it' })
+      assert.equal(badPassword.status, 401)
+      const signin = await api.post('/auth/signin', { email: me.email, password: me.password })
+      assert.equal(signin.status, 200, JSON.stringify(signin.body))
+      assert.ok(signin.body.accessToken && signin.body.refreshToken)
+
+      const refreshed = await api.post('/auth/refresh', { refreshToken: signin.body.refreshToken })
+      assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body))
+      assert.notEqual(refreshed.body.refreshToken, signin.body.refreshToken)
+      const profile = await api.get('/users/profile', { token: refreshed.body.accessToken })
+      assert.equal(profile.status, 200)
+      assert.equal(profile.body.email, me.email)
+      // A refresh token is spent by its use.
+      const reused = await api.post('/auth/refresh', { refreshToken: signin.body.refreshToken })
+      assert.equal(reused.status, 401)
+    }),
+  )
+
+  test(
+    'a profile update changes name and preferences',
+    FLOW,
+    noted(async () => {
+      const user = await verifiedAccount(api, standIn, newCredentials('profile'))
+      const update = {
+        name: 'Ada Contract',
+        preferences: {
+          platforms: ['codechef', 'atcoder'],
+          alertFrequency: 'daily',
+          notificationChannels: { email: true },
+          notifyBefore: 6,
+          timezone: 'Asia/Kolkata',
+        },
+      }
+      const res = await api.put('/users/profile', update, { token: user.accessToken })
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      const profile = await api.get('/users/profile', { token: user.accessToken })
+      assert.equal(profile.status, 200)
+      assert.equal(profile.body.name, 'Ada Contract')
+      assert.deepEqual(profile.body.preferences, {
+        platforms: ['codechef', 'atcoder'],
+        alertFrequency: 'daily',
+        contestTypes: [],
+        notificationChannels: { email: true, whatsapp: false, push: false },
+        notifyBefore: 6,
+        timezone: 'Asia/Kolkata',
+      })
+      const readOnly = await api.put(
+        '/users/profile',
+        { role: 'admin' },
+        { token: user.accessToken },
+      )
+      assert.equal(readOnly.status, 400)
+    }),
+  )
+
+  test(
+    'a due reminder is emailed once across two scheduler runs',
+    FLOW,
+    noted(async () => {
+      const user = await verifiedAccount(api, standIn, newCredentials('reminder'))
+      // Only this user follows AtCoder, so the scheduler has exactly one reminder to make.
+      const prefs = await api.put(
+        '/users/profile',
+        { preferences: { platforms: ['atcoder'], notifyBefore: 24 } },
+        { token: user.accessToken },
+      )
+      assert.equal(prefs.status, 200, JSON.stringify(prefs.body))
+      const contest = await addContest(
+        { name: 'Contract Beginner Contest', platform: 'atcoder', type: 'ABC' },
+        3,
+      )
+
+      await service.fireCron(SCHEDULER_CRON)
+      await service.fireCron(SCHEDULER_CRON)
+
+      const isReminder = ({ message }) => message.subject.includes('Contract Beginner Contest')
+      const reminders = async () => (await standIn.mailsTo(user.email)).filter(isReminder)
+      const [mail] = await waitFor('the reminder email', async () => {
+        const found = await reminders()
+        return found.length > 0 && found
+      })
+      assert.match(mail.message.text ?? mail.message.html, /Contract Beginner Contest/)
+      const notification = await waitFor(
+        'the reminder to be SENT',
+        async () => {
+          const list = await notificationsOf(user)
+          return list.length === 1 && list[0].status === 'SENT' && list[0]
+        },
+        { describe: () => notificationsOf(user) },
+      )
+      assert.equal(notification.type, 'CONTEST_REMINDER')
+      assert.equal(notification.contestId, contest.id)
+      await holds('one reminder email', async () => (await reminders()).length === 1)
+      assert.equal((await notificationsOf(user)).length, 1)
+    }),
+  )
+
+  test(
+    'a webhook is delivered to a loopback receiver, signed per Standard Webhooks',
+    FLOW,
+    noted(async () => {
+      const received = []
+      const receiver = createServer((req, res) => {
+        const chunks = []
+        req.on('data', (chunk) => chunks.push(chunk))
+        req.on('end', () => {
+          received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+          res.writeHead(204).end()
+        })
+      })
+      await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+      try {
+        const url = `http://127.0.0.1:${receiver.address().port}/hooks/contests`
+        const made = await api.post(
+          '/webhooks',
+          { url, events: ['contest.created'], description: 'contract receiver' },
+          { token: admin.accessToken },
+        )
+        assert.equal(made.status, 201, JSON.stringify(made.body))
+        assert.match(made.body.secret, /^whsec_/)
+
+        const contest = await addContest(
+          { name: 'Contract Hook Cup', platform: 'codeforces', type: 'ICPC' },
+          24 * 8,
+        )
+        const delivery = await waitFor('the webhook delivery', () =>
+          received.find((r) => JSON.parse(r.body).data?.id === contest.id),
+        )
+        const verifier = new Webhook(made.body.secret)
+        const payload = verifier.verify(delivery.body, delivery.headers)
+        assert.equal(payload.type, 'contest.created')
+        assert.equal(payload.id, delivery.headers['webhook-id'])
+        assert.equal(payload.data.name, 'Contract Hook Cup')
+        assert.throws(() =>
+          verifier.verify(delivery.body.replace('Hook', 'Hack'), delivery.headers),
+        )
+
+        const recorded = await waitFor('the delivery to be recorded as succeeded', async () => {
+          const res = await api.get(`/webhooks/${made.body.id}/deliveries`, {
+            token: admin.accessToken,
+          })
+          return res.body.data?.find((d) => d.status === 'succeeded')
+        })
+        assert.equal(recorded.eventType, 'contest.created')
+        const removed = await api.delete(`/webhooks/${made.body.id}`, { token: admin.accessToken })
+        assert.equal(removed.status, 200)
+      } finally {
+        receiver.closeAllConnections()
+        await new Promise((resolve) => receiver.close(resolve))
+      }
+    }),
+  )
+
+  test(
+    'wrong passwords beyond the budget are refused 429 with rate-limit headers',
+    FLOW,
+    noted(async () => {
+      const body = { email: 'guessed@contract.example.test', password: 'wrong-password' }
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const res = await api.post('/auth/signin', body)
+        assert.equal(res.status, 401, `attempt ${attempt}`)
+        assert.ok(res.headers.get('x-ratelimit-limit'), 'X-RateLimit-Limit on every answer')
+      }
+      const refused = await api.post('/auth/signin', body)
+      assert.equal(refused.status, 429)
+      assert.equal(refused.body.statusCode, 429)
+      assert.equal(refused.headers.get('x-ratelimit-limit'), '5')
+      assert.equal(refused.headers.get('x-ratelimit-remaining'), '0')
+      const reset = Number(refused.headers.get('x-ratelimit-reset'))
+      assert.ok(reset > Date.now() / 1000, 'X-RateLimit-Reset is a future epoch second')
+      const retryAfter = Number(refused.headers.get('retry-after'))
+      assert.ok(Number.isInteger(retryAfter) && retryAfter > 0, 'Retry-After in whole seconds')
+    }),
+  )
+
+  test(
+    'the contact form mails the operators',
+    FLOW,
+    noted(async () => {
+      const blank = await api.post('/contact', {
+        name: 'Ada',
+        email: 'ada@example.test',
+        subject: ' ',
+        message: 'Hello',
+      })
+      assert.equal(blank.status, 400)
+      assert.deepEqual(blank.body, { success: false, message: 'All fields are required.' })
+
+      const res = await api.post('/contact', {
+        name: 'Ada Visitor',
+        email: 'ada@example.test',
+        subject: 'A missing contest',
+        message: 'The contract suite says hello.',
+      })
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      assert.deepEqual(res.body, { success: true, message: 'Message sent successfully.' })
+      const [mail] = await standIn.mailsTo(CONTACT_EMAIL)
+      assert.ok(mail, 'a mail to the operators')
+      assert.equal(mail.message.subject, '[Contest Alerts Contact] A missing contest')
+      assert.equal(mail.message.reply_to, 'ada@example.test')
+      assert.match(mail.message.text, /The contract suite says hello\./)
+    }),
+  )
+
+  test(
+    'the transient failure is retried by the queue after a minute and delivered once',
+    { timeout: FIRST_RETRY_MS + 60_000 },
+    noted(async (t) => {
+      if (!transient) return t.skip('the first half of this flow did not run')
+      const { mails, notification } = await transient.delivered
+      assert.equal(mails.length, 2, 'one failed attempt and one delivered retry')
+      const [first, second] = mails
+      assert.ok(second.at - first.at >= FIRST_RETRY_MS - 5_000, 'the retry waited about a minute')
+      // Both attempts carry the delivery's idempotency key, so Resend would send it once.
+      assert.ok(first.headers['idempotency-key'])
+      assert.equal(second.headers['idempotency-key'], first.headers['idempotency-key'])
+      assert.equal(notification.deliveryStatus[0].status, 'SENT')
+      assert.equal(notification.deliveryStatus[0].retryCount, 1)
+      await holds('two attempts only', async () => (await transient.reminders()).length === 2, {
+        forMs: 1_000,
+      })
+    }),
+  )
+})

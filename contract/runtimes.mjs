@@ -1,0 +1,128 @@
+// The runtimes the contract suite can run against. Each starter brings the service up on loopback,
+// configured to reach only the stand-in, and answers what the suite needs: the base URL, a way to
+// fire a Cron Trigger, and stop(). Today: `workers` (wrangler dev). A Deno entry will add `deno`.
+import { randomBytes } from 'node:crypto'
+import { openSync, closeSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePort, startDevServer, wrangler } from '../scripts/lib/dev-server.mjs'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/**
+ * Settings every runtime gets: providers and platforms at the stand-in, mail through the Resend
+ * stand-in, a fresh secret, the suite's admin address, loopback webhook receivers allowed.
+ */
+export function contractSettings({ standInUrl, adminEmail, contactEmail }) {
+  return {
+    // 48 characters, random for each run.
+    JWT_SECRET: randomBytes(36).toString('base64url'),
+    BOOTSTRAP_ADMIN_EMAILS: adminEmail,
+    CONTACT_EMAIL: contactEmail,
+    RESEND_API_KEY: 're_contract_suite',
+    RESEND_API_URL: `${standInUrl}/resend`,
+    WHATSAPP_API_URL: `${standInUrl}/whatsapp`,
+    CODEFORCES_API_URL: `${standInUrl}/codeforces/api`,
+    LEETCODE_API_URL: `${standInUrl}/leetcode`,
+    CODECHEF_API_URL: `${standInUrl}/codechef`,
+    ATCODER_URL: `${standInUrl}/atcoder`,
+    ALLOW_LOCAL_TARGETS: 'true',
+    DEV_OUTBOX: 'false',
+  }
+}
+
+/** Last lines of a log file, for a failure report. */
+function tail(path, lines = 150) {
+  try {
+    return readFileSync(path, 'utf8').split('\n').slice(-lines).join('\n')
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * Kills the process group `pid` leads if this process ends before stop() (an interrupted run, a
+ * crash), since the runtime runs detached and would outlive it. Returns the undo.
+ */
+function killOnExit(pid) {
+  const kill = () => {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {}
+  }
+  const onSignal = (signal) => {
+    kill()
+    // Alone with this signal, the listener must end the process as the default would have.
+    if (process.listenerCount(signal) === 1) process.exit(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('exit', kill)
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return () => {
+    process.off('exit', kill)
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}
+
+/** The Worker under `wrangler dev`, with local D1, KV, Queues (consumers run) and the limiter. */
+async function startWorkers({ dir, settings }) {
+  const persistTo = join(dir, 'state')
+  wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`, {
+    cwd: ROOT,
+    timeout: 60_000,
+  })
+  // wrangler reads this file instead of .dev.vars, so a developer's own settings stay out.
+  const envFile = join(dir, 'empty.env')
+  writeFileSync(envFile, '')
+  const logFile = join(dir, 'wrangler.log')
+  const output = openSync(logFile, 'a')
+  let server
+  try {
+    server = await startDevServer({
+      port: await freePort(),
+      persistTo,
+      vars: settings,
+      testScheduled: true,
+      envFile,
+      output,
+      // The Worker's own log lines (jobs, delivery failures) explain a failing flow.
+      logLevel: 'info',
+      readyTimeoutMs: 60_000,
+    })
+  } catch (error) {
+    closeSync(output)
+    throw new Error(`${error.message}\n--- wrangler.log ---\n${tail(logFile)}`)
+  }
+  const release = killOnExit(server.pid)
+  return {
+    name: 'workers',
+    base: server.base,
+    /** Runs the job of `cron` through wrangler's scheduled handler; resolves when it finished. */
+    async fireCron(cron) {
+      const url = `${server.base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron)}`
+      const res = await fetch(url)
+      if (!res.ok) throw new Error(`cron ${cron} answered ${res.status}: ${await res.text()}`)
+    },
+    log: () => tail(logFile),
+    async stop() {
+      await server.stop()
+      release()
+      closeSync(output)
+    },
+  }
+}
+
+export const RUNTIMES = { workers: startWorkers }
+
+/**
+ * Starts the service on `name`. `dir` is a fresh directory the runtime may fill (state, logs);
+ * `settings` come from contractSettings().
+ */
+export async function startRuntime(name, { dir, settings }) {
+  const start = RUNTIMES[name]
+  if (!start) {
+    throw new Error(`Unknown runtime "${name}"; known: ${Object.keys(RUNTIMES).join(', ')}`)
+  }
+  return start({ dir, settings })
+}

@@ -1,0 +1,55 @@
+// The provider stand-in (test/stand-ins/providers.ts, the one the vitest suite uses) for the
+// contract suite. Node 20 cannot import TypeScript, so its types are stripped with the esbuild that
+// wrangler depends on into a temporary .mjs, which is imported as it is: providers.ts stays the
+// single source of the stand-in's behaviour. The handle talks to it through its /__control endpoints.
+import { readFile, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+// Resolved from wrangler's own location: esbuild is its dependency, not the project's.
+const fromWrangler = createRequire(createRequire(import.meta.url).resolve('wrangler'))
+const { transform } = fromWrangler('esbuild')
+
+const SOURCE = fileURLToPath(new URL('../test/stand-ins/providers.ts', import.meta.url))
+
+/** Starts the stand-in on a free loopback port; `dir` receives the stripped module. */
+export async function startStandIn(dir) {
+  const { code } = await transform(await readFile(SOURCE, 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+    target: 'node20',
+    sourcefile: SOURCE,
+  })
+  const module = join(dir, 'providers.mjs')
+  await writeFile(module, code)
+  const { startProviderStandIn } = await import(pathToFileURL(module).href)
+  const { server, url } = await startProviderStandIn()
+
+  async function control(action, init) {
+    const res = await fetch(`${url}/__control/${action}`, init)
+    if (!res.ok) throw new Error(`stand-in control ${action} failed: ${res.status}`)
+    return res.json()
+  }
+
+  return {
+    url,
+    /** Requests received whose path starts with `pathPrefix`, oldest first. */
+    requests: (pathPrefix = '/') =>
+      control(`requests?pathPrefix=${encodeURIComponent(pathPrefix)}`),
+    /** Answers matching requests with `responses` in turn (the last one repeats). */
+    script: (rule) => control('script', { method: 'POST', body: JSON.stringify(rule) }),
+    /** Mails the Resend stand-in accepted or refused for `address`, oldest first. */
+    async mailsTo(address) {
+      const sent = await control(`requests?pathPrefix=${encodeURIComponent('/resend/emails')}`)
+      return sent
+        .map((r) => ({ at: r.at, headers: r.headers, message: JSON.parse(r.body) }))
+        .filter(({ message }) => [message.to].flat().includes(address))
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(resolve)
+      }),
+  }
+}
