@@ -5,7 +5,7 @@ import {
   env,
   waitOnExecutionContext,
 } from 'cloudflare:test'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { cronMatches, cronsOf } from '../scripts/lib/cron.mjs'
 import { catalogueVersion } from '../src/contests/catalogue-version.ts'
 import { findContest } from '../src/contests/queries.ts'
@@ -104,6 +104,26 @@ describe('scheduled jobs', () => {
     await expect(runCron('1 1 1 1 1', env, Date.now())).rejects.toThrow(
       'No job is scheduled for cron "1 1 1 1 1"',
     )
+  })
+
+  it('a failing job logs job-failed with its name and cron, then fails the trigger', async () => {
+    const errors = vi.spyOn(console, 'error')
+    try {
+      // The stand-in answers 404 where nothing is scripted: the Codeforces fetch fails, so does the run.
+      const broken = { ...env, CODEFORCES_API_URL: `${env.STAND_IN_URL}/unscripted/api` }
+      await expect(runCron('0 */6 * * *', broken, Date.now())).rejects.toThrow(/codeforces/)
+      const lines = errors.mock.calls.map(([line]) => JSON.parse(String(line)))
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          event: 'job-failed',
+          job: 'sync',
+          cron: '0 */6 * * *',
+        }),
+      )
+    } finally {
+      errors.mockRestore()
+    }
   })
 
   it('a retention setting of 30 days removes more', async () => {

@@ -18,6 +18,13 @@ export async function runCron(cron: string, env: Env, now: number): Promise<void
   const job = CRONS[cron]
   if (!job) throw new Error(`No job is scheduled for cron "${cron}"`)
   const started = Date.now()
-  const counts = await job.run(env, now)
+  let counts: Record<string, number>
+  try {
+    counts = await job.run(env, now)
+  } catch (error) {
+    // Logged here as well, so dashboards see failures beside job-finished with the same keys.
+    log.error('job-failed', { job: job.name, cron, durationMs: Date.now() - started, error })
+    throw error
+  }
   log.info('job-finished', { job: job.name, cron, durationMs: Date.now() - started, counts })
 }
