@@ -7,7 +7,7 @@ import { createDb } from '../db/client.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { notFound } from '../lib/errors.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { toProfile } from '../users/serialize.ts'
 import { createRouter, sessionRoute } from '../http/router.ts'
@@ -38,7 +38,7 @@ const recover = createRoute({
   // Shares sign-in's counters: both guess the same password, so neither adds to the other.
   middleware: [rateLimit(RULES.signin), failureBudget(FAILURE_BUDGETS.signin)] as const,
   request: {
-    body: { content: { 'application/json': { schema: RecoverAccountBody } }, required: true },
+    ...jsonBody(RecoverAccountBody),
   },
   responses: {
     200: json(RecoveredSchema, 'Restored and signed in'),

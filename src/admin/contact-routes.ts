@@ -11,7 +11,7 @@ import { renderError } from '../http/errors.ts'
 import { RULES, tokenBucket } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
 import { createRouter } from '../http/router.ts'
 import { submitContactMessage } from './contact.ts'
 import {
@@ -42,7 +42,7 @@ const contactRoute = createRoute({
     }),
   ] as const,
   request: {
-    body: { content: { 'application/json': { schema: ContactBody } }, required: true },
+    ...jsonBody(ContactBody),
   },
   responses: {
     200: json(ContactResultSchema, 'Sent: {success: true, message: "Message sent successfully."}'),

@@ -5,7 +5,7 @@ import { revokeUserSessionsStatement } from '../auth/sessions.ts'
 import { createDb } from '../db/client.ts'
 import { currentUser } from '../http/auth.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
-import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { countResources } from '../resources/service.ts'
 import { deleteUser } from '../account/deletion.ts'
 import { searchUsers } from '../users/admin-queries.ts'
@@ -66,7 +66,7 @@ const changeRole = adminRoute({
   summary: 'Change another user’s role; a demotion ends their sessions at once',
   request: {
     params: AdminUserIdParam,
-    body: { content: { 'application/json': { schema: RoleBody } }, required: true },
+    ...jsonBody(RoleBody),
   },
   responses: {
     200: json(AdminRoleResultSchema, 'Role changed'),

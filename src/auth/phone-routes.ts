@@ -8,7 +8,7 @@ import { createDb } from '../db/client.ts'
 import { currentUser } from '../http/auth.ts'
 import { FAILURE_BUDGETS, failureBudget, signedInAccount } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { refuseNumber } from './phone-send-limits.ts'
 import { confirmPhoneCode, requestPhoneCode } from './phone-verification.ts'
@@ -56,7 +56,7 @@ const verify = signedInRoute({
     failureBudget(FAILURE_BUDGETS.codeCheck, signedInAccount),
   ] as const,
   request: {
-    body: { content: { 'application/json': { schema: PhoneVerifyBody } }, required: true },
+    ...jsonBody(PhoneVerifyBody),
   },
   responses: {
     200: json(PhoneVerifiedSchema, 'Verified'),

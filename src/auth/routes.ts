@@ -11,7 +11,7 @@ import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
-import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { toProfile } from '../users/serialize.ts'
 import {
   changePassword,
@@ -43,9 +43,6 @@ import {
 import type { TokenPair } from './sessions.ts'
 
 const tags = ['Auth']
-const body = <T>(schema: T) => ({
-  body: { content: { 'application/json': { schema } }, required: true },
-})
 const invalid = errorResponse('Validation failed (message is an array of strings)')
 const limited = errorResponse('Too many requests')
 const unauthorized = errorResponse('Missing, invalid or expired credentials')
@@ -53,7 +50,7 @@ const unauthorized = errorResponse('Missing, invalid or expired credentials')
 const EMAIL_DISABLED = 'Email delivery is not configured; no code was sent'
 
 function post<T>(path: string, summary: string, schema: T, responses: Record<number, object>) {
-  return { method: 'post' as const, path, tags, summary, request: body(schema), responses }
+  return { method: 'post' as const, path, tags, summary, request: jsonBody(schema), responses }
 }
 
 const signupRoute = createRoute({
@@ -154,7 +151,7 @@ const changePasswordRoute = signedInRoute({
   tags,
   summary: 'Change the password; other sessions end',
   middleware: [rateLimit(RULES.changePassword)] as const,
-  request: body(ChangePasswordBody),
+  request: jsonBody(ChangePasswordBody),
   responses: {
     200: json(MessageSchema, 'Password changed'),
     400: errorResponse('Invalid input or wrong current password'),

@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi'
 import type { ContestRow } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { createDb } from '../db/client.ts'
-import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
 import { createContests, deleteContest, updateContest } from './admin.ts'
 import { BulkCreateBody, CreateContestBody, UpdateContestBody } from './admin-schemas.ts'
@@ -20,7 +20,7 @@ const create = adminRoute({
   tags,
   summary: 'Add a contest',
   request: {
-    body: { content: { 'application/json': { schema: CreateContestBody } }, required: true },
+    ...jsonBody(CreateContestBody),
   },
   responses: {
     201: json(ContestSchema, 'The new contest'),
@@ -35,7 +35,7 @@ const bulk = adminRoute({
   tags,
   summary: 'Add 1 to 100 contests, all or none',
   request: {
-    body: { content: { 'application/json': { schema: BulkCreateBody } }, required: true },
+    ...jsonBody(BulkCreateBody),
   },
   responses: {
     201: json(z.object({ created: z.number(), contests: z.array(ContestSchema) }), 'Created'),
@@ -51,7 +51,7 @@ const update = adminRoute({
   summary: 'Change a contest',
   request: {
     params: IdParam,
-    body: { content: { 'application/json': { schema: UpdateContestBody } }, required: true },
+    ...jsonBody(UpdateContestBody),
   },
   responses: {
     200: json(ContestSchema, 'The updated contest'),

@@ -15,5 +15,10 @@ export function json<T>(schema: T, description: string) {
 
 export const errorResponse = (description: string) => json(ErrorSchema, description)
 
+/** A route's required JSON request body: spread into `request`. */
+export function jsonBody<T>(schema: T) {
+  return { body: { content: { 'application/json': { schema } }, required: true } }
+}
+
 /** The `{message}` answer of endpoints that report an outcome in words. */
 export const MessageSchema = z.object({ message: z.string() }).openapi('Message')

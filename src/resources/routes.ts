@@ -2,7 +2,7 @@
 // service, and follow an ingestion job. Every route needs a live session with the admin role.
 import { currentUser } from '../http/auth.ts'
 import { createDb } from '../db/client.ts'
-import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
 import { refreshJob } from './jobs.ts'
 import { addResource, deleteResource, resourceStatus } from './resources.ts'
@@ -33,7 +33,7 @@ const add = adminRoute({
   tags,
   summary: 'Add a resource; its ingestion job is tracked until it ends',
   request: {
-    body: { content: { 'application/json': { schema: NewResourceBody } }, required: true },
+    ...jsonBody(NewResourceBody),
   },
   responses: {
     201: json(AddedResourceSchema, 'Accepted by the service; ingestion has started'),

@@ -4,7 +4,7 @@
 import { currentUser } from '../http/auth.ts'
 import { createDb } from '../db/client.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
 import {
   MySubmissionsQuery,
   NewSubmissionBody,
@@ -30,7 +30,7 @@ const submit = sessionRoute({
   summary: 'Propose a resource for review',
   middleware: [rateLimit(RULES.submitResource)] as const,
   request: {
-    body: { content: { 'application/json': { schema: NewSubmissionBody } }, required: true },
+    ...jsonBody(NewSubmissionBody),
   },
   responses: {
     201: json(SubmissionSchema, 'Stored as pending'),
@@ -70,7 +70,7 @@ const review = adminRoute({
   summary: 'Approve (adds it as a global resource) or reject (with optional feedback)',
   request: {
     params: SubmissionIdParam,
-    body: { content: { 'application/json': { schema: ReviewBody } }, required: true },
+    ...jsonBody(ReviewBody),
   },
   responses: {
     200: json(ReviewResultSchema, 'Reviewed; an approval carries its ingestion job'),

@@ -6,7 +6,7 @@ import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { pushEndpointProblem } from '../channels/push-target.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import type { Role } from '../lib/jwt.ts'
-import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { adminRoute, createRouter, signedInRoute } from '../http/router.ts'
 import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
 import { findUser, listUsers, setActive, updateProfile } from './queries.ts'
@@ -35,9 +35,6 @@ import {
 
 const USER_NOT_FOUND = 'User not found'
 const tags = ['Users']
-const body = <T>(schema: T) => ({
-  body: { content: { 'application/json': { schema } }, required: true },
-})
 const common = {
   429: errorResponse('Too many requests'),
 }
@@ -59,7 +56,7 @@ const putProfile = signedInRoute({
   tags,
   summary: 'Update name, phone number or preferences (partial, merged, atomic)',
   middleware: [rateLimit(RULES.updateProfile)] as const,
-  request: body(ProfileUpdateBody),
+  request: jsonBody(ProfileUpdateBody),
   responses: {
     200: json(ProfileUpdateResultSchema, 'The updated profile'),
     400: invalid,
@@ -92,7 +89,7 @@ const addPushSubscription = signedInRoute({
   tags,
   summary: 'Register a Web Push subscription of this browser (at most 10 per account)',
   middleware: [rateLimit(RULES.pushSubscriptions)] as const,
-  request: body(PushSubscriptionBody),
+  request: jsonBody(PushSubscriptionBody),
   responses: {
     200: json(PushSubscriptionSchema, 'An existing subscription, updated'),
     201: json(PushSubscriptionSchema, 'Registered'),
@@ -108,7 +105,7 @@ const deletePushSubscription = signedInRoute({
   tags,
   summary: 'Remove one of the caller’s Web Push subscriptions by endpoint',
   middleware: [rateLimit(RULES.pushSubscriptions)] as const,
-  request: body(PushEndpointBody),
+  request: jsonBody(PushEndpointBody),
   responses: {
     200: json(MessageSchema, 'Removed'),
     400: invalid,
@@ -152,7 +149,7 @@ const changeRole = adminRoute({
   path: '/{id}/role',
   tags,
   summary: 'Change another user’s role (admin); a demotion ends their sessions at once',
-  request: { params: UserIdParam, ...body(RoleBody) },
+  request: { params: UserIdParam, ...jsonBody(RoleBody) },
   responses: {
     200: json(RoleChangeResultSchema, 'Role changed'),
     400: errorResponse('Validation failed, or the caller’s own role'),

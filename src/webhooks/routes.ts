@@ -4,7 +4,7 @@ import { createDb } from '../db/client.ts'
 import { currentUser } from '../http/auth.ts'
 import { badRequest } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
-import { errorResponse, json, MessageSchema } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { pagination } from '../lib/pagination.ts'
 import { webhookConfig } from './config.ts'
 import { findDelivery, listDeliveries } from './deliveries.ts'
@@ -32,9 +32,6 @@ import { toApiDelivery, toApiWebhook } from './serialize.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
 
 const tags = ['Webhooks (admin)']
-const body = <T>(schema: T) => ({
-  body: { content: { 'application/json': { schema } }, required: true },
-})
 const invalid = errorResponse('Validation failed (message is an array of strings)')
 const missing = errorResponse('No webhook endpoint has that id')
 
@@ -43,7 +40,7 @@ const create = adminRoute({
   path: '/',
   tags,
   summary: 'Add an endpoint; the answer carries its signing secret, shown only this once',
-  request: body(CreateWebhookBody),
+  request: jsonBody(CreateWebhookBody),
   responses: {
     201: json(WebhookWithSecretSchema, 'The new endpoint with its secret'),
     400: errorResponse('Invalid body, or a URL that is not public https'),
@@ -76,7 +73,7 @@ const update = adminRoute({
   path: '/{id}',
   tags,
   summary: 'Change events, description or enabled; re-enabling clears the failure state',
-  request: { params: WebhookIdParam, ...body(UpdateWebhookBody) },
+  request: { params: WebhookIdParam, ...jsonBody(UpdateWebhookBody) },
   responses: {
     200: json(WebhookSchema, 'The endpoint'),
     400: invalid,

@@ -4,7 +4,7 @@ import { createRoute, type z } from '@hono/zod-openapi'
 import { createDb } from '../../db/client.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { errorResponse, json } from '../../lib/openapi.ts'
+import { errorResponse, json, jsonBody } from '../../lib/openapi.ts'
 import { toIso } from '../../lib/time.ts'
 import { notifier } from '../context.ts'
 import { channelHealth, overallHealth } from '../delivery/health.ts'
@@ -28,9 +28,6 @@ import {
 } from './schemas.ts'
 
 const tags = ['Notifications (admin)']
-const body = <T extends z.ZodType>(schema: T) => ({
-  body: { content: { 'application/json': { schema } }, required: true },
-})
 const adminErrors = {
   400: errorResponse('Validation failed'),
   429: errorResponse('Too many requests'),
@@ -44,7 +41,7 @@ function testRoute<T extends z.ZodType>(path: string, summary: string, schema: T
     tags,
     summary,
     middleware: [rateLimit(RULES.notificationTestSend)] as const,
-    request: body(schema),
+    request: jsonBody(schema),
     responses: {
       200: json(TestSendResultSchema, 'What was sent, or why not (success: false)'),
       ...adminErrors,
@@ -70,7 +67,7 @@ const custom = adminRoute(
     tags,
     summary: 'Send one email now, as written',
     middleware: [rateLimit(RULES.adminEmail)] as const,
-    request: body(CustomEmailBody),
+    request: jsonBody(CustomEmailBody),
     responses: {
       200: json(CustomEmailResultSchema, 'Sent'),
       ...adminErrors,
@@ -88,7 +85,7 @@ function queuedRoute<T extends z.ZodType>(path: string, summary: string, schema:
     tags,
     summary,
     middleware: [rateLimit(RULES.adminEmail)] as const,
-    request: body(schema),
+    request: jsonBody(schema),
     responses: {
       202: json(QueuedResultSchema, 'Notifications created and their sends enqueued'),
       ...adminErrors,
