@@ -15,7 +15,7 @@ import { outboxRoutes } from './channels/outbox.ts'
 import { contestAdminRoutes } from './contests/admin-routes.ts'
 import { contestRoutes } from './contests/routes.ts'
 import { requestBodyLimit } from './http/body-limit.ts'
-import { resolveClientAddress, type ClientAddress } from './http/client-address.ts'
+import type { ClientAddress } from './http/client-address.ts'
 import { createRouter } from './http/router.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
@@ -65,9 +65,11 @@ export function createApp(options: AppOptions) {
     }),
   )
 
-  app.use(resolveClientAddress(options.clientAddress))
-  // The guards below http/ ask auth, which owns the sessions, whether a session is still live.
+  // What every later middleware may ask, set once: the client's address (from the runtime's port,
+  // before anything counts or records it) and auth's session checks, which the guards below http/
+  // cannot import.
   app.use(async (c, next) => {
+    c.set('clientAddress', options.clientAddress(c))
     c.set('sessionChecks', sessionChecks)
     await next()
   })

@@ -1,6 +1,6 @@
 // The client's address as a port: each runtime entry says where it comes from, and every per-address
 // limit and record asks here, so no part of the core trusts a request header on its own.
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { settings } from '../env.ts'
 
@@ -36,14 +36,6 @@ export function socketClientAddress(peer: ClientAddress): ClientAddress {
       if (forwarded) return forwarded
     }
     return peer(c)
-  }
-}
-
-/** Resolves the address once per request, before anything that counts or records it. */
-export function resolveClientAddress(port: ClientAddress): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    c.set('clientAddress', port(c))
-    await next()
   }
 }
 

@@ -36,8 +36,5 @@ export const liveAdmin = (userId: string | SQLWrapper): SQL =>
       .where(and(liveUserById(userId), eq(users.role, 'admin'))),
   )
 
-/**
- * notDeleted for raw set-based SQL that names the users row `u`, for the recipient fragments of
- * users/recipients.ts and users/audiences.ts (which the notifications rewrite moves onto it).
- */
+/** notDeleted for raw set-based SQL that names the users row `u` (users/recipients.ts). */
 export const LIVE_USER_SQL = 'u.deleted_at IS NULL'
