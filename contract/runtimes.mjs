@@ -1,11 +1,11 @@
 // The runtimes the contract suite can run against. Each starter brings the service up on loopback,
 // configured to reach only the stand-in, and answers what the suite needs: the base URL, a way to
-// fire a Cron Trigger, and stop(). Today: `workers` (wrangler dev). A Deno entry will add `deno`.
+// fire a Cron Trigger, and stop(): `workers` (wrangler dev) and `deno` (deno/main.ts).
 import { randomBytes } from 'node:crypto'
 import { openSync, closeSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort, startDevServer, wrangler } from '../scripts/lib/dev-server.mjs'
+import { freePort, startDenoServer, startDevServer, wrangler } from '../scripts/lib/dev-server.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -65,40 +65,15 @@ function killOnExit(pid) {
   }
 }
 
-/** The Worker under `wrangler dev`, with local D1, KV, Queues (consumers run) and the limiter. */
-async function startWorkers({ dir, settings }) {
-  const persistTo = join(dir, 'state')
-  wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`, {
-    cwd: ROOT,
-    timeout: 60_000,
-  })
-  // wrangler reads this file instead of .dev.vars, so a developer's own settings stay out.
-  const envFile = join(dir, 'empty.env')
-  writeFileSync(envFile, '')
-  const logFile = join(dir, 'wrangler.log')
-  const output = openSync(logFile, 'a')
-  let server
-  try {
-    server = await startDevServer({
-      port: await freePort(),
-      persistTo,
-      vars: settings,
-      testScheduled: true,
-      envFile,
-      output,
-      // The Worker's own log lines (jobs, delivery failures) explain a failing flow.
-      logLevel: 'info',
-      readyTimeoutMs: 60_000,
-    })
-  } catch (error) {
-    closeSync(output)
-    throw new Error(`${error.message}\n--- wrangler.log ---\n${tail(logFile)}`)
-  }
+/**
+ * What the suite holds of a running service: both runtimes fire a Cron Trigger through the same
+ * test route (`--test-scheduled`), which answers once the job finished.
+ */
+function running(name, server, logFile, output) {
   const release = killOnExit(server.pid)
   return {
-    name: 'workers',
+    name,
     base: server.base,
-    /** Runs the job of `cron` through wrangler's scheduled handler; resolves when it finished. */
     async fireCron(cron) {
       const url = `${server.base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron)}`
       const res = await fetch(url)
@@ -113,7 +88,58 @@ async function startWorkers({ dir, settings }) {
   }
 }
 
-export const RUNTIMES = { workers: startWorkers }
+/** Starts a server with its output in `dir`/`name`.log; a failure to start reports that log. */
+async function started(name, dir, start) {
+  const logFile = join(dir, `${name}.log`)
+  const output = openSync(logFile, 'a')
+  try {
+    return running(name, await start(output), logFile, output)
+  } catch (error) {
+    closeSync(output)
+    throw new Error(`${error.message}\n--- ${name}.log ---\n${tail(logFile)}`)
+  }
+}
+
+/** The Worker under `wrangler dev`, with local D1, KV, Queues (consumers run) and the limiter. */
+async function startWorkers({ dir, settings }) {
+  const persistTo = join(dir, 'state')
+  wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`, {
+    cwd: ROOT,
+    timeout: 60_000,
+  })
+  // wrangler reads this file instead of .dev.vars, so a developer's own settings stay out.
+  const envFile = join(dir, 'empty.env')
+  writeFileSync(envFile, '')
+  return started('workers', dir, async (output) =>
+    startDevServer({
+      port: await freePort(),
+      persistTo,
+      vars: settings,
+      testScheduled: true,
+      envFile,
+      output,
+      // The Worker's own log lines (jobs, delivery failures) explain a failing flow.
+      logLevel: 'info',
+      readyTimeoutMs: 60_000,
+    }),
+  )
+}
+
+/** The Deno entry: SQLite and Deno KV files in `dir`, which it migrates itself on start. */
+async function startDeno({ dir, settings }) {
+  return started('deno', dir, async (output) =>
+    startDenoServer({
+      port: await freePort(),
+      state: join(dir, 'state'),
+      vars: settings,
+      testScheduled: true,
+      output,
+      readyTimeoutMs: 60_000,
+    }),
+  )
+}
+
+export const RUNTIMES = { workers: startWorkers, deno: startDeno }
 
 /**
  * Starts the service on `name`. `dir` is a fresh directory the runtime may fill (state, logs);

@@ -1,7 +1,10 @@
-// Starts `wrangler dev` on a port with its own local state (benchmarks, seed, the contract suite),
-// and stops it again.
+// Starts the service on a port with its own local state, under `wrangler dev` or on Deno
+// (benchmarks, seed, the contract suite), and stops it again.
 import { execSync, spawn } from 'node:child_process'
 import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 export const offlineEnv = {
   ...process.env,
@@ -31,56 +34,37 @@ export function freePort() {
   })
 }
 
+/** The flags the Deno entry needs: Deno KV and Deno.cron, the network, its state and settings. */
+export const DENO_RUN_FLAGS = [
+  'run',
+  '--config',
+  'deno.json',
+  '--unstable-kv',
+  '--unstable-cron',
+  '--allow-net',
+  '--allow-read',
+  '--allow-write',
+  '--allow-env',
+]
+
 /**
- * Resolves once `GET /contests/health` answers, with a `stop()` that ends the server (its whole
- * process group) and resolves when it has exited. Rejects when wrangler exits first or the
- * service is not up within `readyTimeoutMs`.
- *
- * - `envFile`: read instead of `.dev.vars`, so a developer's local settings cannot leak in.
- * - `output`: where wrangler's stdout and stderr go: 'inherit' (default) or a file descriptor.
- * - `logLevel`: wrangler's --log-level (WRANGLER_LOG_LEVEL, else `error`).
+ * Spawns `command args` in its own process group and resolves once `GET /contests/health` on
+ * `port` answers, with a `stop()` that ends the whole group and resolves when it has exited.
+ * Rejects when the process exits first or the service is not up within `readyTimeoutMs`.
  */
-export async function startDevServer({
-  port,
-  persistTo,
-  vars = {},
-  testScheduled = false,
-  envFile,
-  output = 'inherit',
-  logLevel = process.env.WRANGLER_LOG_LEVEL ?? 'error',
-  readyTimeoutMs = 60_000,
-}) {
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
-  const child = spawn(
-    'npx',
-    [
-      'wrangler',
-      'dev',
-      '--port',
-      String(port),
-      '--ip',
-      '127.0.0.1',
-      '--persist-to',
-      persistTo,
-      '--show-interactive-dev-session=false',
-      '--log-level',
-      logLevel,
-      ...(envFile ? ['--env-file', envFile] : []),
-      ...varArgs,
-      ...(testScheduled ? ['--test-scheduled'] : []),
-    ],
-    { env: offlineEnv, stdio: ['ignore', output, output], detached: true },
-  )
+async function startService({ name, command, args, env, port, output, readyTimeoutMs }) {
+  const stdio = ['ignore', output, output]
+  const child = spawn(command, args, { cwd: ROOT, env, stdio, detached: true })
   const exited = new Promise((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   )
   let exitedEarly = false
   void exited.then(() => (exitedEarly = true))
 
-  /** Signals the process group (npx, wrangler, workerd); false once nobody is left in it. */
-  const signalGroup = (name) => {
+  /** Signals the process group (npx and what it started); false once nobody is left in it. */
+  const signalGroup = (signal) => {
     try {
-      process.kill(-child.pid, name)
+      process.kill(-child.pid, signal)
       return true
     } catch {
       return false
@@ -104,15 +88,87 @@ export async function startDevServer({
   const base = `http://127.0.0.1:${port}`
   const deadline = Date.now() + readyTimeoutMs
   for (;;) {
-    if (exitedEarly) throw new Error(`wrangler dev exited before ${base} answered`)
+    if (exitedEarly) throw new Error(`${name} exited before ${base} answered`)
     try {
       if ((await fetch(`${base}/contests/health`)).ok) break
     } catch {}
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`wrangler dev did not answer on ${base} within ${readyTimeoutMs} ms`)
+      throw new Error(`${name} did not answer on ${base} within ${readyTimeoutMs} ms`)
     }
     await new Promise((r) => setTimeout(r, 250))
   }
   return { base, pid: child.pid, stop }
+}
+
+/**
+ * `wrangler dev` on `port` with its state under `persistTo`; see startService for what it returns.
+ *
+ * - `envFile`: read instead of `.dev.vars`, so a developer's local settings cannot leak in.
+ * - `output`: where wrangler's stdout and stderr go: 'inherit' (default) or a file descriptor.
+ * - `logLevel`: wrangler's --log-level (WRANGLER_LOG_LEVEL, else `error`).
+ */
+export function startDevServer({
+  port,
+  persistTo,
+  vars = {},
+  testScheduled = false,
+  envFile,
+  output = 'inherit',
+  logLevel = process.env.WRANGLER_LOG_LEVEL ?? 'error',
+  readyTimeoutMs = 60_000,
+}) {
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
+  const args = [
+    'wrangler',
+    'dev',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    persistTo,
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    logLevel,
+    ...(envFile ? ['--env-file', envFile] : []),
+    ...varArgs,
+    ...(testScheduled ? ['--test-scheduled'] : []),
+  ]
+  return startService({
+    name: 'wrangler dev',
+    command: 'npx',
+    args,
+    env: offlineEnv,
+    port,
+    output,
+    readyTimeoutMs,
+  })
+}
+
+/**
+ * The Deno entry (deno/main.ts) on `port` with its SQLite and KV files under `state`. Its settings
+ * are `vars` alone: nothing of this process's environment but what Deno itself needs to run.
+ */
+export function startDenoServer({
+  port,
+  state,
+  vars = {},
+  testScheduled = false,
+  output = 'inherit',
+  readyTimeoutMs = 60_000,
+}) {
+  const { PATH, HOME, DENO_DIR } = process.env
+  const env = { PATH, HOME, ...(DENO_DIR ? { DENO_DIR } : {}), ...vars }
+  const args = [
+    'deno',
+    ...DENO_RUN_FLAGS,
+    'deno/main.ts',
+    '--port',
+    String(port),
+    '--state',
+    state,
+    ...(testScheduled ? ['--test-scheduled'] : []),
+  ]
+  return startService({ name: 'deno', command: 'npx', args, env, port, output, readyTimeoutMs })
 }

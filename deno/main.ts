@@ -1,0 +1,108 @@
+// Deno entry: serves the app over Deno.serve, runs the Cron Triggers on Deno.cron and the queue
+// consumers on Deno KV, with SQLite (node:sqlite) as D1. `npm run start:deno` starts it.
+import type { ExecutionContext } from 'hono'
+import { parseArgs } from 'node:util'
+import { createApp } from '../src/app.ts'
+import { bumpCatalogueVersion } from '../src/contests/catalogue-version.ts'
+import { socketClientAddress } from '../src/http/client-address.ts'
+import { CRONS, runCron } from '../src/jobs/cron.ts'
+import { consumeQueue } from '../src/jobs/queues.ts'
+import { log } from '../src/lib/log.ts'
+import { denoEnv } from './env.ts'
+import { applyMigrations } from './migrations.ts'
+import { consumeQueues, QUEUES } from './queues.ts'
+import { openSqliteD1 } from './sqlite-d1.ts'
+
+const { values: args } = parseArgs({
+  args: Deno.args,
+  options: {
+    port: { type: 'string', default: Deno.env.get('PORT') ?? '8787' },
+    hostname: { type: 'string', default: Deno.env.get('HOSTNAME') ?? '127.0.0.1' },
+    // The SQLite database and the Deno KV file live here; Deno Deploy's own KV when `kv` is unset.
+    state: { type: 'string', default: Deno.env.get('STATE_DIR') ?? '.deno-state' },
+    migrations: { type: 'string', default: new URL('../migrations', import.meta.url).pathname },
+    // As `wrangler dev --test-scheduled`: no cron fires by itself, and
+    // GET /cdn-cgi/handler/scheduled?cron=<expression> runs one and answers when it finished.
+    'test-scheduled': { type: 'boolean', default: false },
+  },
+})
+
+await Deno.mkdir(args.state, { recursive: true })
+const db = openSqliteD1(`${args.state}/db.sqlite`)
+const migrated = await applyMigrations(db, args.migrations)
+const kv = await Deno.openKv(`${args.state}/kv.sqlite`)
+const env = denoEnv(Deno.env.toObject(), db, kv)
+
+// The Cache API persists on disk across processes and databases: a version no earlier run used
+// keeps this run from answering out of an old run's public cache.
+await bumpCatalogueVersion(env.KV)
+
+// Deno.serve tells the handler the socket's peer; the app asks through the ClientAddress port.
+const peers = new WeakMap<Request, string>()
+const app = createApp({ clientAddress: socketClientAddress((c) => peers.get(c.req.raw)) })
+
+// Deferred work (defer() in src/http) runs on after the answer, as under waitUntil; a failure is
+// logged rather than left unhandled, which would end a Deno process.
+const executionCtx: ExecutionContext = {
+  waitUntil: (work) => void work.catch((error) => log.error('deferred-work-failed', { error })),
+  passThroughOnException: () => {},
+  props: {},
+}
+
+// Workers log an unhandled rejection and go on serving; Deno would end the process.
+globalThis.addEventListener('unhandledrejection', (event: PromiseRejectionEvent) => {
+  event.preventDefault()
+  log.error('unhandled-rejection', { error: event.reason })
+})
+
+async function fireCron(cron: string): Promise<void> {
+  try {
+    await runCron(cron, env, Date.now())
+  } catch {
+    // runCron logged job-failed; the next tick runs the job again, as a Cron Trigger would.
+  }
+}
+
+async function testScheduled(url: URL): Promise<Response> {
+  const cron = url.searchParams.get('cron') ?? ''
+  if (!(cron in CRONS))
+    return new Response(`No job is scheduled for cron "${cron}"`, { status: 404 })
+  await fireCron(cron)
+  return new Response('Ran scheduled event')
+}
+
+const server = Deno.serve(
+  { port: Number(args.port), hostname: args.hostname, onListen: () => {} },
+  (request, info) => {
+    const url = new URL(request.url)
+    if (args['test-scheduled'] && url.pathname === '/cdn-cgi/handler/scheduled') {
+      return testScheduled(url)
+    }
+    if (info.remoteAddr.transport === 'tcp') peers.set(request, info.remoteAddr.hostname)
+    return app.fetch(request, env, executionCtx)
+  },
+)
+
+if (!args['test-scheduled']) {
+  for (const [cron, job] of Object.entries(CRONS)) {
+    Deno.cron(job.name, cron, () => fireCron(cron))
+  }
+}
+const consuming = consumeQueues(kv, QUEUES, consumeQueue, env)
+
+log.info('runtime-started', {
+  runtime: 'deno',
+  url: `http://${args.hostname}:${args.port}`,
+  state: args.state,
+  migrationsApplied: migrated.length,
+  crons: args['test-scheduled'] ? 'on request' : Object.keys(CRONS),
+})
+
+async function shutdown() {
+  await server.shutdown()
+  kv.close()
+  await consuming.catch(() => {})
+  db.close()
+  Deno.exit(0)
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) Deno.addSignalListener(signal, shutdown)
