@@ -5,17 +5,22 @@ import { queueProducer } from './queues.ts'
 import { limiterNamespace } from './rate-limiter.ts'
 import type { SqliteD1Database } from './sqlite-d1.ts'
 
+/** The queue each producer binding sends to, as wrangler.toml's [[queues.producers]] name it. */
+export const QUEUE_BINDINGS = {
+  NOTIFICATIONS_QUEUE: 'notifications',
+  WEBHOOKS_QUEUE: 'webhooks',
+} as const
+
 /**
  * `vars` are the settings (wrangler.toml's [vars] and the secrets on Workers: here the process
- * environment, with .dev.vars loaded into it). The queue names are wrangler.toml's, so a message
- * reaches the consumer it reaches there.
+ * environment of the process).
  */
 export function denoEnv(vars: Record<string, string>, db: SqliteD1Database, kv: Deno.Kv): Env {
   const bindings = {
     DB: db,
     KV: kvStore(kv),
-    NOTIFICATIONS_QUEUE: queueProducer(kv, 'notifications'),
-    WEBHOOKS_QUEUE: queueProducer(kv, 'webhooks'),
+    NOTIFICATIONS_QUEUE: queueProducer(kv, QUEUE_BINDINGS.NOTIFICATIONS_QUEUE),
+    WEBHOOKS_QUEUE: queueProducer(kv, QUEUE_BINDINGS.WEBHOOKS_QUEUE),
     RATE_LIMITER: limiterNamespace(kv),
   }
   // Each port implements what the core calls on its binding (src/ports/), not Cloudflare's whole

@@ -21,9 +21,11 @@ const { values: args } = parseArgs({
     // The SQLite database and the Deno KV file live here; Deno Deploy's own KV when `kv` is unset.
     state: { type: 'string', default: Deno.env.get('STATE_DIR') ?? '.deno-state' },
     migrations: { type: 'string', default: new URL('../migrations', import.meta.url).pathname },
-    // As `wrangler dev --test-scheduled`: no cron fires by itself, and
-    // GET /cdn-cgi/handler/scheduled?cron=<expression> runs one and answers when it finished.
+    // As `wrangler dev --test-scheduled`: GET /cdn-cgi/handler/scheduled?cron=<expression> runs
+    // that cron's job and answers when it finished (local runs and tests only).
     'test-scheduled': { type: 'boolean', default: false },
+    // No cron fires by itself (as under `wrangler dev`): tests fire them through the route above.
+    'manual-crons': { type: 'boolean', default: false },
   },
 })
 
@@ -83,7 +85,7 @@ const server = Deno.serve(
   },
 )
 
-if (!args['test-scheduled']) {
+if (!args['manual-crons']) {
   for (const [cron, job] of Object.entries(CRONS)) {
     Deno.cron(job.name, cron, () => fireCron(cron))
   }
@@ -95,7 +97,7 @@ log.info('runtime-started', {
   url: `http://${args.hostname}:${args.port}`,
   state: args.state,
   migrationsApplied: migrated.length,
-  crons: args['test-scheduled'] ? 'on request' : Object.keys(CRONS),
+  crons: args['manual-crons'] ? 'on request' : Object.keys(CRONS),
 })
 
 async function shutdown() {

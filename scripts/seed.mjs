@@ -1,29 +1,39 @@
-// `npm run seed`: fills the local database (the one `npm start` uses) with the recorded payloads of
-// all four platforms, through the real adapters and sync job, without any internet access.
-import { startDevServer, wrangler } from './lib/dev-server.mjs'
+// `npm run seed [-- --runtime deno]`: fills the local database (the one `npm start`, or with
+// `--runtime deno` the one `npm run start:deno`, uses) with the recorded payloads of all four
+// platforms, through the real adapters and sync job, without any internet access.
+import { parseArgs } from 'node:util'
+import { startDenoServer, startDevServer, wrangler } from './lib/dev-server.mjs'
 import { startFixtureServer } from './lib/fixture-server.mjs'
 
 const PORT = Number(process.env.SEED_PORT ?? 8791)
-const STATE = '.wrangler/state'
 const SYNC_CRON = '0 */6 * * *'
+const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'workers' } } })
+if (!['workers', 'deno'].includes(values.runtime)) {
+  console.error(`Unknown runtime "${values.runtime}"; known: workers, deno`)
+  process.exit(2)
+}
 
 const fixtures = await startFixtureServer()
 console.log(
   `Serving recorded payloads on ${fixtures.url} (times moved ${fixtures.shiftMs / 86_400_000} days)`,
 )
-wrangler(`d1 migrations apply DB --local --persist-to ${STATE}`)
+const vars = {
+  CODEFORCES_API_URL: `${fixtures.url}/codeforces/api`,
+  LEETCODE_API_URL: `${fixtures.url}/leetcode`,
+  CODECHEF_API_URL: `${fixtures.url}/codechef`,
+  ATCODER_URL: `${fixtures.url}/atcoder`,
+}
 
-const server = await startDevServer({
-  port: PORT,
-  persistTo: STATE,
-  testScheduled: true,
-  vars: {
-    CODEFORCES_API_URL: `${fixtures.url}/codeforces/api`,
-    LEETCODE_API_URL: `${fixtures.url}/leetcode`,
-    CODECHEF_API_URL: `${fixtures.url}/codechef`,
-    ATCODER_URL: `${fixtures.url}/atcoder`,
-  },
-})
+let server
+if (values.runtime === 'deno') {
+  // The Deno entry migrates its own database on start.
+  const state = process.env.STATE_DIR ?? '.deno-state'
+  server = await startDenoServer({ port: PORT, state, testScheduled: true, vars })
+} else {
+  const persistTo = '.wrangler/state'
+  wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`)
+  server = await startDevServer({ port: PORT, persistTo, testScheduled: true, vars })
+}
 let status = 0
 try {
   const res = await fetch(
@@ -40,7 +50,7 @@ try {
   console.error(`Seed failed: ${err.message}`)
   status = 1
 } finally {
-  server.stop()
+  await server.stop()
   fixtures.server.close()
 }
 process.exit(status)

@@ -1,38 +1,16 @@
 // `npm start`: applies the D1 migrations locally, serves the Worker with `wrangler dev` on PORT,
 // and fires the Cron Triggers on their schedule (wrangler dev does not do that by itself).
 import { execSync, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { cronMatches, cronsOf } from './lib/cron.mjs'
-import { devVarsWithSecret } from './lib/dev-secret.mjs'
-import { startLocalIntelligence } from './intelligence-stand-in.mjs'
+import { intelligenceUrl, parseDevVars, prepareDevVars } from './lib/local-run.mjs'
 
 const port = Number(process.env.PORT ?? 8787)
 // Nothing may reach the internet locally: no Request.cf download, no usage metrics.
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 const base = `http://127.0.0.1:${port}`
 
-// Never the example's JWT_SECRET: a token forged with a published secret would be accepted here.
-const devVars = devVarsWithSecret(
-  existsSync('.dev.vars') ? readFileSync('.dev.vars', 'utf8') : undefined,
-  readFileSync('.dev.vars.example', 'utf8'),
-  () => randomBytes(32).toString('base64url'),
-)
-if (devVars.action === 'refused') {
-  console.error(devVars.message)
-  process.exit(1)
-}
-if (devVars.action !== 'kept') writeFileSync('.dev.vars', devVars.text, { mode: 0o600 })
-if (devVars.action === 'created') {
-  console.log('Created .dev.vars from .dev.vars.example with a random JWT_SECRET (not committed).')
-} else if (devVars.action === 'replaced') {
-  console.log(
-    'Replaced the published example JWT_SECRET in .dev.vars with a random one: sign in again, ' +
-      'and rotate the secrets of local webhook endpoints (they were sealed under the old one).',
-  )
-} else if (devVars.action === 'added') {
-  console.log('Added a random JWT_SECRET to .dev.vars.')
-}
+const devVars = parseDevVars(prepareDevVars())
 
 execSync('npx wrangler d1 migrations apply DB --local', {
   stdio: 'inherit',
@@ -41,14 +19,10 @@ execSync('npx wrangler d1 migrations apply DB --local', {
 
 // The intelligence service runs elsewhere; unless INTELLIGENCE_URL is set (environment first,
 // then .dev.vars, which wrangler reads itself), a local grpc-web stand-in answers for it.
-const varArgs = []
-const intelligenceUrl = process.env.INTELLIGENCE_URL || devVar('INTELLIGENCE_URL')
-if (!intelligenceUrl) {
-  const { url } = await startLocalIntelligence()
-  varArgs.push('--var', `INTELLIGENCE_URL:${url}`)
-} else if (process.env.INTELLIGENCE_URL) {
-  varArgs.push('--var', `INTELLIGENCE_URL:${process.env.INTELLIGENCE_URL}`)
-}
+const intelligence = await intelligenceUrl(devVars)
+const varArgs = intelligence.fromEnvironment
+  ? ['--var', `INTELLIGENCE_URL:${intelligence.url}`]
+  : []
 
 const dev = spawn(
   'npx',
@@ -65,18 +39,6 @@ const dev = spawn(
   ],
   { stdio: 'inherit', env },
 )
-
-function devVar(name) {
-  const line = readFileSync('.dev.vars', 'utf8')
-    .split('\n')
-    .find((l) => l.trim().startsWith(`${name}=`))
-  return (
-    line
-      ?.slice(line.indexOf('=') + 1)
-      .trim()
-      .replace(/^(["'])(.*)\1$/, '$2') || undefined
-  )
-}
 
 const crons = cronsOf(readFileSync('wrangler.toml', 'utf8'))
 

@@ -49,7 +49,8 @@ export const DENO_RUN_FLAGS = [
 
 /**
  * Spawns `command args` in its own process group and resolves once `GET /contests/health` on
- * `port` answers, with a `stop()` that ends the whole group and resolves when it has exited.
+ * `port` answers, with a `stop()` that ends the whole group and resolves when it has exited, and
+ * `exited`, which resolves with the exit code (or signal) whenever it exits.
  * Rejects when the process exits first or the service is not up within `readyTimeoutMs`.
  */
 async function startService({ name, command, args, env, port, output, readyTimeoutMs }) {
@@ -98,7 +99,7 @@ async function startService({ name, command, args, env, port, output, readyTimeo
     }
     await new Promise((r) => setTimeout(r, 250))
   }
-  return { base, pid: child.pid, stop }
+  return { base, pid: child.pid, stop, exited }
 }
 
 /**
@@ -149,12 +150,15 @@ export function startDevServer({
 /**
  * The Deno entry (deno/main.ts) on `port` with its SQLite and KV files under `state`. Its settings
  * are `vars` alone: nothing of this process's environment but what Deno itself needs to run.
+ * `testScheduled` opens the route that runs a cron's job when asked, as `wrangler dev
+ * --test-scheduled` does; `manualCrons` (the default with it) stops them firing by themselves.
  */
 export function startDenoServer({
   port,
   state,
   vars = {},
   testScheduled = false,
+  manualCrons = testScheduled,
   output = 'inherit',
   readyTimeoutMs = 60_000,
 }) {
@@ -169,6 +173,7 @@ export function startDenoServer({
     '--state',
     state,
     ...(testScheduled ? ['--test-scheduled'] : []),
+    ...(manualCrons ? ['--manual-crons'] : []),
   ]
   return startService({ name: 'deno', command: 'npx', args, env, port, output, readyTimeoutMs })
 }
