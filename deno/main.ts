@@ -18,8 +18,10 @@ const { values: args } = parseArgs({
   options: {
     port: { type: 'string', default: Deno.env.get('PORT') ?? '8787' },
     hostname: { type: 'string', default: Deno.env.get('HOSTNAME') ?? '127.0.0.1' },
-    // The SQLite database and the Deno KV file live here; Deno Deploy's own KV when `kv` is unset.
+    // The SQLite database lives here, and the Deno KV file unless `kv` names another.
     state: { type: 'string', default: Deno.env.get('STATE_DIR') ?? '.deno-state' },
+    // A KV file path, or `default` for the runtime's own database (Deno Deploy's managed KV).
+    kv: { type: 'string', default: Deno.env.get('KV_PATH') },
     migrations: { type: 'string', default: new URL('../migrations', import.meta.url).pathname },
     // As `wrangler dev --test-scheduled`: GET /cdn-cgi/handler/scheduled?cron=<expression> runs
     // that cron's job and answers when it finished (local runs and tests only).
@@ -32,7 +34,9 @@ const { values: args } = parseArgs({
 await Deno.mkdir(args.state, { recursive: true })
 const db = openSqliteD1(`${args.state}/db.sqlite`)
 const migrated = await applyMigrations(db, args.migrations)
-const kv = await Deno.openKv(`${args.state}/kv.sqlite`)
+const kv = await Deno.openKv(
+  args.kv === 'default' ? undefined : (args.kv ?? `${args.state}/kv.sqlite`),
+)
 const env = denoEnv(Deno.env.toObject(), db, kv)
 
 // The Cache API persists on disk across processes and databases: a version no earlier run used
@@ -73,6 +77,12 @@ async function testScheduled(url: URL): Promise<Response> {
   return new Response('Ran scheduled event')
 }
 
+// Registered unconditionally at the top level, before the server starts: Deno Deploy finds crons
+// only there. With --manual-crons a tick does nothing (tests fire them through the route).
+for (const [cron, job] of Object.entries(CRONS)) {
+  Deno.cron(job.name, cron, () => (args['manual-crons'] ? undefined : fireCron(cron)))
+}
+
 const server = Deno.serve(
   { port: Number(args.port), hostname: args.hostname, onListen: () => {} },
   (request, info) => {
@@ -85,11 +95,6 @@ const server = Deno.serve(
   },
 )
 
-if (!args['manual-crons']) {
-  for (const [cron, job] of Object.entries(CRONS)) {
-    Deno.cron(job.name, cron, () => fireCron(cron))
-  }
-}
 const consuming = consumeQueues(kv, QUEUES, consumeQueue, env)
 
 log.info('runtime-started', {

@@ -1,17 +1,83 @@
-// `npm run bench`: load-tests the catalogue under `wrangler dev` with 20,000 contests and writes the
-// figures into docs/performance.md. Each endpoint's throughput is also given as a ratio to
-// /contests/health measured in the same run, which makes figures comparable across machines.
+// `npm run bench [-- --runtime workers|deno]`: load-tests the catalogue with 20,000 contests, under
+// `wrangler dev` (workers, the default) or on the Deno entry (deno/main.ts), and writes that
+// runtime's figures into docs/performance.md, keeping the other runtime's. Each endpoint's throughput
+// is also given as a ratio to /contests/health measured in the same run on the same runtime, which
+// makes figures comparable across machines and runtimes.
 import autocannon from 'autocannon'
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { startDevServer, wrangler } from './lib/dev-server.mjs'
-import { replaceSection } from './lib/performance-doc.mjs'
+import { parseArgs } from 'node:util'
+import { startDenoServer, startDevServer, wrangler } from './lib/dev-server.mjs'
+import { readSection, replaceSection } from './lib/performance-doc.mjs'
 import { syntheticContests } from './lib/synthetic-contests.mjs'
+
+const USAGE = `Usage: npm run bench [-- --runtime workers|deno] [--no-write]
+
+  --runtime   the runtime to measure (BENCH_RUNTIME; default workers)
+  --no-write  print the figures only, leave docs/performance.md alone (BENCH_WRITE=0)
+
+Also BENCH_CONTESTS (20000), BENCH_SECONDS per case (10), BENCH_CONNECTIONS (10), BENCH_PORT (8790).`
 
 const CONTESTS = Number(process.env.BENCH_CONTESTS ?? 20_000)
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const PORT = Number(process.env.BENCH_PORT ?? 8790)
-const STATE = '.wrangler/bench-state'
+
+// The same settings on both runtimes. Rate limits would turn the load into 429s; the catalogue
+// reads need no JWT_SECRET, but with a valid one nothing measured depends on a local .dev.vars.
+const SETTINGS = { RATE_LIMIT_DISABLED: 'true', JWT_SECRET: randomBytes(36).toString('base64url') }
+
+// Migrates the Deno entry's SQLite file as deno/main.ts does on start and loads the seed in one
+// transaction. Node 20 has no node:sqlite, so Deno runs it; `deno eval` has every permission.
+const DENO_SEED = [
+  "import { applyMigrations } from './deno/migrations.ts'",
+  "import { openSqliteD1 } from './deno/sqlite-d1.ts'",
+  'const [path, seed] = Deno.args',
+  'const db = openSqliteD1(path)',
+  "await applyMigrations(db, 'migrations')",
+  "await db.exec('BEGIN;\\n' + (await Deno.readTextFile(seed)) + '\\nCOMMIT;')",
+  'db.close()',
+].join('\n')
+
+function deno(args, options = {}) {
+  return execFileSync('npx', ['deno', ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    ...options,
+  })
+}
+
+/**
+ * What differs between the runtimes: how a fresh state is migrated and seeded before the server
+ * starts, and how it is described in the doc. Everything else (the cases, the ratios, the doc) is
+ * shared. `label` names the runtime's columns in docs/performance.md.
+ */
+const RUNTIMES = {
+  workers: {
+    label: 'Workers',
+    state: '.wrangler/bench-state',
+    describe: () => `\`wrangler dev\` (local workerd and D1), Node ${process.version}`,
+    seed(state, seedPath) {
+      wrangler(`d1 migrations apply DB --local --persist-to ${state}`)
+      wrangler(`d1 execute DB --local --persist-to ${state} --file ${seedPath}`)
+    },
+    start: (state) => startDevServer({ port: PORT, persistTo: state, vars: SETTINGS }),
+  },
+  deno: {
+    label: 'Deno',
+    state: '.wrangler/bench-deno-state',
+    describe: () =>
+      `deno/main.ts on Deno ${/^deno (\S+)/.exec(deno(['--version']))[1]} (SQLite through ` +
+      `node:sqlite as D1, Deno KV), load from Node ${process.version}`,
+    seed(state, seedPath) {
+      mkdirSync(state, { recursive: true })
+      deno(['eval', '--config', 'deno.json', '--ext=ts', DENO_SEED, `${state}/db.sqlite`, seedPath])
+    },
+    // testScheduled: no cron fires by itself during the load, as under `wrangler dev`.
+    start: (state) => startDenoServer({ port: PORT, state, vars: SETTINGS, testScheduled: true }),
+  },
+}
 
 function sqlValue(v) {
   if (v === null || v === undefined) return 'NULL'
@@ -106,20 +172,51 @@ function run(base, { title, path, bust }) {
   })
 }
 
-async function main() {
-  const now = Date.now()
-  rmSync(STATE, { recursive: true, force: true })
-  console.log(`Applying migrations and loading ${CONTESTS} contests into ${STATE}...`)
-  wrangler(`d1 migrations apply DB --local --persist-to ${STATE}`)
-  const seedStarted = Date.now()
-  wrangler(`d1 execute DB --local --persist-to ${STATE} --file ${seedFile(now)}`)
-  console.log(`Loaded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`)
+function usageError(message) {
+  console.error(`${message}\n\n${USAGE}`)
+  process.exit(2)
+}
 
-  const server = await startDevServer({
-    port: PORT,
-    persistTo: STATE,
-    vars: { RATE_LIMIT_DISABLED: 'true' },
-  })
+/** The runtime to measure (--runtime, else BENCH_RUNTIME) and whether to write the doc. */
+function options() {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      options: {
+        runtime: { type: 'string', default: process.env.BENCH_RUNTIME || 'workers' },
+        'no-write': { type: 'boolean', default: ['0', 'false'].includes(process.env.BENCH_WRITE) },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }))
+  } catch (err) {
+    usageError(err.message)
+  }
+  if (values.help) {
+    console.log(USAGE)
+    process.exit(0)
+  }
+  if (!Object.hasOwn(RUNTIMES, values.runtime)) {
+    usageError(`Unknown runtime "${values.runtime}"; known: ${Object.keys(RUNTIMES).join(', ')}`)
+  }
+  return { name: values.runtime, runtime: RUNTIMES[values.runtime], write: !values['no-write'] }
+}
+
+async function main() {
+  const { name, runtime, write } = options()
+  const now = Date.now()
+  rmSync(runtime.state, { recursive: true, force: true })
+  console.log(
+    `${runtime.label}: applying migrations and loading ${CONTESTS} contests into ${runtime.state}...`,
+  )
+  const seedStarted = Date.now()
+  runtime.seed(runtime.state, seedFile(now))
+  console.log(`Migrated and loaded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`)
+
+  const serverStarted = Date.now()
+  const server = await runtime.start(runtime.state)
+  console.log(
+    `${runtime.label} answered after ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`,
+  )
   const cases = [
     { title: 'GET /contests/health', path: '/contests/health' },
     { title: 'GET /contests/upcoming (cached)', path: '/contests/upcoming' },
@@ -134,33 +231,102 @@ async function main() {
   ]
   const results = []
   try {
-    // Warm-up: compiles the Worker and fills the caches the cached cases read.
+    // Warm-up: compiles the code and fills the caches the cached cases read.
     for (const c of cases) await fetch(`${server.base}${c.path}`)
     for (const c of cases) {
       process.stdout.write(`${c.title}... `)
       const r = await run(server.base, c)
-      console.log(`${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`)
+      const ratio = (r.rps / (results[0] ?? r).rps).toFixed(2)
+      console.log(
+        `${r.rps} req/s (${ratio} of health), p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`,
+      )
       results.push(r)
     }
   } finally {
-    server.stop()
+    await server.stop()
   }
-  writeResults(results, now)
+  if (write) writeResults(name, results, now)
+  else console.log('Figures not written (--no-write or BENCH_WRITE=0)')
 }
 
-function writeResults(results, now) {
-  const health = results[0].rps
-  replaceSection('catalogue', [
-    `Run of ${new Date(now).toISOString()}: ${CONTESTS} contests, ${CONNECTIONS} connections, ${DURATION} s per case, ` +
-      `\`wrangler dev\` (local workerd and D1) on this machine (${process.platform}, Node ${process.version}).`,
-    '',
-    '| endpoint | req/s | p50 ms | p99 ms | ratio to health | non-2xx + errors |',
-    '|---|---|---|---|---|---|',
-    ...results.map(
-      (r) =>
-        `| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / health).toFixed(2)} | ${r.errors} |`,
+// Each runtime's columns in the catalogue table of docs/performance.md, by header suffix.
+const COLUMNS = ['req/s', 'ratio to health', 'p50 / p99 ms']
+
+/** A Markdown table row's trimmed cells; undefined for other lines and the header rule. */
+function tableCells(line) {
+  if (!line.startsWith('|')) return undefined
+  const cells = line
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim())
+  return cells.every((c) => /^:?-+:?$/.test(c)) ? undefined : cells
+}
+
+/**
+ * The catalogue section with runtime `name`'s note and columns from this run and every other
+ * runtime's as the doc has them, so one run per runtime fills the table. `figures` are
+ * [endpoint, cells] in the order measured; endpoints only the other runtimes have stay below.
+ */
+function catalogueSection(previous, name, note, figures) {
+  const names = Object.keys(RUNTIMES)
+  const heads = (key) => COLUMNS.map((c) => `${RUNTIMES[key].label} ${c}`)
+  const notes = { [name]: note }
+  const kept = new Map()
+  let header
+  for (const line of previous) {
+    for (const key of names) {
+      if (key !== name && line.startsWith(`- ${RUNTIMES[key].label}: `)) notes[key] = line
+    }
+    const cells = tableCells(line)
+    if (!cells) continue
+    if (!header) {
+      header = cells
+      continue
+    }
+    const byRuntime = {}
+    for (const key of names.filter((k) => k !== name)) {
+      const values = heads(key).map((h) => (header.includes(h) ? cells[header.indexOf(h)] : ''))
+      if (values.some(Boolean)) byRuntime[key] = values
+    }
+    kept.set(cells[0], byRuntime)
+  }
+  const rows = new Map(figures.map(([endpoint, values]) => [endpoint, { [name]: values }]))
+  for (const [endpoint, byRuntime] of kept) {
+    if (!rows.has(endpoint) && Object.keys(byRuntime).length === 0) continue
+    rows.set(endpoint, { ...byRuntime, ...rows.get(endpoint) })
+  }
+  const blank = COLUMNS.map(() => '')
+  const row = (cells) => `| ${cells.join(' | ')} |`
+  return [
+    ...names.map(
+      (key) =>
+        notes[key] ??
+        `- ${RUNTIMES[key].label}: not measured yet (\`npm run bench -- --runtime ${key}\`).`,
     ),
+    '',
+    row(['endpoint', ...names.flatMap(heads)]),
+    row(['---', ...names.flatMap(() => COLUMNS.map(() => '---'))]),
+    ...[...rows].map(([endpoint, byRuntime]) =>
+      row([endpoint, ...names.flatMap((key) => byRuntime[key] ?? blank)]),
+    ),
+  ]
+}
+
+function writeResults(name, results, now) {
+  const runtime = RUNTIMES[name]
+  const health = results[0].rps
+  const failed = results.filter((r) => r.errors > 0)
+  const errors = failed.length
+    ? `non-2xx responses and errors: ${failed.map((r) => `${r.title} ${r.errors}`).join(', ')}`
+    : 'no non-2xx responses or errors'
+  const note =
+    `- ${runtime.label}: run of ${new Date(now).toISOString()} on this machine (${process.platform}), ` +
+    `${runtime.describe()}: ${CONTESTS} contests, ${CONNECTIONS} connections, ${DURATION} s per case; ${errors}.`
+  const figures = results.map((r) => [
+    r.title,
+    [String(r.rps), (r.rps / health).toFixed(2), `${r.p50} / ${r.p99}`],
   ])
+  replaceSection('catalogue', catalogueSection(readSection('catalogue'), name, note, figures))
 }
 
 main().catch((err) => {
