@@ -41,36 +41,10 @@ function tail(path, lines = 150) {
 }
 
 /**
- * Kills the process group `pid` leads if this process ends before stop() (an interrupted run, a
- * crash), since the runtime runs detached and would outlive it. Returns the undo.
- */
-function killOnExit(pid) {
-  const kill = () => {
-    try {
-      process.kill(-pid, 'SIGKILL')
-    } catch {}
-  }
-  const onSignal = (signal) => {
-    kill()
-    // Alone with this signal, the listener must end the process as the default would have.
-    if (process.listenerCount(signal) === 1) process.exit(signal === 'SIGINT' ? 130 : 143)
-  }
-  process.once('exit', kill)
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
-  return () => {
-    process.off('exit', kill)
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
-  }
-}
-
-/**
  * What the suite holds of a running service: both runtimes fire a Cron Trigger through the same
  * test route (`--test-scheduled`), which answers once the job finished.
  */
 function running(name, server, logFile, output) {
-  const release = killOnExit(server.pid)
   return {
     name,
     base: server.base,
@@ -82,7 +56,6 @@ function running(name, server, logFile, output) {
     log: () => tail(logFile),
     async stop() {
       await server.stop()
-      release()
       closeSync(output)
     },
   }

@@ -74,8 +74,8 @@ const RUNTIMES = {
       mkdirSync(state, { recursive: true })
       deno(['eval', '--config', 'deno.json', '--ext=ts', DENO_SEED, `${state}/db.sqlite`, seedPath])
     },
-    // testScheduled: no cron fires by itself during the load, as under `wrangler dev`.
-    start: (state) => startDenoServer({ port: PORT, state, vars: SETTINGS, testScheduled: true }),
+    // No cron fires by itself during the load, as under `wrangler dev`.
+    start: (state) => startDenoServer({ port: PORT, state, vars: SETTINGS, manualCrons: true }),
   },
 }
 

@@ -1,44 +1,30 @@
 // `npm start`: applies the D1 migrations locally, serves the Worker with `wrangler dev` on PORT,
 // and fires the Cron Triggers on their schedule (wrangler dev does not do that by itself).
-import { execSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cronMatches, cronsOf } from './lib/cron.mjs'
+import { startDevServer, wrangler } from './lib/dev-server.mjs'
 import { intelligenceUrl, parseDevVars, prepareDevVars } from './lib/local-run.mjs'
 
 const port = Number(process.env.PORT ?? 8787)
-// Nothing may reach the internet locally: no Request.cf download, no usage metrics.
-const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
-const base = `http://127.0.0.1:${port}`
+const persistTo = '.wrangler/state'
 
 const devVars = parseDevVars(prepareDevVars())
-
-execSync('npx wrangler d1 migrations apply DB --local', {
-  stdio: 'inherit',
-  env: { ...env, CI: 'true' },
-})
+wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`, { stdio: 'inherit' })
 
 // The intelligence service runs elsewhere; unless INTELLIGENCE_URL is set (environment first,
 // then .dev.vars, which wrangler reads itself), a local grpc-web stand-in answers for it.
 const intelligence = await intelligenceUrl(devVars)
-const varArgs = intelligence.fromEnvironment
-  ? ['--var', `INTELLIGENCE_URL:${intelligence.url}`]
-  : []
-
-const dev = spawn(
-  'npx',
-  [
-    'wrangler',
-    'dev',
-    '--port',
-    String(port),
-    '--ip',
-    '127.0.0.1',
-    '--test-scheduled',
-    '--show-interactive-dev-session=false',
-    ...varArgs,
-  ],
-  { stdio: 'inherit', env },
-)
+// wrangler (offline: no Request.cf download, no metrics) reads .dev.vars itself.
+const server = await startDevServer({
+  port,
+  persistTo,
+  vars: intelligence.fromEnvironment ? { INTELLIGENCE_URL: intelligence.url } : {},
+  testScheduled: true,
+  logLevel: process.env.WRANGLER_LOG_LEVEL ?? 'log',
+  readyTimeoutMs: 120_000,
+})
+const base = server.base
+console.log(`[wrangler] serving on ${base}`)
 
 const crons = cronsOf(readFileSync('wrangler.toml', 'utf8'))
 
@@ -65,5 +51,7 @@ function scheduleNextMinute() {
 scheduleNextMinute()
 console.log(`[cron] driving ${crons.join(', ')} against ${base}`)
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal))
-dev.on('exit', (code) => process.exit(code ?? 0))
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => void server.stop().then(() => process.exit(0)))
+}
+process.exitCode = Number(await server.exited) || 0

@@ -48,6 +48,31 @@ export const DENO_RUN_FLAGS = [
 ]
 
 /**
+ * Kills the process group `pid` leads if this process ends before stop() (an interrupted run, a
+ * crash), since the service runs detached and would outlive it. Returns the undo.
+ */
+function killOnExit(pid) {
+  const kill = () => {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {}
+  }
+  const onSignal = (signal) => {
+    kill()
+    // Alone with this signal, the listener must end the process as the default would have.
+    if (process.listenerCount(signal) === 1) process.exit(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('exit', kill)
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return () => {
+    process.off('exit', kill)
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}
+
+/**
  * Spawns `command args` in its own process group and resolves once `GET /contests/health` on
  * `port` answers, with a `stop()` that ends the whole group and resolves when it has exited, and
  * `exited`, which resolves with the exit code (or signal) whenever it exits.
@@ -56,6 +81,7 @@ export const DENO_RUN_FLAGS = [
 async function startService({ name, command, args, env, port, output, readyTimeoutMs }) {
   const stdio = ['ignore', output, output]
   const child = spawn(command, args, { cwd: ROOT, env, stdio, detached: true })
+  const release = killOnExit(child.pid)
   const exited = new Promise((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   )
@@ -74,7 +100,7 @@ async function startService({ name, command, args, env, port, output, readyTimeo
 
   /** SIGTERM to the group; resolves once all of it is gone, SIGKILL after `timeoutMs`. */
   async function stop(timeoutMs = 10_000) {
-    if (!signalGroup('SIGTERM')) return
+    if (!signalGroup('SIGTERM')) return release()
     const deadline = Date.now() + timeoutMs
     while (signalGroup(0)) {
       if (Date.now() > deadline) {
@@ -84,6 +110,7 @@ async function startService({ name, command, args, env, port, output, readyTimeo
       await new Promise((r) => setTimeout(r, 100))
     }
     await exited
+    release()
   }
 
   const base = `http://127.0.0.1:${port}`
