@@ -11,6 +11,8 @@ export const OWNERS = {
   users: 'users',
   user_platforms: 'users',
   push_subscriptions: 'users',
+  contest_subscriptions: 'users',
+  calendar_feeds: 'calendar',
   sessions: 'auth',
   rotated_refresh_tokens: 'auth',
   email_codes: 'auth',

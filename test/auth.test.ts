@@ -85,7 +85,7 @@ describe('POST /auth/signup', () => {
     expect(message.text).toMatch(/\b\d{6}\b/)
   })
 
-  it('gives new accounts the default preferences of the spec', async () => {
+  it('gives new accounts the default preferences of the spec, and one lead time of a day', async () => {
     const { user } = await createUser()
     expect(user.preferences).toEqual({
       platforms: ['codeforces', 'leetcode'],
@@ -93,6 +93,9 @@ describe('POST /auth/signup', () => {
       contestTypes: [],
       notificationChannels: { whatsapp: true, email: true, push: false },
       notifyBefore: 24,
+      leadTimes: [1440],
+      quietHours: null,
+      filters: { minDuration: null, maxDuration: null, excludeWords: [] },
       timezone: 'UTC',
     })
   })

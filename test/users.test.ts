@@ -127,6 +127,9 @@ describe('PUT /users/profile', () => {
       contestTypes: ['div2'],
       notificationChannels: { whatsapp: true, email: true, push: false },
       notifyBefore: 6,
+      leadTimes: [360],
+      quietHours: null,
+      filters: { minDuration: null, maxDuration: null, excludeWords: [] },
       timezone: 'UTC',
     })
   })

@@ -33,6 +33,7 @@ export function newContestRow(input: ContestInput, now: number): ContestRow {
     ...contestFields(input, now),
     isActive: input.isActive ?? true,
     isNotified: false,
+    sequence: 0,
     syncHash: contestSyncHash(input),
     lastSyncedAt: now,
     createdAt: now,
@@ -40,7 +41,7 @@ export function newContestRow(input: ContestInput, now: number): ContestRow {
   }
 }
 
-// D1 binds at most 100 parameters per statement; 22 columns a row leaves room for 4 rows.
+// D1 binds at most 100 parameters per statement; 23 columns a row leaves room for 4 rows.
 export const ROWS_PER_INSERT = 4
 
 /** Inserts contests in one D1 batch, so they are written all together or not at all. */

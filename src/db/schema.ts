@@ -23,6 +23,8 @@ export const contests = sqliteTable(
     platformMetadata: text('platform_metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
     isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
     isNotified: integer('is_notified', { mode: 'boolean' }).notNull().default(false),
+    // iCalendar SEQUENCE: raised each time the start or end time changes, so calendars update.
+    sequence: integer('sequence').notNull().default(0),
     // Digest of the upstream fields, so a sync compares one value and writes only changed rows.
     syncHash: text('sync_hash'),
     lastSyncedAt: integer('last_synced_at').notNull(),
@@ -70,7 +72,23 @@ export const users = sqliteTable(
     notifyEmail: integer('notify_email', { mode: 'boolean' }).notNull().default(true),
     notifyWhatsapp: integer('notify_whatsapp', { mode: 'boolean' }).notNull().default(true),
     notifyPush: integer('notify_push', { mode: 'boolean' }).notNull().default(false),
+    // The longest lead time in hours, rounded up (the spec's notifyBefore), kept with lead_times.
     notifyBefore: integer('notify_before').notNull().default(24),
+    // Minutes before a contest's start at which it is reminded about: 1 to 5 distinct values.
+    leadTimes: text('lead_times', { mode: 'json' })
+      .$type<number[]>()
+      .notNull()
+      .default(sql`'[1440]'`),
+    // Quiet hours as local 'HH:MM' in `timezone`; both null when the user has none.
+    quietStart: text('quiet_start'),
+    quietEnd: text('quiet_end'),
+    // Noise filters: contest length bounds in minutes, and words that drop a contest by its name.
+    minDuration: integer('min_duration'),
+    maxDuration: integer('max_duration'),
+    excludeWords: text('exclude_words', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     timezone: text('timezone').notNull().default('UTC'),
     lastLogin: integer('last_login'),
     deletedAt: integer('deleted_at'),
@@ -83,7 +101,44 @@ export const users = sqliteTable(
     index('users_created').on(t.createdAt, t.id),
     // Digests select users by frequency and the time zone whose local 09:00 it is.
     index('users_frequency_timezone').on(t.alertFrequency, t.timezone),
+    // The scheduler's look-ahead is the longest lead time anyone holds: max() through this index.
+    index('users_notify_before').on(t.notifyBefore),
   ],
+)
+
+// A user's choice about one contest: 'follow' reminds about it whatever the preferences say,
+// 'mute' never does. No row is the default: the preferences decide.
+export const contestSubscriptions = sqliteTable(
+  'contest_subscriptions',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contestId: text('contest_id')
+      .notNull()
+      .references(() => contests.id, { onDelete: 'cascade' }),
+    mode: text('mode', { enum: ['follow', 'mute'] }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.contestId] }),
+    // The scheduler asks "who follows (or muted) this contest?".
+    index('contest_subscriptions_contest_mode').on(t.contestId, t.mode, t.userId),
+  ],
+)
+
+// A user's private calendar feed: the secret in its address is stored only as its SHA-256.
+export const calendarFeeds = sqliteTable(
+  'calendar_feeds',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_token_hash').on(t.tokenHash)],
 )
 
 export const userPlatforms = sqliteTable(

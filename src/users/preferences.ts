@@ -12,16 +12,49 @@ export interface NotificationChannels {
   push: boolean
 }
 
+/** Local times of day ('HH:MM' in the user's zone) between which reminders wait. */
+export interface QuietHours {
+  start: string
+  end: string
+}
+
+/** Contests left out of reminders, digests and the private feed. */
+export interface NoiseFilters {
+  minDuration: number | null
+  maxDuration: number | null
+  excludeWords: string[]
+}
+
 export interface Preferences {
   platforms: Platform[]
   alertFrequency: AlertFrequency
   contestTypes: string[]
   notificationChannels: NotificationChannels
+  /** The longest lead time in hours, rounded up: the spec's single setting. */
   notifyBefore: number
+  /** Minutes before the start, one reminder each; sorted longest first. */
+  leadTimes: number[]
+  quietHours: QuietHours | null
+  filters: NoiseFilters
   timezone: string
 }
 
-export type PreferencesUpdate = Partial<Preferences>
+/** What an update may carry: notifyBefore and leadTimes both set the lead times. */
+export type PreferencesUpdate = Partial<Omit<Preferences, 'filters'>> & {
+  filters?: Partial<NoiseFilters>
+}
+
+export const MAX_LEAD_TIMES = 5
+export const MIN_LEAD_MINUTES = 5
+export const MAX_LEAD_MINUTES = 7 * 24 * 60
+
+/** Distinct lead times, longest first (the order reminders go out in). */
+export const sortedLeadTimes = (minutes: readonly number[]) =>
+  [...new Set(minutes)].sort((a, b) => b - a)
+
+/** The spec's notifyBefore for lead times: the longest, in hours, rounded up. */
+export const notifyBeforeOf = (leadTimes: readonly number[]) =>
+  Math.ceil(Math.max(...leadTimes) / 60)
 
 export const DEFAULT_PREFERENCES: Preferences = {
   platforms: ['codeforces', 'leetcode'],
@@ -29,6 +62,9 @@ export const DEFAULT_PREFERENCES: Preferences = {
   contestTypes: [],
   notificationChannels: { whatsapp: true, email: true, push: false },
   notifyBefore: 24,
+  leadTimes: [24 * 60],
+  quietHours: null,
+  filters: { minDuration: null, maxDuration: null, excludeWords: [] },
   timezone: 'UTC',
 }
 
@@ -62,7 +98,34 @@ export function preferencesOf(row: UserRow): Preferences {
       push: row.notifyPush,
     },
     notifyBefore: row.notifyBefore,
+    leadTimes: sortedLeadTimes(row.leadTimes),
+    quietHours:
+      row.quietStart && row.quietEnd ? { start: row.quietStart, end: row.quietEnd } : null,
+    filters: {
+      minDuration: row.minDuration,
+      maxDuration: row.maxDuration,
+      excludeWords: row.excludeWords,
+    },
     timezone: row.timezone,
+  }
+}
+
+/** leadTimes, or notifyBefore as its one lead time (hours to minutes); leadTimes wins. */
+function leadTimeColumns(update: PreferencesUpdate) {
+  const leadTimes =
+    update.leadTimes ?? (update.notifyBefore !== undefined ? [update.notifyBefore * 60] : undefined)
+  if (!leadTimes) return {}
+  const sorted = sortedLeadTimes(leadTimes)
+  return { leadTimes: sorted, notifyBefore: notifyBeforeOf(sorted) }
+}
+
+/** Filter fields sent replace their stored values; fields left out are kept. */
+function filterColumns(filters: PreferencesUpdate['filters']) {
+  if (!filters) return {}
+  return {
+    ...(filters.minDuration !== undefined && { minDuration: filters.minDuration }),
+    ...(filters.maxDuration !== undefined && { maxDuration: filters.maxDuration }),
+    ...(filters.excludeWords !== undefined && { excludeWords: filters.excludeWords }),
   }
 }
 
@@ -79,7 +142,12 @@ export function preferenceColumns(update: PreferencesUpdate) {
       notifyEmail: channels.email,
       notifyPush: channels.push,
     }),
-    ...(update.notifyBefore !== undefined && { notifyBefore: update.notifyBefore }),
+    ...leadTimeColumns(update),
+    ...(update.quietHours !== undefined && {
+      quietStart: update.quietHours?.start ?? null,
+      quietEnd: update.quietHours?.end ?? null,
+    }),
+    ...filterColumns(update.filters),
     ...(update.timezone && { timezone: update.timezone }),
   }
 }

@@ -45,6 +45,7 @@ export function createUserStatements(db: Db, user: NewUser, now: number): Statem
       notifyEmail: prefs.notificationChannels.email,
       notifyPush: prefs.notificationChannels.push,
       notifyBefore: prefs.notifyBefore,
+      leadTimes: prefs.leadTimes,
       timezone: prefs.timezone,
       createdAt: now,
       updatedAt: now,

@@ -2,7 +2,15 @@
 import { z } from '@hono/zod-openapi'
 import { fromBase64Url } from '../lib/crypto.ts'
 import { idParam, oneOf, pagingFields } from '../lib/validation.ts'
-import { ALERT_FREQUENCIES, canonicalTimeZone, PLATFORMS, type Platform } from './preferences.ts'
+import {
+  ALERT_FREQUENCIES,
+  canonicalTimeZone,
+  MAX_LEAD_MINUTES,
+  MAX_LEAD_TIMES,
+  MIN_LEAD_MINUTES,
+  PLATFORMS,
+  type Platform,
+} from './preferences.ts'
 
 export const ROLES = ['user', 'admin'] as const
 
@@ -10,6 +18,10 @@ const MAX_NAME = 100
 const MAX_PHONE = 32
 const MAX_CONTEST_TYPES = 50
 const MAX_CONTEST_TYPE_LENGTH = 50
+const MAX_EXCLUDE_WORDS = 20
+const MAX_EXCLUDE_WORD_LENGTH = 50
+// A contest longer than 100 days is no contest; the bound keeps the number sane.
+const MAX_DURATION_MINUTES = 100 * 24 * 60
 
 // Checks written as refinements keep their sentence exactly as the spec words it.
 const boolean = (field: string) =>
@@ -60,6 +72,78 @@ const notifyBefore = z
   .max(168, { error: 'notifyBefore must be between 1 and 168' })
   .openapi({ example: 24 })
 
+const leadTimes = z
+  .array(
+    z
+      .number({ error: 'leadTimes must contain numbers' })
+      .int({ error: 'leadTimes must contain whole minutes' })
+      .min(MIN_LEAD_MINUTES, {
+        error: `each lead time must be between ${MIN_LEAD_MINUTES} and ${MAX_LEAD_MINUTES} minutes`,
+      })
+      .max(MAX_LEAD_MINUTES, {
+        error: `each lead time must be between ${MIN_LEAD_MINUTES} and ${MAX_LEAD_MINUTES} minutes`,
+      }),
+    { error: 'leadTimes must be an array of minutes' },
+  )
+  .min(1, { error: `leadTimes must hold 1 to ${MAX_LEAD_TIMES} values` })
+  .max(MAX_LEAD_TIMES, { error: `leadTimes must hold 1 to ${MAX_LEAD_TIMES} values` })
+  .refine((v) => new Set(v).size === v.length, { error: 'leadTimes must not repeat a value' })
+  .openapi({ example: [1440, 60, 10] })
+
+const clockTime = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: `${field} must be a time as HH:MM` })
+    .openapi({ example: field.endsWith('start') ? '23:00' : '07:00' })
+
+const quietHours = z
+  .strictObject(
+    { start: clockTime('quietHours.start'), end: clockTime('quietHours.end') },
+    { error: 'quietHours must be an object with start and end, or null' },
+  )
+  .refine((q) => q.start !== q.end, { error: 'quietHours must not start and end at the same time' })
+  .nullable()
+
+const duration = (field: string) =>
+  z
+    .number({ error: `${field} must be a number of minutes` })
+    .int({ error: `${field} must be whole minutes` })
+    .min(1, { error: `${field} must be between 1 and ${MAX_DURATION_MINUTES} minutes` })
+    .max(MAX_DURATION_MINUTES, {
+      error: `${field} must be between 1 and ${MAX_DURATION_MINUTES} minutes`,
+    })
+    .nullable()
+
+const excludeWords = z
+  .array(
+    z
+      .string({ error: 'filters.excludeWords must contain strings' })
+      .trim()
+      .min(1, { error: 'filters.excludeWords must not contain an empty word' })
+      .max(MAX_EXCLUDE_WORD_LENGTH, {
+        error: `each excluded word must be at most ${MAX_EXCLUDE_WORD_LENGTH} characters long`,
+      }),
+    { error: 'filters.excludeWords must be an array of words' },
+  )
+  .max(MAX_EXCLUDE_WORDS, {
+    error: `filters.excludeWords must contain no more than ${MAX_EXCLUDE_WORDS} words`,
+  })
+  .transform((v) => [...new Set(v.map((w) => w.toLowerCase()))])
+  .openapi({ example: ['unrated', 'kotlin'] })
+
+const filters = z
+  .strictObject(
+    {
+      minDuration: duration('filters.minDuration').optional(),
+      maxDuration: duration('filters.maxDuration').optional(),
+      excludeWords: excludeWords.optional(),
+    },
+    { error: 'filters must be an object' },
+  )
+  .refine((f) => f.minDuration == null || f.maxDuration == null || f.minDuration <= f.maxDuration, {
+    error: 'filters.minDuration must not exceed filters.maxDuration',
+  })
+
 const timezone = z
   .string({ error: 'timezone must be a string' })
   .refine((v) => canonicalTimeZone(v) !== undefined, {
@@ -84,17 +168,25 @@ const notificationChannels = z
     push: c.push ?? false,
   }))
 
-export const PreferencesUpdateSchema = z.strictObject(
-  {
-    platforms: platforms.optional(),
-    alertFrequency: oneOf('alertFrequency', ALERT_FREQUENCIES).optional(),
-    contestTypes: contestTypes.optional(),
-    notificationChannels: notificationChannels.optional(),
-    notifyBefore: notifyBefore.optional(),
-    timezone: timezone.optional(),
-  },
-  { error: 'preferences must be an object' },
-)
+export const PreferencesUpdateSchema = z
+  .strictObject(
+    {
+      platforms: platforms.optional(),
+      alertFrequency: oneOf('alertFrequency', ALERT_FREQUENCIES).optional(),
+      contestTypes: contestTypes.optional(),
+      notificationChannels: notificationChannels.optional(),
+      notifyBefore: notifyBefore.optional(),
+      leadTimes: leadTimes.optional(),
+      quietHours: quietHours.optional(),
+      filters: filters.optional(),
+      timezone: timezone.optional(),
+    },
+    { error: 'preferences must be an object' },
+  )
+  // Both set the lead times; with two answers the update could only guess which one was meant.
+  .refine((p) => p.notifyBefore === undefined || p.leadTimes === undefined, {
+    error: 'send either notifyBefore or leadTimes, not both',
+  })
 
 /** Read-only fields (email, password, role, isActive, ...) are unknown keys here, hence refused. */
 export const ProfileUpdateBody = z
@@ -180,6 +272,15 @@ export const PreferencesSchema = z
       push: z.boolean(),
     }),
     notifyBefore: z.number(),
+    leadTimes: z
+      .array(z.number())
+      .openapi({ description: 'Minutes before the start, longest first' }),
+    quietHours: z.object({ start: z.string(), end: z.string() }).nullable(),
+    filters: z.object({
+      minDuration: z.number().nullable(),
+      maxDuration: z.number().nullable(),
+      excludeWords: z.array(z.string()),
+    }),
     timezone: z.string(),
   })
   .openapi('Preferences')
