@@ -45,7 +45,7 @@ describe('reminders', () => {
     expect(mails[0].message.subject).toMatch(/^Reminder: Codeforces Round 1001 \(Div\. 2\) starts/)
     const [notification] = await reminded(ada.id)
     expect(notification).toMatchObject({ contestId: round.id, status: 'SENT' })
-    expect(notification.dedupeKey).toBe(String(round.startTime))
+    expect(notification.dedupeKey).toBe(`${round.startTime}:1440`)
     // Resend de-duplicates on the delivery id, so even a resent request could not mail twice.
     expect(mails[0].headers['idempotency-key']).toBe(notification.deliveries[0].id)
   })
@@ -199,13 +199,13 @@ describe('reminders', () => {
     await runScheduler(e, now + 30 * MINUTE_MS)
     await deliverQueued(e)
     const notices = await reminded(early.id)
-    expect(notices.map((n) => n.dedupeKey)).toEqual([String(round.startTime), String(newStart)])
+    expect(notices.map((n) => n.dedupeKey)).toEqual([`${round.startTime}:1440`, `${newStart}:1440`])
     expect(notices[1].title).toMatch(/^Rescheduled: Moved Round/)
     expect(notices[1].status).toBe('SENT')
     const mails = await mailsTo(early.email)
     expect(mails).toHaveLength(2)
     expect(mails[1].message.text).toContain('has been rescheduled')
-    expect((await reminded(newcomer.id)).map((n) => n.dedupeKey)).toEqual([String(newStart)])
+    expect((await reminded(newcomer.id)).map((n) => n.dedupeKey)).toEqual([`${newStart}:1440`])
     const { results } = await env.DB.prepare(
       'SELECT handled_at FROM contest_reschedules WHERE contest_id = ?',
     )
@@ -227,7 +227,7 @@ describe('reminders', () => {
     await runScheduler(e, now + 30 * MINUTE_MS)
     const all = await notificationsOf(user.id)
     expect(all.map((n) => [n.type, n.dedupeKey])).toEqual([
-      ['CONTEST_REMINDER', String(round.startTime)],
+      ['CONTEST_REMINDER', `${round.startTime}:360`],
       ['SYSTEM_ALERT', `rescheduled:${newStart}`],
     ])
   })

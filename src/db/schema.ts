@@ -79,6 +79,8 @@ export const users = sqliteTable(
       .$type<number[]>()
       .notNull()
       .default(sql`'[1440]'`),
+    // The shortest of them: once every user's shortest reminder is made, a contest is done.
+    shortestLead: integer('shortest_lead').notNull().default(1440),
     // Quiet hours as local 'HH:MM' in `timezone`; both null when the user has none.
     quietStart: text('quiet_start'),
     quietEnd: text('quiet_end'),
@@ -101,8 +103,8 @@ export const users = sqliteTable(
     index('users_created').on(t.createdAt, t.id),
     // Digests select users by frequency and the time zone whose local 09:00 it is.
     index('users_frequency_timezone').on(t.alertFrequency, t.timezone),
-    // The scheduler's look-ahead is the longest lead time anyone holds: max() through this index.
-    index('users_notify_before').on(t.notifyBefore),
+    // The scheduler asks for the shortest lead time anyone holds: min() through this index.
+    index('users_shortest_lead').on(t.shortestLead),
   ],
 )
 

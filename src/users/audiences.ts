@@ -72,12 +72,22 @@ export interface DigestRecipient {
   id: string
   platforms: string[]
   contestTypes: string[]
+  filters: { minDuration: number | null; maxDuration: number | null; excludeWords: string[] }
+  /** Contests the user follows or muted (contest_subscriptions). */
+  followed: string[]
+  muted: string[]
 }
 
+const chosenSql = (mode: string) => `(SELECT json_group_array(cs.contest_id)
+    FROM contest_subscriptions cs WHERE cs.user_id = u.id AND cs.mode = '${mode}')`
+
 // Users of one (frequency, time zone), walked through the users_frequency_timezone index, whose
-// entries are ordered by rowid within a key: a keyset walk without sorting.
+// entries are ordered by rowid within a key: a keyset walk without sorting. Their follows and mutes
+// come along through the (user_id, contest_id) key.
 const DIGEST_AUDIENCE_SQL = `SELECT u.rowid AS rid, u.id AS id, u.platforms AS platforms,
-    u.contest_types AS contestTypes
+    u.contest_types AS contestTypes, u.min_duration AS minDuration, u.max_duration AS maxDuration,
+    u.exclude_words AS excludeWords, ${chosenSql('follow')} AS followed,
+    ${chosenSql('mute')} AS muted
   FROM users u
   WHERE u.alert_frequency = ?1 AND u.timezone = ?2 AND u.rowid > ?3
     AND ${LIVE_RECIPIENT_SQL} AND u.notify_email = 1
@@ -103,12 +113,29 @@ export async function pageDigestAudience(
   const { results } = await db.$client
     .prepare(DIGEST_AUDIENCE_SQL)
     .bind(frequency, zone, after, limit)
-    .all<{ rid: number; id: string; platforms: string; contestTypes: string }>()
+    .all<{
+      rid: number
+      id: string
+      platforms: string
+      contestTypes: string
+      minDuration: number | null
+      maxDuration: number | null
+      excludeWords: string
+      followed: string
+      muted: string
+    }>()
   return results.map((r) => ({
     rid: r.rid,
     id: r.id,
     platforms: parseList(r.platforms),
     contestTypes: parseList(r.contestTypes),
+    filters: {
+      minDuration: r.minDuration,
+      maxDuration: r.maxDuration,
+      excludeWords: parseList(r.excludeWords),
+    },
+    followed: parseList(r.followed),
+    muted: parseList(r.muted),
   }))
 }
 
@@ -136,6 +163,8 @@ export function recipientQuery(db: Db, userId: string | SQLWrapper) {
       phoneNumber: users.phoneNumber,
       phoneVerifiedNumber: users.phoneVerifiedNumber,
       timezone: users.timezone,
+      quietStart: users.quietStart,
+      quietEnd: users.quietEnd,
       deletedAt: users.deletedAt,
     })
     .from(users)

@@ -116,7 +116,11 @@ function leadTimeColumns(update: PreferencesUpdate) {
     update.leadTimes ?? (update.notifyBefore !== undefined ? [update.notifyBefore * 60] : undefined)
   if (!leadTimes) return {}
   const sorted = sortedLeadTimes(leadTimes)
-  return { leadTimes: sorted, notifyBefore: notifyBeforeOf(sorted) }
+  return {
+    leadTimes: sorted,
+    notifyBefore: notifyBeforeOf(sorted),
+    shortestLead: Math.min(...sorted),
+  }
 }
 
 /** Filter fields sent replace their stored values; fields left out are kept. */

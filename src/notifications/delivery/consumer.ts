@@ -6,7 +6,7 @@ import type { QueueBatch, QueueMessage } from '../../ports/queue.ts'
 import { notifier, type Notifier } from '../context.ts'
 import { attemptNotificationDelivery } from './deliver.ts'
 import { recordDeadLetter } from './delivery-store.ts'
-import type { DeliveryMessage } from './enqueue.ts'
+import { MAX_DELAY_SECONDS, type DeliveryMessage } from './enqueue.ts'
 import { NOTIFICATION_RETRY_DELAYS_SECONDS } from './status.ts'
 
 // Messages of a batch sent at once; Workers run six outgoing connections at a time anyway.
@@ -30,7 +30,13 @@ async function handle(n: Notifier, message: QueueMessage): Promise<void> {
       now: Date.now(),
       attempt: message.attempts,
     })
-    if (outcome.kind === 'retry' || outcome.kind === 'busy') {
+    if (outcome.kind === 'held') {
+      // A new message, not a retry: waiting for its time spends none of the delivery's retries.
+      // A wait longer than the queue allows is held again when the message comes back.
+      const delaySeconds = Math.min(outcome.delaySeconds, MAX_DELAY_SECONDS)
+      await n.queue.send({ deliveryId } satisfies DeliveryMessage, { delaySeconds })
+      message.ack()
+    } else if (outcome.kind === 'retry' || outcome.kind === 'busy') {
       message.retry({ delaySeconds: outcome.delaySeconds })
     } else {
       message.ack()

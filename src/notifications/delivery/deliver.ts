@@ -9,9 +9,11 @@ import {
   claimDelivery,
   isClaimed,
   recordDelivery,
+  releaseClaim,
   type ClaimedDelivery,
   type DeliveryRecord,
 } from './delivery-store.ts'
+import { sendableAt } from './hold.ts'
 import { sendOverChannel, type ChannelResult } from './send-channel.ts'
 import { notificationSent } from './sent.ts'
 import { automaticRetryDelay, type NotificationStatus } from './status.ts'
@@ -26,6 +28,8 @@ export type DeliveryOutcome =
   | { kind: 'missing' }
   /** Another attempt holds it right now. */
   | { kind: 'busy'; delaySeconds: number }
+  /** Inside the recipient's quiet hours: send it again when they end. */
+  | { kind: 'held'; delaySeconds: number }
 
 export interface AttemptOptions {
   now: number
@@ -97,6 +101,22 @@ export async function attemptNotificationDelivery(
     : ['PENDING', 'RETRYING']
   const claimed = await claimDelivery(n.db, deliveryId, statuses, options.now)
   if (!isClaimed(claimed)) return claimed
+  // A manual retry is an operator's "now"; a queued reminder waits out the quiet hours.
+  if (!options.manual) {
+    const at = sendableAt(
+      {
+        type: claimed.notification.type,
+        contestStart: claimed.contest?.startTime,
+        recipient: claimed.recipient,
+      },
+      options.now,
+    )
+    // Within a second is now: a queue delay is whole seconds.
+    if (at - options.now >= 1000) {
+      await releaseClaim(n.d1, claimed.id, options.now)
+      return { kind: 'held', delaySeconds: Math.ceil((at - options.now) / 1000) }
+    }
+  }
   const result = await send(n, claimed, options.now)
   const { record, outcome } = decide(claimed, result, options)
   const becameSent = await recordDelivery(n.d1, claimed, record, options.now)

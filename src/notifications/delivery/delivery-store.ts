@@ -22,7 +22,11 @@ export interface ClaimedDelivery {
   attempts: number
   /** What the send needs, read right after the claim. */
   notification: NotificationRow
-  recipient: Recipient & { deletedAt: number | null }
+  recipient: Recipient & {
+    deletedAt: number | null
+    quietStart: string | null
+    quietEnd: string | null
+  }
   contest: ContestRow | null
 }
 
@@ -95,6 +99,17 @@ export async function claimDelivery(
 
 export function isClaimed(result: ClaimedDelivery | Unclaimed): result is ClaimedDelivery {
   return !('kind' in result)
+}
+
+/** Gives a claimed delivery back untouched (it is held for later): the claim was no attempt. */
+export async function releaseClaim(d1: D1Database, id: string, now: number): Promise<void> {
+  await d1
+    .prepare(
+      `UPDATE notification_deliveries SET claimed_until = NULL, attempts = attempts - 1,
+        updated_at = ?2 WHERE id = ?1`,
+    )
+    .bind(id, now)
+    .run()
 }
 
 export interface DeliveryRecord {

@@ -18,13 +18,21 @@ const STRANDED_PER_RUN = 5_000
 const MARK_QUEUED_SQL = `UPDATE notification_deliveries SET queued_at = ?1
   WHERE id IN (SELECT value FROM json_each(?2)) AND queued_at IS NULL`
 
-/** Enqueues one message per delivery id; returns how many were accepted by the queue. */
+// Cloudflare Queues delay a message by at most 12 hours; the consumer holds a longer wait itself.
+export const MAX_DELAY_SECONDS = 12 * 60 * 60
+
+/**
+ * Enqueues one message per delivery id, after `delaySeconds` (for reminders made ahead of their
+ * time); returns how many were accepted by the queue.
+ */
 export async function enqueueNotificationDeliveries(
   queue: QueueProducer,
   d1: D1Database,
   deliveryIds: readonly string[],
   now: number,
+  { delaySeconds = 0 }: { delaySeconds?: number } = {},
 ): Promise<number> {
+  const delay = Math.min(Math.max(0, delaySeconds), MAX_DELAY_SECONDS)
   const chunks: string[][] = []
   for (let i = 0; i < deliveryIds.length; i += SEND_BATCH_LIMIT) {
     chunks.push(deliveryIds.slice(i, i + SEND_BATCH_LIMIT))
@@ -37,6 +45,7 @@ export async function enqueueNotificationDeliveries(
           chunk.map((deliveryId) => ({
             body: { deliveryId } satisfies DeliveryMessage,
             contentType: 'json' as const,
+            ...(delay > 0 && { delaySeconds: delay }),
           })),
         )
         // Marked only after the queue took them: a failure in between leaves them for the sweep,

@@ -1,5 +1,6 @@
-// The contest reminder: created when a follower's notifyBefore is reached (or by an admin for
-// chosen users, with an optional note), and rendered at send time with the time left then.
+// The contest reminder: one per lead time a follower chose, created when that lead time comes
+// within a scheduler period (or by an admin for chosen users, with an optional note), and rendered
+// at send time with the time left then.
 import type { ContestRow } from '../../db/schema.ts'
 import { toIso } from '../../lib/time.ts'
 import { ALL_CHANNELS, EMAIL_ONLY, type NotificationSpec } from '../spec.ts'
@@ -14,10 +15,23 @@ const REMINDER: NoticeWording = {
 
 export const reminderKind = contestNoticeKind(REMINDER)
 
-/** The reminder for the start time the contest has now; a new start time makes a new key. */
-export function reminderKey(contest: Pick<ContestRow, 'startTime'>): string {
-  return String(contest.startTime)
+/**
+ * The reminder `leadMinutes` before the start time the contest has now: a new start time makes
+ * new keys, so every lead time reminds again after a reschedule.
+ */
+export function reminderKey(contest: Pick<ContestRow, 'startTime'>, leadMinutes: number): string {
+  return `${reminderKeyPrefix(contest)}${leadMinutes}`
 }
+
+/** What every reminder key of the contest's current start time begins with. */
+export const reminderKeyPrefix = (contest: Pick<ContestRow, 'startTime'>) => `${contest.startTime}:`
+
+/** When the reminder of a lead time is due: that long before the start, and never before now. */
+export const reminderDueAt = (
+  contest: Pick<ContestRow, 'startTime'>,
+  leadMinutes: number,
+  now: number,
+) => Math.max(now, contest.startTime - leadMinutes * 60_000)
 
 /** What a reminder carries about its contest, for templates and clients. */
 export function reminderPayload(contest: ContestRow, extra: Record<string, unknown> = {}) {
@@ -40,16 +54,22 @@ function reminderMessage(contest: ContestRow): string {
   return noticeSentence(REMINDER, contest.name, platformName(contest.platform), startsAt)
 }
 
-export function reminderSpec(contest: ContestRow, now: number): NotificationSpec {
+/** The reminder of one lead time, scheduled for when it is due (the consumer holds it till then). */
+export function reminderSpec(
+  contest: ContestRow,
+  now: number,
+  leadMinutes: number,
+): NotificationSpec {
+  const dueAt = reminderDueAt(contest, leadMinutes, now)
   return {
     contestId: contest.id,
     type: 'CONTEST_REMINDER',
-    dedupeKey: reminderKey(contest),
-    title: REMINDER.title(contest.name, `starts ${formatUntil(contest.startTime - now)}`),
+    dedupeKey: reminderKey(contest, leadMinutes),
+    title: REMINDER.title(contest.name, `starts ${formatUntil(contest.startTime - dueAt)}`),
     message: reminderMessage(contest),
-    payload: reminderPayload(contest),
+    payload: reminderPayload(contest, { leadMinutes }),
     channels: ALL_CHANNELS,
-    scheduledAt: now,
+    scheduledAt: dueAt,
   }
 }
 

@@ -5,7 +5,7 @@ import type { ContestRow } from '../../db/schema.ts'
 import { toIso } from '../../lib/time.ts'
 import { ALL_CHANNELS, type NotificationSpec } from '../spec.ts'
 import { contestNoticeKind, noticeSentence, type NoticeWording } from './contest-notice.ts'
-import { reminderKey, reminderSpec } from './reminder.ts'
+import { reminderPayload, reminderSpec } from './reminder.ts'
 import { formatTime, formatUntil, platformName } from './wording.ts'
 
 const RESCHEDULE: NoticeWording = {
@@ -17,9 +17,9 @@ const RESCHEDULE: NoticeWording = {
 export const rescheduleKind = contestNoticeKind(RESCHEDULE)
 
 /**
- * For a user whose reminder for the new time is due already, the notice is that reminder (same
- * key, so the regular run adds no second one); for the others it is a SYSTEM_ALERT, and their
- * reminder comes when it falls due.
+ * For a user whose reminder for the new time is due already, the notice is that reminder (of their
+ * shortest lead time that has passed: same key, so the regular run adds no second one); for the
+ * others it is a SYSTEM_ALERT, and their reminders come when they fall due.
  */
 export function rescheduleSpecs(contest: ContestRow, now: number) {
   const platform = platformName(contest.platform)
@@ -29,21 +29,27 @@ export function rescheduleSpecs(contest: ContestRow, now: number) {
     platform,
     `at ${formatTime(contest.startTime)}`,
   )
-  const base = reminderSpec(contest, now)
-  const payload = { ...base.payload, kind: RESCHEDULE.name }
-  const dueNow: NotificationSpec = {
-    ...base,
-    title: RESCHEDULE.title(contest.name, `starts ${formatUntil(contest.startTime - now)}`),
-    message,
-    payload,
+  const dueNow = (leadMinutes: number): NotificationSpec => {
+    const base = reminderSpec(contest, now, leadMinutes)
+    return {
+      ...base,
+      title: RESCHEDULE.title(contest.name, `starts ${formatUntil(contest.startTime - now)}`),
+      message,
+      payload: { ...base.payload, kind: RESCHEDULE.name },
+      scheduledAt: now,
+    }
   }
   const later: NotificationSpec = {
     contestId: contest.id,
     type: 'SYSTEM_ALERT',
-    dedupeKey: `rescheduled:${reminderKey(contest)}`,
+    dedupeKey: `rescheduled:${contest.startTime}`,
     title: `Rescheduled: ${contest.name}`,
     message,
-    payload: { ...payload, startTime: toIso(contest.startTime) },
+    payload: {
+      ...reminderPayload(contest),
+      kind: RESCHEDULE.name,
+      startTime: toIso(contest.startTime),
+    },
     channels: ALL_CHANNELS,
     scheduledAt: now,
   }

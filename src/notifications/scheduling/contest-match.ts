@@ -1,4 +1,5 @@
-// Which contests a user's free-text contestTypes select, decided the same way in SQL and in code.
+// Which contests a user's free-text contestTypes and noise filters select, decided the same way in
+// SQL and in code.
 //
 // Matching: a user with no contestTypes gets every contest of the platforms they follow. Otherwise
 // a contest matches when one of the user's values equals one of the contest's tags, ignoring ASCII
@@ -49,4 +50,37 @@ export function typesAllow(userTypes: readonly string[], tags: readonly string[]
 export function typesAllowSql(typesColumn: string, tagsParam: string): string {
   return `(${typesColumn} = '[]' OR EXISTS (SELECT 1 FROM json_each(${typesColumn}) ut
     WHERE ${normalizedSql('ut.value')} IN (SELECT value FROM json_each(${tagsParam}))))`
+}
+
+/** The contest facts the noise filters look at. */
+export interface FilterableContest {
+  durationMinutes: number
+  name: string
+}
+
+/** A user's noise filters (preferences.filters); excludeWords are stored lower-cased. */
+export interface ContestFilters {
+  minDuration: number | null
+  maxDuration: number | null
+  excludeWords: readonly string[]
+}
+
+/** True when the contest passes the user's noise filters. */
+export function filtersPass(filters: ContestFilters, contest: FilterableContest): boolean {
+  const { minDuration, maxDuration, excludeWords } = filters
+  if (minDuration !== null && contest.durationMinutes < minDuration) return false
+  if (maxDuration !== null && contest.durationMinutes > maxDuration) return false
+  const name = contest.name.toLowerCase()
+  return !excludeWords.some((word) => name.includes(word))
+}
+
+/**
+ * The same in SQL over the user `u`: the contest's duration in minutes bound at `durationParam`
+ * and its name, lower-cased by the caller (JavaScript folds more than ASCII), at `nameParam`.
+ */
+export function filtersPassSql(durationParam: string, nameParam: string): string {
+  return `(u.min_duration IS NULL OR ${durationParam} >= u.min_duration)
+    AND (u.max_duration IS NULL OR ${durationParam} <= u.max_duration)
+    AND NOT EXISTS (SELECT 1 FROM json_each(u.exclude_words) xw
+      WHERE instr(${nameParam}, xw.value) > 0)`
 }

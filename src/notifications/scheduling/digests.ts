@@ -1,14 +1,15 @@
 // Daily and weekly digests: at 09:00 local time, one email per user listing the contests of the
-// next day or week that match their platforms and contestTypes; nothing when none match.
+// next day or week that match their platforms, contestTypes and noise filters, or that they
+// follow, never one they muted; nothing when none match.
 import { listContestsStartingBetween } from '../../contests/notified.ts'
 import type { ContestRow } from '../../db/schema.ts'
 import { DAY_MS } from '../../lib/time.ts'
-import { digestTimeZones, pageDigestAudience } from '../../users/audiences.ts'
+import { digestTimeZones, pageDigestAudience, type DigestRecipient } from '../../users/audiences.ts'
 import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { digestSpec, type DigestFrequency } from '../kinds/digest.ts'
 import type { NotificationSpec } from '../spec.ts'
-import { contestTags, typesAllow } from './contest-match.ts'
+import { contestTags, filtersPass, typesAllow } from './contest-match.ts'
 import { dueDigestDate, slotStart } from './digest-time.ts'
 import { createNotifications, fanOutContext } from './fan-out.ts'
 import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
@@ -21,14 +22,24 @@ interface Candidate {
   tags: string[]
 }
 
-/** The contests among `candidates` that the user's platforms and contestTypes select. */
-export function digestContestsFor(
-  platforms: readonly string[],
-  contestTypes: readonly string[],
-  candidates: readonly Candidate[],
-): ContestRow[] {
+/** What of a recipient decides which contests their digest lists. */
+export type DigestChoices = Pick<
+  DigestRecipient,
+  'platforms' | 'contestTypes' | 'filters' | 'followed' | 'muted'
+>
+
+/**
+ * The contests among `candidates` that the user's platforms, contestTypes and filters select, or
+ * that they follow; never one they muted.
+ */
+export function digestContestsFor(user: DigestChoices, candidates: readonly Candidate[]) {
+  const selected = ({ contest, tags }: Candidate) =>
+    user.followed.includes(contest.id) ||
+    (user.platforms.includes(contest.platform) &&
+      typesAllow(user.contestTypes, tags) &&
+      filtersPass(user.filters, contest))
   return candidates
-    .filter((c) => platforms.includes(c.contest.platform) && typesAllow(contestTypes, c.tags))
+    .filter((c) => !user.muted.includes(c.contest.id) && selected(c))
     .map((c) => c.contest)
 }
 
@@ -52,7 +63,7 @@ async function digestZone(
     // Users whose preferences select the same contests share one statement.
     const groups = new Map<string, { spec: NotificationSpec; userIds: string[] }>()
     for (const user of users) {
-      const contests = digestContestsFor(user.platforms, user.contestTypes, candidates)
+      const contests = digestContestsFor(user, candidates)
       if (contests.length === 0) continue
       const key = contests.map((c) => c.id).join(',')
       let group = groups.get(key)

@@ -24,6 +24,8 @@ export interface PageResult {
   created: number
   /** Deliveries of this page not yet handed to the queue, including ones a crashed run left. */
   toQueue: string[]
+  /** The same, per group in the order given. */
+  toQueueByGroup: string[][]
 }
 
 // Same shape as lib/ids: 4 bytes of seconds then 8 random bytes, as 24 lowercase hex characters.
@@ -111,16 +113,16 @@ export async function createNotifications(
   ctx: FanOutContext,
   groups: readonly { spec: NotificationSpec; userIds: readonly string[] }[],
 ): Promise<PageResult> {
-  const live = groups.filter((g) => g.userIds.length > 0)
-  if (live.length === 0) return { created: 0, toQueue: [] }
+  const toQueueByGroup = groups.map((): string[] => [])
+  const live = [...groups.keys()].filter((i) => groups[i].userIds.length > 0)
+  if (live.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
   const results = await ctx.d1.batch<{ id: string }>(
-    live.flatMap((g) => pageStatements(ctx, g.spec, g.userIds)),
+    live.flatMap((i) => pageStatements(ctx, groups[i].spec, groups[i].userIds)),
   )
   let created = 0
-  const toQueue: string[] = []
-  for (let i = 0; i < results.length; i += 3) {
-    created += results[i].meta.changes
-    for (const row of results[i + 2].results) toQueue.push(row.id)
+  for (const [k, i] of live.entries()) {
+    created += results[3 * k].meta.changes
+    toQueueByGroup[i] = results[3 * k + 2].results.map((row) => row.id)
   }
-  return { created, toQueue }
+  return { created, toQueue: toQueueByGroup.flat(), toQueueByGroup }
 }

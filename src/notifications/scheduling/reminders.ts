@@ -1,14 +1,16 @@
-// The reminder step of the half-hourly scheduler: contests starting inside the look-ahead window,
-// their due followers matched in SQL page by page, one CONTEST_REMINDER each, sends enqueued.
+// The reminder step of the half-hourly scheduler: contests within the look-ahead window, their
+// due recipients matched in SQL page by page, one CONTEST_REMINDER per (user, lead
+// time), each held by the consumer until it is due, and the sends enqueued.
 import { listContestsToNotify, markContestsNotified } from '../../contests/notified.ts'
 import type { ContestRow } from '../../db/schema.ts'
-import { HOUR_MS } from '../../lib/time.ts'
+import { HOUR_MS, MINUTE_MS } from '../../lib/time.ts'
+import { CONTEST_FOLLOWERS_FROM, chose } from '../../users/contest-subscriptions.ts'
+import { MIN_LEAD_MINUTES } from '../../users/preferences.ts'
 import { LIVE_RECIPIENT_SQL, PLATFORM_FOLLOWERS_FROM } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
-import { reminderSpec } from '../kinds/reminder.ts'
-import type { NotificationSpec } from '../spec.ts'
-import { contestTags, typesAllowSql } from './contest-match.ts'
+import { reminderDueAt, reminderKeyPrefix, reminderSpec } from '../kinds/reminder.ts'
+import { contestTags, filtersPassSql, typesAllowSql } from './contest-match.ts'
 import { createNotifications, fanOutContext } from './fan-out.ts'
 import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
 
@@ -16,84 +18,179 @@ import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
 // resumes where it stopped because reminders already made are skipped by their unique key.
 export const DEFAULT_BUDGET_MS = 10 * 60_000
 
-// The smallest notifyBefore a user can choose (preferences allow 1 to 168 hours): once a contest
-// is this close, every follower's reminder has fallen due and the contest is done.
-const MIN_NOTIFY_BEFORE_MS = 1 * HOUR_MS
+/**
+ * The scheduler runs every 30 minutes (jobs/cron.ts), so a run makes every reminder falling due
+ * before the next one; the consumer holds each until its time, which keeps a 10-minute lead time
+ * exact whatever the period.
+ */
+export const SCHEDULER_PERIOD_MS = 30 * MINUTE_MS
 const CONTESTS_PER_RUN = 200
 
-// Followers of the contest's platform, through the user_platforms (platform, user_id) index, who
-// can receive notifications, want them immediately, are inside their notifyBefore, allow the
-// contest's type, and do not hold this reminder yet. Keyset-paged by user id.
-const DUE_FOLLOWERS_SQL = `SELECT up.user_id AS id FROM ${PLATFORM_FOLLOWERS_FROM}
-  WHERE up.platform = ?1 AND up.user_id > ?2
-    AND u.alert_frequency = 'immediate' AND ${LIVE_RECIPIENT_SQL}
-    AND u.notify_before * ${HOUR_MS} >= ?3
-    AND ${typesAllowSql('u.contest_types', '?4')}
-    AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = up.user_id
-      AND n.contest_id = ?5 AND n.type = 'CONTEST_REMINDER' AND n.dedupe_key = ?6)
-  ORDER BY up.user_id LIMIT ?7`
+/**
+ * SQL over the user `u`: the lead times (a JSON array of minutes) whose reminder this run makes for
+ * a contest starting in ?3 ms with start-time key prefix ?6 (bound as a string). A lead time is
+ * due once its moment is within a period (minutes * 60000 >= untilStart - period, ?4); one whose
+ * moment has passed is skipped when a shorter lead time's moment has passed too, since that
+ * shorter one is the reminder that counts now (a user who adds a day-ahead reminder an hour
+ * before the start gets the hour's, not a stale "in a day"); and none already made is made again.
+ */
+const DUE_LEADS_FROM = `json_each(u.lead_times) lt
+  WHERE lt.value * ${MINUTE_MS} >= ?3 - ?4
+    AND NOT EXISTS (SELECT 1 FROM json_each(u.lead_times) sl
+      WHERE sl.value < lt.value AND sl.value * ${MINUTE_MS} >= ?3)
+    AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = u.id
+      AND n.contest_id = ?5 AND n.type = 'CONTEST_REMINDER' AND n.dedupe_key = ?6 || lt.value)`
+
+const DUE_LEADS_SQL = `(SELECT json_group_array(lt.value) FROM ${DUE_LEADS_FROM})`
+const ANY_DUE_LEAD_SQL = `EXISTS (SELECT 1 FROM ${DUE_LEADS_FROM})`
 
 /**
- * Walks the contest's due followers page by page: each page is one D1 batch that inserts the
- * notifications and deliveries, then its deliveries are enqueued. Memory holds one page of ids.
+ * Followers of the contest's platform, through the user_platforms (platform, user_id) index, who
+ * can be notified, want reminders, allow the contest's type (?7) and pass their noise filters
+ * (duration ?8, lower-cased name ?9), did not mute it, and have a due lead time. Keyset-paged by
+ * user id (?2), ?10 a page.
  */
-export async function remindFollowers(
+const PLATFORM_DUE_SQL = `SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
+  FROM ${PLATFORM_FOLLOWERS_FROM}
+  WHERE up.platform = ?1 AND up.user_id > ?2
+    AND u.alert_frequency = 'immediate' AND ${LIVE_RECIPIENT_SQL}
+    AND ${typesAllowSql('u.contest_types', '?7')}
+    AND ${filtersPassSql('?8', '?9')}
+    AND NOT ${chose('mute', '?5')}
+    AND ${ANY_DUE_LEAD_SQL}
+  ORDER BY up.user_id LIMIT ?10`
+
+/**
+ * Users who follow this one contest, through the (contest_id, mode, user_id) index: reminded
+ * whatever their platforms, types, filters or alert frequency say. It binds the same ten values
+ * (SQLite counts parameters up to the highest number), leaving ?1 and ?7 to ?9 unused.
+ */
+const FOLLOWERS_DUE_SQL = `SELECT cs.user_id AS id, ${DUE_LEADS_SQL} AS leads
+  FROM ${CONTEST_FOLLOWERS_FROM}
+  WHERE cs.contest_id = ?5 AND cs.mode = 'follow' AND cs.user_id > ?2
+    AND ${LIVE_RECIPIENT_SQL} AND ${ANY_DUE_LEAD_SQL}
+  ORDER BY cs.user_id LIMIT ?10`
+
+interface DueRow {
+  id: string
+  /** JSON array of the lead times (minutes) due for this user. */
+  leads: string
+}
+
+/** The page's users grouped by lead time: one spec (key, due time) per lead time. */
+function byLeadTime(rows: readonly DueRow[]): Map<number, string[]> {
+  const groups = new Map<number, string[]>()
+  for (const row of rows) {
+    for (const lead of JSON.parse(row.leads) as number[]) {
+      const users = groups.get(lead) ?? []
+      users.push(row.id)
+      groups.set(lead, users)
+    }
+  }
+  return groups
+}
+
+/**
+ * Walks one audience of the contest page by page: each page is one D1 batch that inserts the
+ * notifications and deliveries of every due lead time, then each lead time's deliveries are
+ * enqueued with the delay until they are due. Memory holds one page.
+ */
+async function remindAudience(
   n: Notifier,
+  sql: string,
   contest: ContestRow,
-  spec: NotificationSpec,
   now: number,
-  pageSize = DEFAULT_PAGE_SIZE,
-  deadline = Infinity,
+  pageSize: number,
+  deadline: number,
 ) {
   const ctx = fanOutContext(n, now)
-  const tags = JSON.stringify(contestTags(contest))
-  const untilStart = contest.startTime - now
-  let after = ''
+  const binds = [
+    contest.platform,
+    '',
+    contest.startTime - now,
+    SCHEDULER_PERIOD_MS,
+    contest.id,
+    reminderKeyPrefix(contest),
+    JSON.stringify(contestTags(contest)),
+    contest.durationMinutes,
+    contest.name.toLowerCase(),
+    pageSize,
+  ]
   let created = 0
   let queued = 0
   for (;;) {
     if (Date.now() > deadline) return { created, queued, complete: false }
     const { results } = await n.d1
-      .prepare(DUE_FOLLOWERS_SQL)
-      .bind(contest.platform, after, untilStart, tags, contest.id, spec.dedupeKey, pageSize)
-      .all<{ id: string }>()
+      .prepare(sql)
+      .bind(...binds)
+      .all<DueRow>()
     if (results.length === 0) break
-    const userIds = results.map((r) => r.id)
-    const page = await createNotifications(ctx, [{ spec, userIds }])
+    const groups = [...byLeadTime(results)].map(([lead, userIds]) => ({
+      spec: reminderSpec(contest, now, lead),
+      userIds,
+    }))
+    const page = await createNotifications(ctx, groups)
     created += page.created
-    queued += await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueue, now)
+    for (const [i, { spec }] of groups.entries()) {
+      const delayMs = (spec.scheduledAt ?? now) - now
+      queued += await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueueByGroup[i], now, {
+        delaySeconds: Math.ceil(delayMs / 1000),
+      })
+    }
     if (results.length < pageSize) break
-    after = userIds[userIds.length - 1]
+    binds[1] = results[results.length - 1].id
   }
   return { created, queued, complete: true }
 }
 
+/** The contest's reminders due this run: platform followers first, then its own followers. */
+export async function remindFollowers(
+  n: Notifier,
+  contest: ContestRow,
+  now: number,
+  pageSize = DEFAULT_PAGE_SIZE,
+  deadline = Infinity,
+) {
+  const platform = await remindAudience(n, PLATFORM_DUE_SQL, contest, now, pageSize, deadline)
+  if (!platform.complete) return platform
+  const own = await remindAudience(n, FOLLOWERS_DUE_SQL, contest, now, pageSize, deadline)
+  return {
+    created: platform.created + own.created,
+    queued: platform.queued + own.queued,
+    complete: own.complete,
+  }
+}
+
+/** The shortest lead time anyone holds, in minutes (min() through its index). */
+async function shortestLeadMinutes(n: Notifier): Promise<number> {
+  const row = await n.d1
+    .prepare('SELECT min(shortest_lead) AS minutes FROM users')
+    .first<{ minutes: number | null }>()
+  return row?.minutes ?? MIN_LEAD_MINUTES
+}
+
 export async function runReminders(n: Notifier, now: number, options: PagingOptions = {}) {
   const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)
-  const until = now + n.settings.NOTIFY_WINDOW_HOURS * HOUR_MS
+  // The spec's look-ahead window (NOTIFY_WINDOW_HOURS), plus the period this run makes reminders
+  // for: a lead time longer than the window is reminded when the contest enters it.
+  const until = now + n.settings.NOTIFY_WINDOW_HOURS * HOUR_MS + SCHEDULER_PERIOD_MS
   const due = await listContestsToNotify(n.db, now, until, CONTESTS_PER_RUN)
+  const shortest = await shortestLeadMinutes(n)
   let remindersCreated = 0
   let deliveriesQueued = 0
   let unfinished = 0
   const done: { id: string; startTime: number }[] = []
   for (const [index, contest] of due.entries()) {
-    const result = await remindFollowers(
-      n,
-      contest,
-      reminderSpec(contest, now),
-      now,
-      options.pageSize,
-      deadline,
-    )
+    const result = await remindFollowers(n, contest, now, options.pageSize, deadline)
     remindersCreated += result.created
     deliveriesQueued += result.queued
     if (!result.complete) {
       unfinished = due.length - index
       break
     }
-    // Every reminder due so far is enqueued; none can fall due later once the smallest
-    // notifyBefore has been reached, so the contest is then marked notified and skipped.
-    if (contest.startTime - now <= MIN_NOTIFY_BEFORE_MS) done.push(contest)
+    // Once the shortest lead time anyone holds is within this run's period, every reminder of
+    // the contest is made, so it is marked notified and skipped from then on.
+    if (reminderDueAt(contest, shortest, now) <= now + SCHEDULER_PERIOD_MS) done.push(contest)
   }
   await markContestsNotified(n.db, done, now)
   return {

@@ -6,21 +6,26 @@ import {
   pendingReschedules,
 } from '../../contests/notified.ts'
 import type { ContestRow } from '../../db/schema.ts'
-import { HOUR_MS } from '../../lib/time.ts'
+import { MINUTE_MS } from '../../lib/time.ts'
 import { joinUserSql, LIVE_RECIPIENT_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
-import { reminderKey } from '../kinds/reminder.ts'
+import { reminderKeyPrefix } from '../kinds/reminder.ts'
 import { rescheduleSpecs } from '../kinds/reschedule.ts'
 import { createNotifications, fanOutContext } from './fan-out.ts'
 import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
 
 const RESCHEDULES_PER_RUN = 100
 
-// Users holding a reminder of this contest for another start time, still able to receive one.
-const REMINDED_SQL = `SELECT DISTINCT n.user_id AS id, u.notify_before AS notifyBefore
+// Users holding a reminder of this contest for another start time (its key does not begin with
+// the current start time, ?2), still able to receive one, with the shortest of their lead times
+// whose moment has passed for the new start (?5 ms away): the reminder the notice stands for.
+const REMINDED_SQL = `SELECT DISTINCT n.user_id AS id,
+    (SELECT min(lt.value) FROM json_each(u.lead_times) lt
+      WHERE lt.value * ${MINUTE_MS} >= ?5) AS dueLead
   FROM notifications n ${joinUserSql('n.user_id')}
-  WHERE n.contest_id = ?1 AND n.type = 'CONTEST_REMINDER' AND n.dedupe_key <> ?2
+  WHERE n.contest_id = ?1 AND n.type = 'CONTEST_REMINDER'
+    AND substr(n.dedupe_key, 1, length(?2)) <> ?2
     AND n.user_id > ?3 AND ${LIVE_RECIPIENT_SQL}
   ORDER BY n.user_id LIMIT ?4`
 
@@ -28,21 +33,24 @@ async function announce(n: Notifier, contest: ContestRow, now: number, pageSize:
   const ctx = fanOutContext(n, now)
   const { dueNow, later } = rescheduleSpecs(contest, now)
   const untilStart = contest.startTime - now
-  const inWindow = untilStart <= n.settings.NOTIFY_WINDOW_HOURS * HOUR_MS
   let after = ''
   let created = 0
   let queued = 0
   for (;;) {
     const { results } = await n.d1
       .prepare(REMINDED_SQL)
-      .bind(contest.id, reminderKey(contest), after, pageSize)
-      .all<{ id: string; notifyBefore: number }>()
+      .bind(contest.id, reminderKeyPrefix(contest), after, pageSize, untilStart)
+      .all<{ id: string; dueLead: number | null }>()
     if (results.length === 0) break
-    const isDue = (r: { notifyBefore: number }) =>
-      inWindow && r.notifyBefore * HOUR_MS >= untilStart
+    const dueLeads = new Map<number, string[]>()
+    const notYet: string[] = []
+    for (const { id, dueLead } of results) {
+      if (dueLead === null) notYet.push(id)
+      else dueLeads.set(dueLead, [...(dueLeads.get(dueLead) ?? []), id])
+    }
     const page = await createNotifications(ctx, [
-      { spec: dueNow, userIds: results.filter(isDue).map((r) => r.id) },
-      { spec: later, userIds: results.filter((r) => !isDue(r)).map((r) => r.id) },
+      ...[...dueLeads].map(([lead, userIds]) => ({ spec: dueNow(lead), userIds })),
+      { spec: later, userIds: notYet },
     ])
     created += page.created
     queued += await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueue, now)
