@@ -10,9 +10,15 @@ import {
 } from '../src/contests/queries.ts'
 import { ListQuery, PlatformListQuery } from '../src/contests/schemas.ts'
 import { createDb } from '../src/db/client.ts'
+import {
+  FOLLOWERS_DUE_SQL,
+  PLATFORM_DUE_SQL,
+  SHORTEST_LEAD_SQL,
+} from '../src/notifications/scheduling/reminders.ts'
 
 const db = createDb(env.DB)
 const now = Date.now()
+const HOUR_MS = 3_600_000
 
 async function plan(query: { sql: string; params: unknown[] }): Promise<string> {
   const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
@@ -51,5 +57,40 @@ describe('query plans', () => {
     const queries = contestListQueries(db, ListQuery.parse({ limit: '100' }), now)
     expect(await plan(queries.page.toSQL())).toContain('USING INDEX contests_active_start')
     expect(await plan(queries.total.toSQL())).toMatch(/USING (COVERING )?INDEX contests_active_/)
+  })
+
+  // The reminder scheduler's recipient queries: ten parameters, see reminders.ts.
+  const dueParams = [
+    'codeforces',
+    '',
+    HOUR_MS,
+    30 * 60_000,
+    'c1',
+    '1:',
+    '["cf"]',
+    120,
+    'round',
+    500,
+  ]
+
+  it('the due followers of a platform are walked through (platform, user_id), no scan of users', async () => {
+    const detail = await plan({ sql: PLATFORM_DUE_SQL, params: dueParams })
+    expect(detail).toMatch(/SEARCH up USING (COVERING )?INDEX user_platforms_platform_user/)
+    expect(detail).toMatch(/SEARCH u USING INDEX sqlite_autoindex_users_1 \(id=\?\)/)
+    expect(detail).toMatch(/SEARCH n USING (COVERING )?INDEX notifications_dedupe/)
+    expect(detail).not.toMatch(/SCAN (u|up|users)\b/)
+    expect(detail).not.toContain('TEMP B-TREE')
+  })
+
+  it('the followers of one contest come from the (contest_id, mode, user_id) index', async () => {
+    const detail = await plan({ sql: FOLLOWERS_DUE_SQL, params: dueParams })
+    expect(detail).toMatch(/SEARCH cs USING (COVERING )?INDEX contest_subscriptions_contest_mode/)
+    expect(detail).not.toMatch(/SCAN (u|cs|users)\b/)
+  })
+
+  it('the shortest lead time held is read from its index', async () => {
+    const detail = await plan({ sql: SHORTEST_LEAD_SQL, params: [] })
+    expect(detail).toContain('users_shortest_lead')
+    expect(detail).not.toContain('TEMP B-TREE')
   })
 })

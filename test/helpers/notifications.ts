@@ -51,6 +51,8 @@ export interface RecordingQueue extends Queue {
   bodies: DeliveryMessage[]
   /** How many sendBatch calls were made, and the largest batch. */
   batches: number[]
+  /** The delay asked for each body, in the same order (undefined: none). */
+  delays: (number | undefined)[]
 }
 
 /** The real notifications queue, wrapped to record what the app enqueues. */
@@ -58,17 +60,21 @@ export function recordingQueue(): RecordingQueue {
   const real = env.NOTIFICATIONS_QUEUE
   const bodies: DeliveryMessage[] = []
   const batches: number[] = []
+  const delays: (number | undefined)[] = []
   return {
     bodies,
     batches,
+    delays,
     async send(body: unknown, options?: QueueSendOptions) {
       bodies.push(body as DeliveryMessage)
+      delays.push(options?.delaySeconds)
       batches.push(1)
       await real.send(body, { ...options, delaySeconds: PARKED_SECONDS })
     },
     async sendBatch(messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) {
       const list = [...messages]
       bodies.push(...list.map((m) => m.body as DeliveryMessage))
+      delays.push(...list.map((m) => m.delaySeconds ?? options?.delaySeconds))
       batches.push(list.length)
       await real.sendBatch(
         list.map((m) => ({ ...m, delaySeconds: PARKED_SECONDS })),
@@ -146,6 +152,7 @@ export async function consume(e: Env, messages: QueuedMessage[], queue = 'notifi
 /** Delivers every message the app enqueued so far (first attempts), then forgets them. */
 export async function deliverQueued(e: Env & { NOTIFICATIONS_QUEUE: RecordingQueue }) {
   const bodies = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+  e.NOTIFICATIONS_QUEUE.delays.splice(0)
   if (bodies.length === 0) return []
   return consume(
     e,
@@ -180,6 +187,10 @@ export interface RecipientOptions {
   contestTypes?: string[]
   channels?: { email?: boolean; whatsapp?: boolean; push?: boolean }
   notifyBefore?: number
+  /** Minutes; sent instead of notifyBefore when given. */
+  leadTimes?: number[]
+  quietHours?: { start: string; end: string } | null
+  filters?: { minDuration?: number | null; maxDuration?: number | null; excludeWords?: string[] }
   timezone?: string
   phoneNumber?: string
   name?: string
@@ -217,7 +228,11 @@ export async function recipient(options: RecipientOptions = {}): Promise<Recipie
           whatsapp: channels.whatsapp ?? false,
           push: channels.push ?? false,
         },
-        notifyBefore: options.notifyBefore ?? 24,
+        ...(options.leadTimes
+          ? { leadTimes: options.leadTimes }
+          : { notifyBefore: options.notifyBefore ?? 24 }),
+        ...(options.quietHours !== undefined && { quietHours: options.quietHours }),
+        ...(options.filters && { filters: options.filters }),
         timezone: options.timezone ?? 'UTC',
       },
     },
@@ -267,7 +282,7 @@ export interface StoredDelivery {
 export async function notificationsOf(userId: string): Promise<Record<string, any>[]> {
   const { results } = await env.DB.prepare(
     `SELECT id, contest_id AS contestId, type, title, message, payload, channels, status,
-       dedupe_key AS dedupeKey, sent_at AS sentAt
+       dedupe_key AS dedupeKey, scheduled_at AS scheduledAt, sent_at AS sentAt
      FROM notifications WHERE user_id = ? ORDER BY created_at, id`,
   )
     .bind(userId)

@@ -50,7 +50,7 @@ const ANY_DUE_LEAD_SQL = `EXISTS (SELECT 1 FROM ${DUE_LEADS_FROM})`
  * (duration ?8, lower-cased name ?9), did not mute it, and have a due lead time. Keyset-paged by
  * user id (?2), ?10 a page.
  */
-const PLATFORM_DUE_SQL = `SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
+export const PLATFORM_DUE_SQL = `SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
   FROM ${PLATFORM_FOLLOWERS_FROM}
   WHERE up.platform = ?1 AND up.user_id > ?2
     AND u.alert_frequency = 'immediate' AND ${LIVE_RECIPIENT_SQL}
@@ -65,7 +65,7 @@ const PLATFORM_DUE_SQL = `SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
  * whatever their platforms, types, filters or alert frequency say. It binds the same ten values
  * (SQLite counts parameters up to the highest number), leaving ?1 and ?7 to ?9 unused.
  */
-const FOLLOWERS_DUE_SQL = `SELECT cs.user_id AS id, ${DUE_LEADS_SQL} AS leads
+export const FOLLOWERS_DUE_SQL = `SELECT cs.user_id AS id, ${DUE_LEADS_SQL} AS leads
   FROM ${CONTEST_FOLLOWERS_FROM}
   WHERE cs.contest_id = ?5 AND cs.mode = 'follow' AND cs.user_id > ?2
     AND ${LIVE_RECIPIENT_SQL} AND ${ANY_DUE_LEAD_SQL}
@@ -161,11 +161,15 @@ export async function remindFollowers(
   }
 }
 
-/** The shortest lead time anyone holds, in minutes (min() through its index). */
+/**
+ * The shortest lead time any recipient holds, in minutes: the users_shortest_lead index walked
+ * from its low end to the first live recipient.
+ */
+export const SHORTEST_LEAD_SQL = `SELECT u.shortest_lead AS minutes FROM users u
+  WHERE ${LIVE_RECIPIENT_SQL} ORDER BY u.shortest_lead LIMIT 1`
+
 async function shortestLeadMinutes(n: Notifier): Promise<number> {
-  const row = await n.d1
-    .prepare('SELECT min(shortest_lead) AS minutes FROM users')
-    .first<{ minutes: number | null }>()
+  const row = await n.d1.prepare(SHORTEST_LEAD_SQL).first<{ minutes: number }>()
   return row?.minutes ?? MIN_LEAD_MINUTES
 }
 
