@@ -12,7 +12,7 @@ const LAYERS = [
   { name: 'users', paths: ['users'] },
   { name: 'auth', paths: ['auth'] },
   { name: 'webhooks', paths: ['webhooks'] },
-  { name: 'features', paths: ['notifications', 'sync', 'resources'], siblings: false },
+  { name: 'features', paths: ['notifications', 'sync', 'resources', 'calendar'], siblings: false },
   { name: 'account', paths: ['account'] },
   { name: 'admin', paths: ['admin'] },
   { name: 'jobs', paths: ['jobs'] },

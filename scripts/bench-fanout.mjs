@@ -4,6 +4,7 @@
 // sendBatch to the local queue) with workerd's CPU time, then the consumer's throughput against
 // a loopback email provider.
 import { build } from 'esbuild'
+import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
@@ -17,6 +18,9 @@ const { Miniflare } = fromWrangler('miniflare')
 const USERS = Number(process.env.BENCH_USERS ?? 100_000)
 const CONTESTS = Number(process.env.BENCH_CONTESTS ?? 50)
 const CONSUMED = Number(process.env.BENCH_CONSUMED ?? 5_000)
+// Every user's lead times in minutes (BENCH_LEAD_TIMES=1440,60,10); more than one adds a day of
+// half-hourly runs, so each lead time's reminders are made when they fall due.
+const LEAD_TIMES = (process.env.BENCH_LEAD_TIMES ?? '1440').split(',').map(Number)
 // BENCH_QUEUE=none drops the messages instead of sending them, to time the SQL on its own.
 const QUEUE = process.env.BENCH_QUEUE === 'none' ? '?queue=none' : ''
 const COMPATIBILITY_DATE = '2026-04-20'
@@ -34,14 +38,14 @@ const TYPES = { codeforces: 'CF', leetcode: 'WEEKLY', codechef: 'STARTERS', atco
 const SEED_USERS = \`WITH RECURSIVE seq(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?2)
   INSERT INTO users (id, email, name, password_hash, platforms, alert_frequency, contest_types,
     notify_email, notify_whatsapp, notify_push, notify_before, timezone, is_active,
-    email_verified_at, created_at, updated_at)
+    email_verified_at, created_at, updated_at, lead_times, shortest_lead)
   SELECT printf('%024x', i), 'user' || i || '@bench.test', 'User ' || i, 'x',
     CASE i % 6 WHEN 0 THEN '["codeforces","leetcode"]' WHEN 1 THEN '["codeforces","codechef"]'
       WHEN 2 THEN '["codeforces","atcoder"]' WHEN 3 THEN '["leetcode","codechef"]'
       WHEN 4 THEN '["leetcode","atcoder"]' ELSE '["codechef","atcoder"]' END,
     CASE WHEN i % 20 = 0 THEN 'daily' WHEN i % 20 = 1 THEN 'weekly' ELSE 'immediate' END,
     CASE WHEN i % 10 = 5 THEN '["div2"]' ELSE '[]' END,
-    1, 0, 0, 24, 'UTC', 1, 1, 1, 1
+    1, 0, 0, ?4, 'UTC', 1, 1, 1, 1, ?3, ?5
   FROM seq\`
 const SEED_PLATFORMS = \`INSERT INTO user_platforms (user_id, platform)
   SELECT u.id, j.value FROM users u, json_each(u.platforms) j
@@ -50,13 +54,15 @@ const SEED_PLATFORMS = \`INSERT INTO user_platforms (user_id, platform)
 export default {
   async fetch(request, env) {
     const url = new URL(request.url)
-    const now = Number(url.searchParams.get('now'))
+    const now = Number(url.searchParams.get('at') ?? url.searchParams.get('now'))
     if (url.pathname === '/seed') {
       const users = Number(url.searchParams.get('users'))
+      const leads = JSON.parse(url.searchParams.get('leads'))
+      const hours = Math.ceil(Math.max(...leads) / 60)
       for (let from = 0; from < users; from += 5000) {
         const to = Math.min(users, from + 5000) - 1
         await env.DB.batch([
-          env.DB.prepare(SEED_USERS).bind(from, to),
+          env.DB.prepare(SEED_USERS).bind(from, to, JSON.stringify(leads), hours, Math.min(...leads)),
           env.DB.prepare(SEED_PLATFORMS).bind(from, to),
         ])
       }
@@ -215,7 +221,12 @@ const mf = new Miniflare({
   kvNamespaces: ['KV'],
   // A producer only: the messages stay queued, as they would while consumers catch up.
   queueProducers: { NOTIFICATIONS_QUEUE: { queueName: 'notifications' } },
-  bindings: { RESEND_API_KEY: 're_bench', RESEND_API_URL: `${providerUrl}/resend` },
+  bindings: {
+    RESEND_API_KEY: 're_bench',
+    RESEND_API_URL: `${providerUrl}/resend`,
+    // Reminder emails carry a mute link signed with a key derived from it.
+    JWT_SECRET: randomBytes(36).toString('base64url'),
+  },
 })
 try {
   const db = await mf.getD1Database('DB')
@@ -228,20 +239,45 @@ try {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
     return res.json()
   }
-  const seed = await measured(() => call(`/seed?users=${USERS}&contests=${CONTESTS}`))
+  const leads = encodeURIComponent(JSON.stringify(LEAD_TIMES))
+  const seed = await measured(() =>
+    call(`/seed?users=${USERS}&contests=${CONTESTS}&leads=${leads}`),
+  )
   const run = await measured(() => call(`/schedule${QUEUE}`))
   const counts = await call('/count')
   const again = await measured(() => call('/schedule'))
+  // With several lead times, the runs of the next day (every 30 minutes, as the cron) make the
+  // shorter lead times' reminders as they fall due; the contests start 2 to 22 hours from now.
+  let day
+  if (LEAD_TIMES.length > 1) {
+    const runs = []
+    const dayRuns = await measured(async () => {
+      for (let at = now + 30 * 60_000; at <= now + 23 * 3_600_000; at += 30 * 60_000) {
+        runs.push((await call(`/schedule?at=${at}`)).ms)
+      }
+    })
+    const after = await call('/count')
+    day = {
+      runs: runs.length,
+      wallMs: dayRuns.wallMs,
+      workerdCpuS: dayRuns.workerdCpuS,
+      slowestRunMs: Math.max(...runs),
+      notificationsMade: after.notifications - counts.notifications,
+      stored: after,
+    }
+  }
   const consume = await measured(() => call(`/consume?n=${CONSUMED}`))
   const calibration = await call('/calibrate')
   const report = {
     users: USERS,
     contests: CONTESTS,
+    leadTimes: LEAD_TIMES,
     seedMs: seed.wallMs,
     schedulerRun: { ...run.result, wallMs: run.wallMs, workerdCpuS: run.workerdCpuS },
     stored: counts,
     notificationsPerSecond: Math.round(counts.notifications / (run.wallMs / 1000)),
     secondRun: { ...again.result, wallMs: again.wallMs, workerdCpuS: again.workerdCpuS },
+    ...(day && { nextDayOfRuns: day }),
     consumer: {
       ...consume.result,
       wallMs: consume.wallMs,

@@ -11,6 +11,10 @@ import { phoneRoutes } from './auth/phone-routes.ts'
 import { changeUserRole } from './auth/roles.ts'
 import { authRoutes } from './auth/routes.ts'
 import { sessionChecks } from './auth/sessions.ts'
+import type { ContestRules } from './calendar/contest-rules.ts'
+import { privateFeedRoutes } from './calendar/feed-routes.ts'
+import { publicCalendarRoutes } from './calendar/public-routes.ts'
+import { calendarUserRoutes } from './calendar/user-routes.ts'
 import { outboxRoutes } from './channels/outbox.ts'
 import { contestAdminRoutes } from './contests/admin-routes.ts'
 import { contestRoutes } from './contests/routes.ts'
@@ -20,11 +24,15 @@ import { createRouter } from './http/router.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
 import { notificationRoutes } from './notifications/api/routes.ts'
+import { contestUrl, formatDuration, platformName } from './notifications/kinds/wording.ts'
+import { contestTags, typesAllow } from './notifications/scheduling/contest-match.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { syncRoutes } from './sync/routes.ts'
 import { lastSuccessfulSync } from './sync/runs.ts'
+import { muteLinkRoutes } from './users/mute-routes.ts'
 import { userRoutes } from './users/routes.ts'
+import { contestSubscriptionRoutes } from './users/subscription-routes.ts'
 import { emitContestCreated } from './webhooks/contest-events.ts'
 import { webhookRoutes } from './webhooks/routes.ts'
 
@@ -34,6 +42,14 @@ export interface AppOptions {
 }
 
 type Router = ReturnType<typeof createRouter>
+
+/** The calendar shows contests with the link, words and type matching of the reminders. */
+const calendarRules: ContestRules = {
+  pageUrl: contestUrl,
+  platformName,
+  formatDuration,
+  typesAllow: (userTypes, contest) => typesAllow(userTypes, contestTags(contest)),
+}
 
 /** The routers that share a mount path, as one router that tries them in the order given. */
 function mountedTogether(...routers: Router[]): Router {
@@ -79,18 +95,30 @@ export function createApp(options: AppOptions) {
 
   // One router per mount path; within it, routers are tried in the order given.
   app.route('/auth', mountedTogether(authRoutes, recoveryRoutes))
-  app.route('/users', userRoutes({ deleteAccount: deleteUser, changeUserRole }))
+  app.route(
+    '/users',
+    // The calendar first: the admin DELETE /{id} of the users router would take /calendar.
+    mountedTogether(
+      calendarUserRoutes,
+      userRoutes({ deleteAccount: deleteUser, changeUserRole }),
+      contestSubscriptionRoutes,
+    ),
+  )
   app.route('/users/phone', phoneRoutes)
   app.route('/dev', outboxRoutes)
   app.route(
     '/contests',
     mountedTogether(
+      publicCalendarRoutes(calendarRules),
       contestRoutes(lastSuccessfulSync),
       contestAdminRoutes(emitContestCreated),
       syncRoutes,
     ),
   )
   app.route('/notifications', notificationRoutes)
+  app.route('/calendar', privateFeedRoutes(calendarRules))
+  // The mute link of reminder emails: signed, so it needs no sign-in (HTML pages, not JSON).
+  app.route('/subscriptions', muteLinkRoutes)
   // The second API area: same users, same tokens, same base address.
   app.route('/contact', contactRoutes)
   app.route('/admin', adminRoutes)

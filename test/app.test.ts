@@ -69,6 +69,7 @@ describe('API description', () => {
     expect(publicPaths.sort()).toEqual(
       [
         '/contests',
+        '/contests/calendar.ics',
         '/contests/difficulty/{level}',
         '/contests/finished',
         '/contests/health',

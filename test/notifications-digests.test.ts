@@ -1,7 +1,10 @@
 // Daily and weekly digests driven through scheduled(): 09:00 in each user's time zone, the
 // contests their preferences select, once per day or week, nothing when none match.
+import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { createDb } from '../src/db/client.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/lib/time.ts'
+import { setSubscription } from '../src/users/contest-subscriptions.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
   deliverQueued,
@@ -64,6 +67,30 @@ describe('daily digests', () => {
     expect(mail.message.html).not.toContain('Weekly Contest 1')
     expect(mail.message.html).not.toContain('Round D')
     expect(mail.message.text).toContain('Contests in the next 24 hours:')
+  })
+
+  it('leave out muted contests and filtered ones, and list followed ones', async () => {
+    const monday = nextMondayNineUtc()
+    const ada = await recipient({
+      alertFrequency: 'daily',
+      filters: { excludeWords: ['kotlin'] },
+    })
+    const [kept, muted, filtered, followed] = await addContests(
+      [
+        contest(3, { name: 'Round Kept' }, monday),
+        contest(4, { name: 'Round Muted' }, monday),
+        contest(5, { name: 'Kotlin Heroes' }, monday),
+        contest(6, { platform: 'atcoder', type: 'ABC', name: 'ABC Followed' }, monday),
+      ],
+      monday,
+    )
+    const db = createDb(env.DB)
+    await setSubscription(db, ada.id, muted.id, 'mute', monday)
+    await setSubscription(db, ada.id, followed.id, 'follow', monday)
+    await runScheduler(testEnv(), monday)
+    const [digest] = await digestsOf(ada.id)
+    expect(digest.payload.contestIds.sort()).toEqual([kept.id, followed.id].sort())
+    expect(digest.payload.contestIds).not.toContain(filtered.id)
   })
 
   it('do not go out at other times of the day', async () => {

@@ -10,11 +10,8 @@ import {
 } from '../src/contests/queries.ts'
 import { ListQuery, PlatformListQuery } from '../src/contests/schemas.ts'
 import { createDb } from '../src/db/client.ts'
-import {
-  FOLLOWERS_DUE_SQL,
-  PLATFORM_DUE_SQL,
-  SHORTEST_LEAD_SQL,
-} from '../src/notifications/scheduling/reminders.ts'
+import { FOLLOWERS_DUE_SQL, PLATFORM_DUE_SQL } from '../src/notifications/scheduling/reminders.ts'
+import { SHORTEST_LEAD_SQL } from '../src/users/recipients.ts'
 
 const db = createDb(env.DB)
 const now = Date.now()

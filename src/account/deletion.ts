@@ -2,6 +2,7 @@
 // happens whole or not at all. A feature that adds a table owned by a user adds its statements here.
 import type { BatchItem } from 'drizzle-orm/batch'
 import { deleteUserAuthStatements } from '../auth/deletion.ts'
+import { deleteUserCalendarStatements } from '../calendar/deletion.ts'
 import type { Db } from '../db/client.ts'
 import { deleteUserNotificationStatements } from '../notifications/deletion.ts'
 import { deleteUserConversationStatements } from '../resources/conversations.ts'
@@ -17,6 +18,7 @@ export function deleteUserStatements(db: Db, userId: string): BatchItem<'sqlite'
     ...deleteUserNotificationStatements(db, userId),
     ...deleteUserSubmissionStatements(db, userId),
     ...deleteUserConversationStatements(db, userId),
+    ...deleteUserCalendarStatements(db, userId),
     ...deleteUserAuthStatements(db, userId),
     ...deleteUserRowStatements(db, userId),
   ]

@@ -8,7 +8,7 @@ import type { ContestType, Difficulty, Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
 import { isReschedule, recordReschedule } from './reschedules.ts'
 import type { ContestInput } from './contest-input.ts'
-import { contestFields, insertContests } from './writes.ts'
+import { contestFields, insertContests, sequenceAfter } from './writes.ts'
 
 function toInput(body: CreateContest): ContestInput {
   return { ...body, startTime: Date.parse(body.startTime), endTime: Date.parse(body.endTime) }
@@ -83,6 +83,7 @@ export async function updateContest(
     .update(contests)
     .set({
       ...contestFields(merged, now),
+      sequence: sequenceAfter(startTime, endTime),
       isActive: patch.isActive ?? current.isActive,
       // A new start time re-arms reminders.
       ...(startTime !== current.startTime && { isNotified: false }),

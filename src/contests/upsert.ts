@@ -7,7 +7,7 @@ import { isReschedule, recordReschedule } from './reschedules.ts'
 import type { Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
 import type { ContestInput } from './contest-input.ts'
-import { contestFields, newContestRow, ROWS_PER_INSERT } from './writes.ts'
+import { contestFields, newContestRow, ROWS_PER_INSERT, sequenceAfter } from './writes.ts'
 
 export interface UpsertResult {
   created: ContestRow[]
@@ -64,6 +64,7 @@ export async function upsertPlatformContests(
         .update(contests)
         .set({
           ...contestFields(input, now),
+          sequence: sequenceAfter(input.startTime, input.endTime),
           syncHash: hash,
           lastSyncedAt: now,
           updatedAt: now,

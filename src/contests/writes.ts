@@ -1,4 +1,5 @@
 // Catalogue writes shared by the admin endpoints, the sync job and the test helpers.
+import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
@@ -23,6 +24,17 @@ export function contestFields(input: ContestInput, now: number) {
     problemCount: input.problemCount ?? null,
     platformMetadata: input.platformMetadata ?? null,
   }
+}
+
+/**
+ * The `sequence` of a row an UPDATE gives `startTime` and `endTime`: one more when either moves, so
+ * calendars replace their copy. Compared with the stored times inside the same statement (SQLite
+ * evaluates every SET expression against the row as it was), so concurrent writers never lose a
+ * step and nothing is read first.
+ */
+export function sequenceAfter(startTime: number, endTime: number): SQL {
+  return sql`${contests.sequence} + CASE WHEN ${contests.startTime} <> ${startTime}
+    OR ${contests.endTime} <> ${endTime} THEN 1 ELSE 0 END`
 }
 
 export function newContestRow(input: ContestInput, now: number): ContestRow {

@@ -1,6 +1,6 @@
 // A user's follow or mute of single contests (contest_subscriptions): the writes, the user's list,
 // and SQL fragments for other features' set-based statements (the scheduler, digests, the feed).
-import { and, desc, eq } from 'drizzle-orm'
+import { and, count, desc, eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { contestSubscriptions, users } from '../db/schema.ts'
 import { liveUserById } from './live.ts'
@@ -63,6 +63,33 @@ export function subscriptionsOf(db: Db, userId: string): Promise<ContestSubscrip
     .from(contestSubscriptions)
     .where(eq(contestSubscriptions.userId, userId))
     .orderBy(desc(contestSubscriptions.updatedAt), contestSubscriptions.contestId)
+}
+
+/**
+ * One page of the user's choices, the latest first, with how many there are. The contest id
+ * breaks ties, so pages never overlap.
+ */
+export async function subscriptionPage(
+  db: Db,
+  userId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ContestSubscription[]; total: number }> {
+  const mine = eq(contestSubscriptions.userId, userId)
+  const [[{ total }], rows] = await db.batch([
+    db.select({ total: count() }).from(contestSubscriptions).where(mine),
+    db
+      .select({
+        contestId: contestSubscriptions.contestId,
+        mode: contestSubscriptions.mode,
+        updatedAt: contestSubscriptions.updatedAt,
+      })
+      .from(contestSubscriptions)
+      .where(mine)
+      .orderBy(desc(contestSubscriptions.updatedAt), contestSubscriptions.contestId)
+      .limit(page.limit)
+      .offset(page.offset),
+  ])
+  return { rows, total }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Channel } from '../../channels/registry.ts'
 import { sendWhatsApp } from '../../channels/whatsapp.ts'
 import type { Db } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
+import { muteLink } from '../../users/mute-link.ts'
 import { isPhoneVerified } from '../../users/phone.ts'
 import { listPushSubscriptions, removePushSubscription } from '../../users/push-subscriptions.ts'
 import { notificationKind } from '../kinds/registry.ts'
@@ -87,9 +88,18 @@ export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> 
   const { env, notification, recipient, content } = req
   const kind = notificationKind(notification)
   if (req.channel === 'email') {
+    // Signed here, per recipient: kinds render without keys. Only while the contest exists, and
+    // a link that cannot be signed (no usable JWT_SECRET) is left out rather than the email.
+    const contestId = notification.contestId
+    const muteUrl =
+      contestId && content.contests.has(contestId)
+        ? await muteLink(env, content.appUrl, { userId: req.userId, contestId }).catch(
+            () => undefined,
+          )
+        : undefined
     const result = await sendEmail(env, {
       to: recipient.email,
-      ...kind.email(notification, recipient, content),
+      ...kind.email(notification, recipient, { ...content, muteUrl }),
       idempotencyKey: req.deliveryId,
     })
     return {

@@ -14,6 +14,18 @@ import {
 } from './rendering.ts'
 import { formatDuration, formatTime, formatUntil } from './wording.ts'
 
+const MUTE_QUESTION = 'Not interested in this contest?'
+
+/** The one-step mute link, small, under the contest's button; nothing without a safe link. */
+function muteHtml(url: string | undefined): string {
+  const href = safeHref(url)
+  if (!href) return ''
+  return para(
+    `<span style="font-size:13px;color:#52606d">${MUTE_QUESTION} ` +
+      `<a href="${href}" style="color:#52606d">Mute it</a>.</span>`,
+  )
+}
+
 export interface NoticeWording {
   /** The payload's kind. */
   name: string
@@ -75,12 +87,14 @@ export function contestNoticeKind(wording: NoticeWording): NotificationKind {
       para(noticeSentence(wording, name, escapeHtml(contest.platform), escapeHtml(when))) +
       (details.length ? para(escapeHtml(details.join(' · '))) : '') +
       (custom ? para(escapeMultiline(custom)) : '') +
-      button(safeHref(contest.url), 'Open the contest')
+      button(safeHref(contest.url), 'Open the contest') +
+      muteHtml(ctx.muteUrl)
     const text =
       `Hello ${r.name},\n\n${noticeSentence(wording, contest.name, contest.platform, when)}\n` +
       (details.length ? `${details.join(' · ')}\n` : '') +
       (custom ? `\n${custom}\n` : '') +
       (contest.url ? `\n${contest.url}\n` : '') +
+      (ctx.muteUrl ? `\n${MUTE_QUESTION} Mute it: ${ctx.muteUrl}\n` : '') +
       textFooter(ctx.appUrl)
     return { subject, html: layout(subject, html, ctx.appUrl), text }
   }

@@ -25,6 +25,11 @@ export interface ContentContext {
   now: number
   /** Contests the notification refers to, by id, as they are now. */
   contests: ReadonlyMap<string, ContestRow>
+  /**
+   * The recipient's signed link that mutes the notification's contest, for emails about one
+   * contest; signed by delivery at send time, since kinds render without keys or I/O.
+   */
+  muteUrl?: string
 }
 
 /** A payload field that is a non-empty string, else undefined (payloads are stored JSON). */

@@ -6,7 +6,11 @@ import type { ContestRow } from '../../db/schema.ts'
 import { HOUR_MS, MINUTE_MS } from '../../lib/time.ts'
 import { CONTEST_FOLLOWERS_FROM, chose } from '../../users/contest-subscriptions.ts'
 import { MIN_LEAD_MINUTES } from '../../users/preferences.ts'
-import { LIVE_RECIPIENT_SQL, PLATFORM_FOLLOWERS_FROM } from '../../users/recipients.ts'
+import {
+  LIVE_RECIPIENT_SQL,
+  PLATFORM_FOLLOWERS_FROM,
+  SHORTEST_LEAD_SQL,
+} from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { reminderDueAt, reminderKeyPrefix, reminderSpec } from '../kinds/reminder.ts'
@@ -161,13 +165,7 @@ export async function remindFollowers(
   }
 }
 
-/**
- * The shortest lead time any recipient holds, in minutes: the users_shortest_lead index walked
- * from its low end to the first live recipient.
- */
-export const SHORTEST_LEAD_SQL = `SELECT u.shortest_lead AS minutes FROM users u
-  WHERE ${LIVE_RECIPIENT_SQL} ORDER BY u.shortest_lead LIMIT 1`
-
+/** The shortest lead time any recipient holds, in minutes. */
 async function shortestLeadMinutes(n: Notifier): Promise<number> {
   const row = await n.d1.prepare(SHORTEST_LEAD_SQL).first<{ minutes: number }>()
   return row?.minutes ?? MIN_LEAD_MINUTES
