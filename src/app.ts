@@ -11,7 +11,6 @@ import { phoneRoutes } from './auth/phone-routes.ts'
 import { changeUserRole } from './auth/roles.ts'
 import { authRoutes } from './auth/routes.ts'
 import { sessionChecks } from './auth/sessions.ts'
-import type { ContestRules } from './calendar/contest-rules.ts'
 import { privateFeedRoutes } from './calendar/feed-routes.ts'
 import { publicCalendarRoutes } from './calendar/public-routes.ts'
 import { calendarUserRoutes } from './calendar/user-routes.ts'
@@ -24,8 +23,6 @@ import { createRouter } from './http/router.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
 import { notificationRoutes } from './notifications/api/routes.ts'
-import { contestUrl, formatDuration, platformName } from './notifications/kinds/wording.ts'
-import { contestTags, typesAllow } from './notifications/scheduling/contest-match.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { syncRoutes } from './sync/routes.ts'
@@ -42,14 +39,6 @@ export interface AppOptions {
 }
 
 type Router = ReturnType<typeof createRouter>
-
-/** The calendar shows contests with the link, words and type matching of the reminders. */
-const calendarRules: ContestRules = {
-  pageUrl: contestUrl,
-  platformName,
-  formatDuration,
-  typesAllow: (userTypes, contest) => typesAllow(userTypes, contestTags(contest)),
-}
 
 /** The routers that share a mount path, as one router that tries them in the order given. */
 function mountedTogether(...routers: Router[]): Router {
@@ -109,14 +98,14 @@ export function createApp(options: AppOptions) {
   app.route(
     '/contests',
     mountedTogether(
-      publicCalendarRoutes(calendarRules),
+      publicCalendarRoutes,
       contestRoutes(lastSuccessfulSync),
       contestAdminRoutes(emitContestCreated),
       syncRoutes,
     ),
   )
   app.route('/notifications', notificationRoutes)
-  app.route('/calendar', privateFeedRoutes(calendarRules))
+  app.route('/calendar', privateFeedRoutes)
   // The mute link of reminder emails: signed, so it needs no sign-in (HTML pages, not JSON).
   app.route('/subscriptions', muteLinkRoutes)
   // The second API area: same users, same tokens, same base address.

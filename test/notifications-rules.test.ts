@@ -3,11 +3,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { newId } from '../src/lib/ids.ts'
-import {
-  contestTags,
-  normalizeContestType,
-  typesAllow,
-} from '../src/notifications/scheduling/contest-match.ts'
+import { contestTags, normalizeContestType, typesAllow } from '../src/contests/matching.ts'
 import { dueDigestDate, localTime, slotStart } from '../src/notifications/scheduling/digest-time.ts'
 import {
   automaticRetryDelay,

@@ -1,6 +1,6 @@
 // A contest as a calendar event: a UID that survives every change, its times, words and link.
+import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
 import type { ContestRow } from '../db/schema.ts'
-import type { ContestRules } from './contest-rules.ts'
 import type { CalendarEvent } from './ics.ts'
 
 const UID_DOMAIN = 'contest-alert-service'
@@ -18,13 +18,12 @@ export function contestUid(contest: Pick<ContestRow, 'platform' | 'platformId'>)
 /** The event of `contest`, with one display alarm per lead time (minutes before the start). */
 export function contestEvent(
   contest: ContestRow,
-  rules: ContestRules,
   leadTimes: readonly number[] = [],
 ): CalendarEvent {
-  const url = rules.pageUrl(contest)
-  const duration = rules.formatDuration(contest.durationMinutes)
+  const url = contestUrl(contest)
+  const duration = formatDuration(contest.durationMinutes)
   const description = [
-    `Platform: ${rules.platformName(contest.platform)}`,
+    `Platform: ${platformName(contest.platform)}`,
     `Type: ${contest.type}`,
     `Duration: ${duration}`,
     ...(url ? [url] : []),
@@ -41,7 +40,7 @@ export function contestEvent(
     url,
     alarms: leadTimes.map((minutes) => ({
       minutesBefore: minutes,
-      description: `${contest.name} starts in ${rules.formatDuration(minutes)}`,
+      description: `${contest.name} starts in ${formatDuration(minutes)}`,
     })),
   }
 }

@@ -5,7 +5,6 @@ import { createRouter } from '../http/router.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import { notFound } from '../lib/errors.ts'
 import { errorResponse } from '../lib/openapi.ts'
-import type { ContestRules } from './contest-rules.ts'
 import { icsResponse } from './ics-response.ts'
 import { privateFeed } from './private-feed.ts'
 import { FeedFileParam, icsBody } from './schemas.ts'
@@ -32,13 +31,11 @@ async function etagOf(text: string): Promise<string> {
   return `"${(await sha256Hex(text)).slice(0, 32)}"`
 }
 
-export function privateFeedRoutes(rules: ContestRules) {
-  return createRouter().openapi(feed, async (c) => {
-    const token = FEED_FILE.exec(c.req.valid('param').file)?.[1]
-    const text = token && (await privateFeed(createDb(c.env.DB), token, rules, Date.now()))
-    if (!text) throw notFound('Calendar feed not found')
-    const headers = { 'Cache-Control': CACHE_CONTROL, ETag: await etagOf(text) }
-    if (c.req.header('If-None-Match') === headers.ETag) return c.body(null, 304, headers)
-    return icsResponse(c, text, headers)
-  })
-}
+export const privateFeedRoutes = createRouter().openapi(feed, async (c) => {
+  const token = FEED_FILE.exec(c.req.valid('param').file)?.[1]
+  const text = token && (await privateFeed(createDb(c.env.DB), token, Date.now()))
+  if (!text) throw notFound('Calendar feed not found')
+  const headers = { 'Cache-Control': CACHE_CONTROL, ETag: await etagOf(text) }
+  if (c.req.header('If-None-Match') === headers.ETag) return c.body(null, 304, headers)
+  return icsResponse(c, text, headers)
+})

@@ -2,16 +2,10 @@
 import { calendarContests } from '../contests/calendar.ts'
 import type { Db } from '../db/client.ts'
 import { contestEvent } from './contest-event.ts'
-import type { ContestRules } from './contest-rules.ts'
 import { FEED_REFRESH_SECONDS, renderCalendar } from './ics.ts'
 import type { CalendarQueryInput } from './schemas.ts'
 
-export async function publicFeed(
-  db: Db,
-  query: CalendarQueryInput,
-  rules: ContestRules,
-  now: number,
-): Promise<string> {
+export async function publicFeed(db: Db, query: CalendarQueryInput, now: number): Promise<string> {
   const rows = await calendarContests(
     db,
     {
@@ -22,7 +16,7 @@ export async function publicFeed(
     },
     now,
   )
-  const events = rows.map((row) => contestEvent(row, rules))
+  const events = rows.map((row) => contestEvent(row))
   return renderCalendar(
     { name: 'Programming contests', refreshSeconds: FEED_REFRESH_SECONDS },
     events,

@@ -6,7 +6,6 @@ import { createDb } from '../db/client.ts'
 import { publicCache } from '../http/public-cache.ts'
 import { createRouter } from '../http/router.ts'
 import { errorResponse } from '../lib/openapi.ts'
-import type { ContestRules } from './contest-rules.ts'
 import { icsResponse } from './ics-response.ts'
 import { publicFeed } from './public-feed.ts'
 import { CalendarQuery, icsBody } from './schemas.ts'
@@ -29,9 +28,7 @@ const feed = createRoute({
 })
 
 /** Mounted under /contests ahead of the catalogue's /{id}, which would take `calendar.ics`. */
-export function publicCalendarRoutes(rules: ContestRules) {
-  return createRouter().openapi(feed, async (c) => {
-    const db = createDb(c.env.DB)
-    return icsResponse(c, await publicFeed(db, c.req.valid('query'), rules, Date.now()))
-  })
-}
+export const publicCalendarRoutes = createRouter().openapi(feed, async (c) => {
+  const db = createDb(c.env.DB)
+  return icsResponse(c, await publicFeed(db, c.req.valid('query'), Date.now()))
+})

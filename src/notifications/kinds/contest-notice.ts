@@ -12,7 +12,8 @@ import {
   type Recipient,
   type StoredNotification,
 } from './rendering.ts'
-import { formatDuration, formatTime, formatUntil } from './wording.ts'
+import { formatDuration } from '../../contests/describe.ts'
+import { formatTime, formatUntil } from './wording.ts'
 
 const MUTE_QUESTION = 'Not interested in this contest?'
 

@@ -1,7 +1,7 @@
 // The contest a notification is about, fresh from the catalogue or, once the contest is gone, as
 // the payload recorded it when the notification was created.
 import { payloadText, type ContentContext, type StoredNotification } from './rendering.ts'
-import { contestUrl, platformName } from './wording.ts'
+import { contestUrl, platformName } from '../../contests/describe.ts'
 
 export interface ContestView {
   name: string

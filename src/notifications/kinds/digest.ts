@@ -14,7 +14,8 @@ import {
   type Recipient,
   type StoredNotification,
 } from './rendering.ts'
-import { formatTime, platformName } from './wording.ts'
+import { platformName } from '../../contests/describe.ts'
+import { formatTime } from './wording.ts'
 
 export type DigestFrequency = 'daily' | 'weekly'
 

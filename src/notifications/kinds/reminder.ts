@@ -5,7 +5,8 @@ import type { ContestRow } from '../../db/schema.ts'
 import { toIso } from '../../lib/time.ts'
 import { ALL_CHANNELS, EMAIL_ONLY, type NotificationSpec } from '../spec.ts'
 import { contestNoticeKind, noticeSentence, type NoticeWording } from './contest-notice.ts'
-import { contestUrl, formatTime, formatUntil, platformName } from './wording.ts'
+import { contestUrl, platformName } from '../../contests/describe.ts'
+import { formatTime, formatUntil } from './wording.ts'
 
 const REMINDER: NoticeWording = {
   name: 'reminder',

@@ -6,7 +6,8 @@ import { toIso } from '../../lib/time.ts'
 import { ALL_CHANNELS, type NotificationSpec } from '../spec.ts'
 import { contestNoticeKind, noticeSentence, type NoticeWording } from './contest-notice.ts'
 import { reminderPayload, reminderSpec } from './reminder.ts'
-import { formatTime, formatUntil, platformName } from './wording.ts'
+import { platformName } from '../../contests/describe.ts'
+import { formatTime, formatUntil } from './wording.ts'
 
 const RESCHEDULE: NoticeWording = {
   name: 'reschedule',

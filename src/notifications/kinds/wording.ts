@@ -1,17 +1,5 @@
-// Plain-text wording shared by notification titles and messages: times, durations, platforms.
-import type { ContestRow } from '../../db/schema.ts'
+// Plain-text wording shared by notification titles and messages: times and time left.
 import { HOUR_MS, MINUTE_MS } from '../../lib/time.ts'
-
-const PLATFORM_NAMES: Record<string, string> = {
-  codeforces: 'Codeforces',
-  leetcode: 'LeetCode',
-  codechef: 'CodeChef',
-  atcoder: 'AtCoder',
-}
-
-export function platformName(platform: string): string {
-  return PLATFORM_NAMES[platform] ?? platform
-}
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
@@ -51,16 +39,4 @@ export function formatUntil(ms: number): string {
     return `in about ${hours} hour${hours === 1 ? '' : 's'}`
   }
   return `in ${Math.round(ms / (24 * HOUR_MS))} days`
-}
-
-export function formatDuration(minutes: number): string {
-  const h = Math.floor(minutes / 60)
-  const m = minutes % 60
-  if (h === 0) return `${m} min`
-  return m === 0 ? `${h} h` : `${h} h ${m} min`
-}
-
-/** The link a reminder points at: the contest page, else its registration page. */
-export function contestUrl(contest: Pick<ContestRow, 'websiteUrl' | 'registrationUrl'>) {
-  return contest.websiteUrl ?? contest.registrationUrl ?? undefined
 }

@@ -14,7 +14,7 @@ import {
 import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { reminderDueAt, reminderKeyPrefix, reminderSpec } from '../kinds/reminder.ts'
-import { contestTags, filtersPassSql, typesAllowSql } from './contest-match.ts'
+import { contestTags, filtersPassSql, typesAllowSql } from '../../contests/matching.ts'
 import { createNotifications, fanOutContext } from './fan-out.ts'
 import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
 
