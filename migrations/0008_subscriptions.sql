@@ -22,15 +22,13 @@ CREATE TABLE `contest_subscriptions` (
 CREATE INDEX `contest_subscriptions_contest_mode` ON `contest_subscriptions` (`contest_id`,`mode`,`user_id`);--> statement-breakpoint
 ALTER TABLE `contests` ADD `sequence` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `users` ADD `lead_times` text DEFAULT '[1440]' NOT NULL;--> statement-breakpoint
-ALTER TABLE `users` ADD `shortest_lead` integer DEFAULT 1440 NOT NULL;--> statement-breakpoint
 ALTER TABLE `users` ADD `quiet_start` text;--> statement-breakpoint
 ALTER TABLE `users` ADD `quiet_end` text;--> statement-breakpoint
 ALTER TABLE `users` ADD `min_duration` integer;--> statement-breakpoint
 ALTER TABLE `users` ADD `max_duration` integer;--> statement-breakpoint
 ALTER TABLE `users` ADD `exclude_words` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
-CREATE INDEX `users_shortest_lead` ON `users` (`shortest_lead`);--> statement-breakpoint
 -- Each user's one notifyBefore becomes their one lead time, in minutes.
-UPDATE `users` SET `lead_times` = json_array(`notify_before` * 60), `shortest_lead` = `notify_before` * 60;--> statement-breakpoint
+UPDATE `users` SET `lead_times` = json_array(`notify_before` * 60);--> statement-breakpoint
 -- Scheduled reminders were keyed by the contest's start time alone; a key now names the lead time
 -- too, so a reminder already made counts as the one of the user's (single) lead time.
 UPDATE `notifications` SET `dedupe_key` = `dedupe_key` || ':' ||

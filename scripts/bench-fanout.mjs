@@ -38,14 +38,14 @@ const TYPES = { codeforces: 'CF', leetcode: 'WEEKLY', codechef: 'STARTERS', atco
 const SEED_USERS = \`WITH RECURSIVE seq(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?2)
   INSERT INTO users (id, email, name, password_hash, platforms, alert_frequency, contest_types,
     notify_email, notify_whatsapp, notify_push, notify_before, timezone, is_active,
-    email_verified_at, created_at, updated_at, lead_times, shortest_lead)
+    email_verified_at, created_at, updated_at, lead_times)
   SELECT printf('%024x', i), 'user' || i || '@bench.test', 'User ' || i, 'x',
     CASE i % 6 WHEN 0 THEN '["codeforces","leetcode"]' WHEN 1 THEN '["codeforces","codechef"]'
       WHEN 2 THEN '["codeforces","atcoder"]' WHEN 3 THEN '["leetcode","codechef"]'
       WHEN 4 THEN '["leetcode","atcoder"]' ELSE '["codechef","atcoder"]' END,
     CASE WHEN i % 20 = 0 THEN 'daily' WHEN i % 20 = 1 THEN 'weekly' ELSE 'immediate' END,
     CASE WHEN i % 10 = 5 THEN '["div2"]' ELSE '[]' END,
-    1, 0, 0, ?4, 'UTC', 1, 1, 1, 1, ?3, ?5
+    1, 0, 0, ?4, 'UTC', 1, 1, 1, 1, ?3
   FROM seq\`
 const SEED_PLATFORMS = \`INSERT INTO user_platforms (user_id, platform)
   SELECT u.id, j.value FROM users u, json_each(u.platforms) j
@@ -62,7 +62,7 @@ export default {
       for (let from = 0; from < users; from += 5000) {
         const to = Math.min(users, from + 5000) - 1
         await env.DB.batch([
-          env.DB.prepare(SEED_USERS).bind(from, to, JSON.stringify(leads), hours, Math.min(...leads)),
+          env.DB.prepare(SEED_USERS).bind(from, to, JSON.stringify(leads), hours),
           env.DB.prepare(SEED_PLATFORMS).bind(from, to),
         ])
       }

@@ -11,6 +11,7 @@ export const OWNERS = {
   users: 'users',
   user_platforms: 'users',
   push_subscriptions: 'users',
+  channel_blocks: 'users',
   contest_subscriptions: 'users',
   calendar_feeds: 'calendar',
   sessions: 'auth',

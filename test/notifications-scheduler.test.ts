@@ -169,14 +169,28 @@ describe('reminders', () => {
     expect((await reminded(user.id))[0].channels).toEqual(['email'])
   })
 
-  it('marks a contest notified once every follower’s reminder is due, not before', async () => {
+  it('marks a contest notified once the shortest lead time anyone may choose is made, not before', async () => {
     const e = testEnv()
     await recipient({ notifyBefore: 1 })
-    const [soon, later] = await addContests([contest(0.75), contest(5)])
+    // 30 minutes away, a 5-minute reminder falls inside this run's period; 45 minutes away not.
+    const [soon, notYet, later] = await addContests([contest(0.5), contest(0.75), contest(5)])
     await runScheduler(e)
     const db = createDb(env.DB)
     expect((await findContest(db, soon.id))?.isNotified).toBe(true)
+    expect((await findContest(db, notYet.id))?.isNotified).toBe(false)
     expect((await findContest(db, later.id))?.isNotified).toBe(false)
+  })
+
+  it('still reminds a user who signs up after the contest was first reminded about', async () => {
+    const e = testEnv()
+    const now = Date.now()
+    const early = await recipient()
+    const [round] = await addContests([contest(3, {}, now)], now)
+    await runScheduler(e, now)
+    const late = await recipient({ notifyBefore: 2 })
+    await runScheduler(e, now + 30 * MINUTE_MS)
+    expect(await remindedOf(early.id)).toEqual([round.id])
+    expect(await remindedOf(late.id)).toEqual([round.id])
   })
 
   it('re-arms a rescheduled contest and tells those already reminded the new time', async () => {

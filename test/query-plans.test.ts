@@ -11,7 +11,6 @@ import {
 import { ListQuery, PlatformListQuery } from '../src/contests/schemas.ts'
 import { createDb } from '../src/db/client.ts'
 import { FOLLOWERS_DUE_SQL, PLATFORM_DUE_SQL } from '../src/notifications/scheduling/reminders.ts'
-import { SHORTEST_LEAD_SQL } from '../src/users/recipients.ts'
 
 const db = createDb(env.DB)
 const now = Date.now()
@@ -83,11 +82,5 @@ describe('query plans', () => {
     const detail = await plan({ sql: FOLLOWERS_DUE_SQL, params: dueParams })
     expect(detail).toMatch(/SEARCH cs USING (COVERING )?INDEX contest_subscriptions_contest_mode/)
     expect(detail).not.toMatch(/SCAN (u|cs|users)\b/)
-  })
-
-  it('the shortest lead time held is read from its index', async () => {
-    const detail = await plan({ sql: SHORTEST_LEAD_SQL, params: [] })
-    expect(detail).toContain('users_shortest_lead')
-    expect(detail).not.toContain('TEMP B-TREE')
   })
 })

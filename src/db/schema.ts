@@ -79,8 +79,6 @@ export const users = sqliteTable(
       .$type<number[]>()
       .notNull()
       .default(sql`'[1440]'`),
-    // The shortest of them: once every user's shortest reminder is made, a contest is done.
-    shortestLead: integer('shortest_lead').notNull().default(1440),
     // Quiet hours as local 'HH:MM' in `timezone`; both null when the user has none.
     quietStart: text('quiet_start'),
     quietEnd: text('quiet_end'),
@@ -103,8 +101,6 @@ export const users = sqliteTable(
     index('users_created').on(t.createdAt, t.id),
     // Digests select users by frequency and the time zone whose local 09:00 it is.
     index('users_frequency_timezone').on(t.alertFrequency, t.timezone),
-    // The scheduler asks for the shortest lead time anyone holds: min() through this index.
-    index('users_shortest_lead').on(t.shortestLead),
   ],
 )
 
@@ -236,6 +232,23 @@ export const pushSubscriptions = sqliteTable(
   ],
 )
 
+// A channel the service turned off for a user (a hard bounce, a complaint, push subscriptions the
+// push service no longer knows): why and since when. Turning the channel on again deletes it.
+export const channelBlocks = sqliteTable(
+  'channel_blocks',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['email', 'push'] }).notNull(),
+    reason: text('reason', {
+      enum: ['bounced', 'complained', 'subscription-expired'],
+    }).notNull(),
+    blockedAt: integer('blocked_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.channel] })],
+)
+
 export type UserRow = typeof users.$inferSelect
 export type NewUserRow = typeof users.$inferInsert
 export type SessionRow = typeof sessions.$inferSelect
@@ -347,6 +360,8 @@ export const notificationDeliveries = sqliteTable(
     retryCount: integer('retry_count').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
     providerMessageId: text('provider_message_id'),
+    // What the provider reported after accepting the message (Resend's webhooks, email only).
+    providerOutcome: text('provider_outcome', { enum: ['delivered', 'bounced', 'complained'] }),
     // Set once the delivery's queue message was accepted; a row left without it (a run that died
     // between insert and enqueue) is enqueued again by the next scheduler run.
     queuedAt: integer('queued_at'),
@@ -362,6 +377,10 @@ export const notificationDeliveries = sqliteTable(
   (t) => [
     uniqueIndex('notification_deliveries_channel').on(t.notificationId, t.channel),
     index('notification_deliveries_status').on(t.status, t.updatedAt),
+    // A provider's event names the message by the id the provider gave it.
+    index('notification_deliveries_provider_message')
+      .on(t.providerMessageId)
+      .where(sql`provider_message_id IS NOT NULL`),
     index('notification_deliveries_unqueued')
       .on(t.createdAt)
       .where(sql`queued_at IS NULL`),

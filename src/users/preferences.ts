@@ -119,7 +119,6 @@ function leadTimeColumns(update: PreferencesUpdate) {
   return {
     leadTimes: sorted,
     notifyBefore: notifyBeforeOf(sorted),
-    shortestLead: Math.min(...sorted),
   }
 }
 

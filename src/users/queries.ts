@@ -46,7 +46,6 @@ export function createUserStatements(db: Db, user: NewUser, now: number): Statem
       notifyPush: prefs.notificationChannels.push,
       notifyBefore: prefs.notifyBefore,
       leadTimes: prefs.leadTimes,
-      shortestLead: Math.min(...prefs.leadTimes),
       timezone: prefs.timezone,
       createdAt: now,
       updatedAt: now,

@@ -42,10 +42,3 @@ export const PLATFORM_FOLLOWERS_FROM = `user_platforms up ${joinUserSql('up.user
 export const followsAnyPlatformSql = (platformsParam: string) =>
   `EXISTS (SELECT 1 FROM user_platforms up WHERE up.user_id = u.id
       AND up.platform IN (SELECT value FROM json_each(${platformsParam})))`
-
-/**
- * The shortest lead time (minutes) any live recipient holds: the users_shortest_lead index walked
- * from its low end to the first live recipient.
- */
-export const SHORTEST_LEAD_SQL = `SELECT u.shortest_lead AS minutes FROM users u
-  WHERE ${LIVE_RECIPIENT_SQL} ORDER BY u.shortest_lead LIMIT 1`

@@ -6,11 +6,7 @@ import type { ContestRow } from '../../db/schema.ts'
 import { HOUR_MS, MINUTE_MS } from '../../lib/time.ts'
 import { CONTEST_FOLLOWERS_FROM, chose } from '../../users/contest-subscriptions.ts'
 import { MIN_LEAD_MINUTES } from '../../users/preferences.ts'
-import {
-  LIVE_RECIPIENT_SQL,
-  PLATFORM_FOLLOWERS_FROM,
-  SHORTEST_LEAD_SQL,
-} from '../../users/recipients.ts'
+import { LIVE_RECIPIENT_SQL, PLATFORM_FOLLOWERS_FROM } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { reminderDueAt, reminderKeyPrefix, reminderSpec } from '../kinds/reminder.ts'
@@ -165,19 +161,12 @@ export async function remindFollowers(
   }
 }
 
-/** The shortest lead time any recipient holds, in minutes. */
-async function shortestLeadMinutes(n: Notifier): Promise<number> {
-  const row = await n.d1.prepare(SHORTEST_LEAD_SQL).first<{ minutes: number }>()
-  return row?.minutes ?? MIN_LEAD_MINUTES
-}
-
 export async function runReminders(n: Notifier, now: number, options: PagingOptions = {}) {
   const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)
   // The spec's look-ahead window (NOTIFY_WINDOW_HOURS), plus the period this run makes reminders
   // for: a lead time longer than the window is reminded when the contest enters it.
   const until = now + n.settings.NOTIFY_WINDOW_HOURS * HOUR_MS + SCHEDULER_PERIOD_MS
   const due = await listContestsToNotify(n.db, now, until, CONTESTS_PER_RUN)
-  const shortest = await shortestLeadMinutes(n)
   let remindersCreated = 0
   let deliveriesQueued = 0
   let unfinished = 0
@@ -190,9 +179,11 @@ export async function runReminders(n: Notifier, now: number, options: PagingOpti
       unfinished = due.length - index
       break
     }
-    // Once the shortest lead time anyone holds is within this run's period, every reminder of
-    // the contest is made, so it is marked notified and skipped from then on.
-    if (reminderDueAt(contest, shortest, now) <= now + SCHEDULER_PERIOD_MS) done.push(contest)
+    // Once the shortest lead time a user may choose is within this run's period, every reminder
+    // of the contest is made, so it is marked notified and skipped from then on. A constant, not
+    // the shortest anyone holds now: a user who signs up or adds a lead time later is still due.
+    if (reminderDueAt(contest, MIN_LEAD_MINUTES, now) <= now + SCHEDULER_PERIOD_MS)
+      done.push(contest)
   }
   await markContestsNotified(n.db, done, now)
   return {
