@@ -282,6 +282,23 @@ describe('reminders', () => {
     expect((await reminded(user.id))[0].deliveries[0].queuedAt).not.toBeNull()
   })
 
+  it('enqueues a stranded reminder made ahead of its moment with the wait it has left', async () => {
+    const user = await recipient({ leadTimes: [60] })
+    const now = Date.now()
+    // The hour-ahead moment is 20 minutes away: the run makes the reminder and dies enqueueing it.
+    await addContests([contest(80 / 60, {}, now)], now)
+    const broken = testEnv()
+    broken.NOTIFICATIONS_QUEUE.sendBatch = async () => {
+      throw new Error('queue unavailable')
+    }
+    await expect(runNotificationScheduler(broken, now)).rejects.toThrow('queue unavailable')
+    const e = testEnv()
+    const counts = await runNotificationScheduler(e, now + 11 * MINUTE_MS)
+    expect(counts).toMatchObject({ remindersCreated: 0, requeued: 1 })
+    expect(e.NOTIFICATIONS_QUEUE.delays).toEqual([9 * 60])
+    expect(await reminded(user.id)).toHaveLength(1)
+  })
+
   it('stops at its time budget and lets the next run finish the rest', async () => {
     const user = await recipient()
     const [round] = await addContests([contest(0.5)])

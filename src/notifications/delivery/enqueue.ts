@@ -60,23 +60,28 @@ export async function enqueueNotificationDeliveries(
 
 /**
  * Enqueues deliveries that were created but never queued (the run that made them died between
- * its insert and its sendBatch); returns how many.
+ * its insert and its sendBatch), each with the delay its notification still has to wait (a
+ * reminder is made up to a period ahead of its moment); returns how many.
  */
 export async function requeueStranded(queue: QueueProducer, d1: D1Database, now: number) {
   const { results } = await d1
     .prepare(
       // Through the small partial index of unqueued rows (+status keeps it off the status one).
-      `SELECT id FROM notification_deliveries
-        WHERE queued_at IS NULL AND created_at < ?1 AND +status = 'PENDING'
-        ORDER BY created_at LIMIT ?2`,
+      `SELECT d.id AS id, n.scheduled_at AS scheduledAt FROM notification_deliveries d
+        JOIN notifications n ON n.id = d.notification_id
+        WHERE d.queued_at IS NULL AND d.created_at < ?1 AND +d.status = 'PENDING'
+        ORDER BY d.created_at LIMIT ?2`,
     )
     .bind(now - STRANDED_AFTER_MS, STRANDED_PER_RUN)
-    .all<{ id: string }>()
-  if (results.length === 0) return 0
-  return enqueueNotificationDeliveries(
-    queue,
-    d1,
-    results.map((r) => r.id),
-    now,
-  )
+    .all<{ id: string; scheduledAt: number | null }>()
+  const byDelay = new Map<number, string[]>()
+  for (const { id, scheduledAt } of results) {
+    const delaySeconds = Math.max(0, Math.ceil(((scheduledAt ?? now) - now) / 1000))
+    byDelay.set(delaySeconds, [...(byDelay.get(delaySeconds) ?? []), id])
+  }
+  let sent = 0
+  for (const [delaySeconds, ids] of byDelay) {
+    sent += await enqueueNotificationDeliveries(queue, d1, ids, now, { delaySeconds })
+  }
+  return sent
 }
