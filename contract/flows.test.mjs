@@ -317,6 +317,10 @@ describe(`contract (${RUNTIME})`, () => {
         contestTypes: [],
         notificationChannels: { email: true, whatsapp: false, push: false },
         notifyBefore: 6,
+        // Beyond the spec: notifyBefore is the one lead time, in minutes; no quiet hours or filters.
+        leadTimes: [360],
+        quietHours: null,
+        filters: { minDuration: null, maxDuration: null, excludeWords: [] },
         timezone: 'Asia/Kolkata',
       })
       const readOnly = await api.put(
