@@ -22,12 +22,15 @@ import type { ClientAddress } from './http/client-address.ts'
 import { createRouter } from './http/router.ts'
 import { renderError, renderNotFound } from './http/errors.ts'
 import { generalRateLimit } from './http/rate-limit.ts'
+import { providerEventRoutes } from './notifications/api/provider-event-routes.ts'
 import { notificationRoutes } from './notifications/api/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { syncRoutes } from './sync/routes.ts'
 import { lastSuccessfulSync } from './sync/runs.ts'
 import { muteLinkRoutes } from './users/mute-routes.ts'
+import { UNSUBSCRIBE_PATH } from './users/unsubscribe-link.ts'
+import { unsubscribeRoutes } from './users/unsubscribe-routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { contestSubscriptionRoutes } from './users/subscription-routes.ts'
 import { emitContestCreated } from './webhooks/contest-events.ts'
@@ -108,6 +111,10 @@ export function createApp(options: AppOptions) {
   app.route('/calendar', privateFeedRoutes)
   // The mute link of reminder emails: signed, so it needs no sign-in (HTML pages, not JSON).
   app.route('/subscriptions', muteLinkRoutes)
+  // The one-click unsubscribe link of optional emails (RFC 8058): signed, HTML pages as well.
+  app.route(UNSUBSCRIBE_PATH, unsubscribeRoutes)
+  // Providers' signed reports about what they sent (Resend: bounces and complaints).
+  app.route('/providers', providerEventRoutes)
   // The second API area: same users, same tokens, same base address.
   app.route('/contact', contactRoutes)
   app.route('/admin', adminRoutes)

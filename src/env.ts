@@ -11,6 +11,7 @@ interface Secrets {
   BOOTSTRAP_ADMIN_EMAILS?: string
   CONTACT_EMAIL?: string
   RESEND_API_KEY?: string
+  RESEND_WEBHOOK_SECRET?: string
   WHATSAPP_TOKEN?: string
   WHATSAPP_PHONE_NUMBER_ID?: string
   WHATSAPP_TEMPLATE_NAME?: string
@@ -76,6 +77,8 @@ const settingsSchema = z.object({
   CONTACT_EMAIL: optional,
   RESEND_API_KEY: optional,
   RESEND_API_URL: z.string().default('https://api.resend.com'),
+  // The signing secret (`whsec_...`) of the Resend webhook that reports bounces and complaints.
+  RESEND_WEBHOOK_SECRET: optional,
   WHATSAPP_TOKEN: optional,
   WHATSAPP_PHONE_NUMBER_ID: optional,
   WHATSAPP_API_URL: z.string().default('https://graph.facebook.com/v21.0'),

@@ -309,6 +309,12 @@ describe('push deliveries', () => {
       error: 'Every push subscription has expired',
     })
     expect(await listPushSubscriptions(createDb(env.DB), user.id)).toEqual([])
+    // The last subscription gone, the service turned push off and says why in the profile.
+    const profile = await api('GET', '/users/profile', { token: user.accessToken })
+    expect(profile.body.preferences.notificationChannels.push).toBe(false)
+    expect(profile.body.channelStatus).toEqual({
+      push: { blocked: true, reason: 'subscription-expired', since: expect.any(String) },
+    })
   })
 })
 

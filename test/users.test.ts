@@ -56,9 +56,12 @@ describe('GET /users/profile', () => {
       role: 'user',
       emailVerified: false,
       phoneVerified: false,
+      // No channel the service turned off: an empty status.
+      channelStatus: {},
     })
     expect(Object.keys(res.body).sort()).toEqual(
       [
+        'channelStatus',
         'createdAt',
         'email',
         'emailVerified',

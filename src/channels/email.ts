@@ -11,6 +11,8 @@ export interface EmailMessage {
   replyTo?: string
   /** Resend de-duplicates sends with the same key for 24 hours (e.g. a delivery id). */
   idempotencyKey?: string
+  /** Extra message headers (List-Unsubscribe of non-transactional mail). */
+  headers?: Record<string, string>
 }
 
 export type EmailProvider = 'resend' | 'outbox' | 'none'
@@ -68,6 +70,7 @@ async function sendWithResend(env: Env, message: EmailMessage): Promise<SendResu
     html: message.html,
     ...(message.text && { text: message.text }),
     ...(message.replyTo && { reply_to: message.replyTo }),
+    ...(message.headers && { headers: message.headers }),
   }
   let res: Response
   try {

@@ -1,13 +1,12 @@
 // GET and POST /subscriptions/mute: the mute link's confirmation page, and the mute itself.
 import { createRoute, z } from '@hono/zod-openapi'
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.ts'
 import { createDb } from '../db/client.ts'
 import { createRouter } from '../http/router.ts'
 import { errorResponse } from '../lib/openapi.ts'
 import { muteByLink, muteLinkTarget } from './mute-by-link.ts'
 import { MUTE_LINK_PATH, readMuteToken } from './mute-link.ts'
-import { confirmPage, gonePage, invalidLinkPage, mutedPage, type Page } from './mute-page.ts'
+import { invalidLinkPage, sendPage } from './link-page.ts'
+import { confirmPage, gonePage, mutedPage } from './mute-page.ts'
 
 // Optional and loose: a missing or malformed token gets the HTML page of a bad link, not the
 // API's JSON error; other query parameters (mail trackers add some) are ignored.
@@ -49,31 +48,20 @@ const mute = createRoute({
   responses: { 200: html('Muted'), ...pages },
 })
 
-// No script, no framing, no other origin; a fresh answer every time, and never indexed.
-const PAGE_HEADERS = {
-  'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; " +
-    "frame-ancestors 'none'; base-uri 'none'",
-  'Cache-Control': 'no-store',
-  'X-Robots-Tag': 'noindex',
-}
-
-const send = (c: Context<AppEnv>, page: Page) => c.html(page.html, page.status, PAGE_HEADERS)
-
 /** Mounted at /subscriptions, so that its /mute is MUTE_LINK_PATH, where the emails point. */
 export const muteLinkRoutes = createRouter()
   .openapi(show, async (c) => {
     const { token = '' } = c.req.valid('query')
     const claim = await readMuteToken(c.env, token)
-    if (!claim) return send(c, invalidLinkPage())
+    if (!claim) return sendPage(c, invalidLinkPage())
     const target = await muteLinkTarget(createDb(c.env.DB), claim)
-    if (target.kind !== 'ready') return send(c, gonePage(target))
+    if (target.kind !== 'ready') return sendPage(c, gonePage(target))
     // The form posts back to the address the page was opened at, token included.
-    return send(c, confirmPage(target.contest, `${MUTE_LINK_PATH}?token=${token}`))
+    return sendPage(c, confirmPage(target.contest, `${MUTE_LINK_PATH}?token=${token}`))
   })
   .openapi(mute, async (c) => {
     const claim = await readMuteToken(c.env, c.req.valid('query').token ?? '')
-    if (!claim) return send(c, invalidLinkPage())
+    if (!claim) return sendPage(c, invalidLinkPage())
     const target = await muteByLink(createDb(c.env.DB), claim, Date.now())
-    return send(c, target.kind === 'ready' ? mutedPage(target.contest) : gonePage(target))
+    return sendPage(c, target.kind === 'ready' ? mutedPage(target.contest) : gonePage(target))
   })

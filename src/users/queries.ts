@@ -4,6 +4,7 @@ import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { userPlatforms, users, type UserRow } from '../db/schema.ts'
 import type { Role } from '../lib/jwt.ts'
+import { clearBlocksStatement, listChannelBlocksStatement } from './channel-blocks.ts'
 import { liveUserById, notDeleted } from './live.ts'
 import { phoneNumberColumns } from './phone.ts'
 import { DEFAULT_PREFERENCES, preferenceColumns, type Platform } from './preferences.ts'
@@ -80,6 +81,15 @@ export function isDuplicateEmailError(error: unknown): boolean {
   return false
 }
 
+/** The user with the channels the service turned off for them (the profile's channelStatus). */
+export async function findUserWithBlocks(db: Db, id: string) {
+  const [[user], blocks] = await db.batch([
+    findUserStatement(db, id),
+    listChannelBlocksStatement(db, id),
+  ])
+  return user ? { user, blocks } : undefined
+}
+
 export function findUserStatement(db: Db, id: string) {
   return db.select().from(users).where(liveUserById(id))
 }
@@ -108,6 +118,9 @@ export async function updateProfile(
     statements.push(db.delete(userPlatforms).where(inArray(userPlatforms.userId, liveOwner)))
     statements.push(...platformRows(db, id, prefs.platforms))
   }
+  // Turning a channel on again clears the block the service put on it, in the same batch.
+  const turnedOn = (['email', 'push'] as const).filter((ch) => prefs.notificationChannels?.[ch])
+  if (turnedOn.length > 0) statements.push(clearBlocksStatement(db, id, [...turnedOn]))
   statements.push(findUserStatement(db, id) as Statement)
   const results = await db.batch(statements as [Statement, ...Statement[]])
   return (results.at(-1) as UserRow[])[0]

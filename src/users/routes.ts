@@ -9,7 +9,7 @@ import type { Role } from '../lib/jwt.ts'
 import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { adminRoute, createRouter, signedInRoute } from '../http/router.ts'
 import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
-import { findUser, listUsers, setActive, updateProfile } from './queries.ts'
+import { findUser, findUserWithBlocks, listUsers, setActive, updateProfile } from './queries.ts'
 import {
   ListUsersQuery,
   ProfileSchema,
@@ -26,7 +26,7 @@ import {
 } from './schemas.ts'
 import {
   toAdminUser,
-  toProfile,
+  toOwnProfile,
   toProfileUpdateResult,
   toPushSubscription,
   toRoleChangeResult,
@@ -199,9 +199,9 @@ export interface UserRouteDeps {
 export function userRoutes({ deleteAccount, changeUserRole }: UserRouteDeps) {
   return createRouter()
     .openapi(getProfile, async (c) => {
-      const user = await findUser(createDb(c.env.DB), currentUser(c).sub)
-      if (!user) throw notFound(USER_NOT_FOUND)
-      return c.json(toProfile(user), 200)
+      const found = await findUserWithBlocks(createDb(c.env.DB), currentUser(c).sub)
+      if (!found) throw notFound(USER_NOT_FOUND)
+      return c.json(toOwnProfile(found.user, found.blocks), 200)
     })
     .openapi(putProfile, async (c) => {
       const db = createDb(c.env.DB)

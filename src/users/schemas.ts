@@ -1,5 +1,6 @@
 // Zod schemas of the user endpoints: profile update, admin list, role change, push subscriptions.
 import { z } from '@hono/zod-openapi'
+import { channelBlocks } from '../db/schema.ts'
 import { fromBase64Url } from '../lib/crypto.ts'
 import { idParam, oneOf, pagingFields } from '../lib/validation.ts'
 import {
@@ -298,12 +299,28 @@ export const UserViewSchema = z
   })
   .openapi('User')
 
+const ChannelBlockSchema = z.object({
+  blocked: z.literal(true),
+  reason: z.enum(channelBlocks.reason.enumValues),
+  since: timestamp,
+})
+
+const ChannelStatusSchema = z
+  .object({ email: ChannelBlockSchema.optional(), push: ChannelBlockSchema.optional() })
+  .openapi('ChannelStatus', {
+    description:
+      'Channels the service turned off (a hard bounce, a complaint, expired push ' +
+      'subscriptions); turning the channel on in notificationChannels clears its entry',
+  })
+
 export const ProfileSchema = UserViewSchema.extend({
   role: z.enum(ROLES),
   emailVerified: z.boolean(),
   // True once a WhatsApp code proved the current number; WhatsApp is used only then.
   phoneVerified: z.boolean(),
   lastLogin: timestamp.optional(),
+  // Only GET /users/profile reads the blocks; auth responses leave it out.
+  channelStatus: ChannelStatusSchema.optional(),
 }).openapi('Profile')
 
 export const AdminUserSchema = UserViewSchema.extend({ role: z.enum(ROLES) }).openapi('AdminUser')

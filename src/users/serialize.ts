@@ -1,6 +1,7 @@
 // User rows rendered as API objects; no secret column (password hash, tokens) is ever read here.
 import type { PushSubscriptionRow, UserRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
+import { channelStatusOf, type ChannelBlockRow } from './channel-blocks.ts'
 import { isPhoneVerified } from './phone.ts'
 import { preferencesOf } from './preferences.ts'
 
@@ -27,6 +28,11 @@ export function toProfile(row: UserRow) {
     phoneVerified: isPhoneVerified(row),
     ...(row.lastLogin != null && { lastLogin: toIso(row.lastLogin) }),
   }
+}
+
+/** GET /users/profile: the profile and the channels the service turned off. */
+export function toOwnProfile(row: UserRow, blocks: readonly ChannelBlockRow[]) {
+  return { ...toProfile(row), channelStatus: channelStatusOf(blocks) }
 }
 
 /** An entry of the admin user list. */

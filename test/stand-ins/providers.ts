@@ -37,8 +37,22 @@ function defaultResponse(method: string, path: string, body: string): ScriptedRe
       body: { data: Array.from({ length: count }, () => ({ id: randomUUID() })) },
     }
   }
-  if (method === 'POST' && /\/emails$/.test(path))
+  if (method === 'POST' && /\/emails$/.test(path)) {
+    // Resend refuses `headers` that are not an object of string values, as here.
+    const headers = safeJson<{ headers?: unknown }>(body)?.headers
+    const valid =
+      headers === undefined ||
+      (typeof headers === 'object' &&
+        headers !== null &&
+        Object.values(headers).every((v) => typeof v === 'string'))
+    if (!valid) {
+      return {
+        status: 422,
+        body: { statusCode: 422, name: 'validation_error', message: 'Invalid `headers` field' },
+      }
+    }
     return { status: 200, body: { id: randomUUID() } }
+  }
   if (method === 'POST' && /\/messages$/.test(path)) {
     const to = safeJson<{ to?: string }>(body)?.to ?? ''
     return {

@@ -7,9 +7,11 @@ import type { Channel } from '../../channels/registry.ts'
 import { sendWhatsApp } from '../../channels/whatsapp.ts'
 import type { Db } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
+import { removeExpiredPushSubscription } from '../../users/channel-blocks.ts'
 import { muteLink } from '../../users/mute-link.ts'
 import { isPhoneVerified } from '../../users/phone.ts'
-import { listPushSubscriptions, removePushSubscription } from '../../users/push-subscriptions.ts'
+import { listPushSubscriptions } from '../../users/push-subscriptions.ts'
+import { listUnsubscribeHeaders, unsubscribeLink } from '../../users/unsubscribe-link.ts'
 import { notificationKind } from '../kinds/registry.ts'
 import type { ContentContext, Recipient, StoredNotification } from '../kinds/rendering.ts'
 
@@ -49,7 +51,7 @@ function pushTtl(req: SendRequest): number {
 /**
  * Push goes to every browser the user subscribed. Delivered if any accepted it (the others are
  * not retried, so the browsers that got it never get it twice); subscriptions the push service
- * no longer knows (404/410) are deleted.
+ * no longer knows (404/410) are deleted, and push is turned off (with its block) once none is left.
  */
 async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
   const subscriptions = await listPushSubscriptions(req.db, req.userId)
@@ -70,7 +72,9 @@ async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
   const results: PushResult[] = []
   for (const sub of subscriptions) {
     const result = await sendPush(req.env, sub, payload, options)
-    if (result.gone) await removePushSubscription(req.db, req.userId, sub.endpoint)
+    if (result.gone) {
+      await removeExpiredPushSubscription(req.db, req.userId, sub.endpoint, req.content.now)
+    }
     results.push(result)
   }
   const delivered = results.filter((r) => r.ok)
@@ -97,10 +101,17 @@ export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> 
             () => undefined,
           )
         : undefined
+    // Every kind sent as a notification is optional mail (reminders, reschedules, digests,
+    // announcements, bulk mail): each carries the one-click unsubscribe (RFC 8058). Transactional
+    // mail (codes, account mail, the contact form) never comes through here.
+    const unsubscribeUrl = await unsubscribeLink(env, content.appUrl, req.userId).catch(
+      () => undefined,
+    )
     const result = await sendEmail(env, {
       to: recipient.email,
-      ...kind.email(notification, recipient, { ...content, muteUrl }),
+      ...kind.email(notification, recipient, { ...content, muteUrl, unsubscribeUrl }),
       idempotencyKey: req.deliveryId,
+      ...(unsubscribeUrl && { headers: listUnsubscribeHeaders(unsubscribeUrl) }),
     })
     return {
       ok: result.ok,

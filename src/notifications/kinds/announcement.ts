@@ -59,8 +59,8 @@ function email(n: StoredNotification, r: Recipient, ctx: ContentContext): EmailC
   const text =
     `Hello ${r.name},\n\n${title}\n\n${message}\n` +
     (url ? `\n${action}: ${url}\n` : '') +
-    textFooter(ctx.appUrl)
-  return { subject, html: layout(title, html, ctx.appUrl), text }
+    textFooter(ctx)
+  return { subject, html: layout(title, html, ctx), text }
 }
 
 export const announcementKind = defineKind({

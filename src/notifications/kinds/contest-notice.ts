@@ -70,7 +70,7 @@ export function contestNoticeKind(wording: NoticeWording): NotificationKind {
   const email = (n: StoredNotification, r: Recipient, ctx: ContentContext): EmailContent => {
     const subject = headline(n, ctx)
     const contest = contestView(n, ctx)
-    if (!contest) return plainEmail(subject, summary(n, r, ctx), r, ctx.appUrl)
+    if (!contest) return plainEmail(subject, summary(n, r, ctx), r, ctx)
     const start = contest.startTime
     const when =
       start !== undefined
@@ -96,8 +96,8 @@ export function contestNoticeKind(wording: NoticeWording): NotificationKind {
       (custom ? `\n${custom}\n` : '') +
       (contest.url ? `\n${contest.url}\n` : '') +
       (ctx.muteUrl ? `\n${MUTE_QUESTION} Mute it: ${ctx.muteUrl}\n` : '') +
-      textFooter(ctx.appUrl)
-    return { subject, html: layout(subject, html, ctx.appUrl), text }
+      textFooter(ctx)
+    return { subject, html: layout(subject, html, ctx), text }
   }
 
   return defineKind({ name: wording.name, headline, summary, email })

@@ -111,8 +111,8 @@ function email(n: StoredNotification, r: Recipient, ctx: ContentContext): EmailC
     contests
       .map((c) => listLine(c, r.timezone) + `${c.websiteUrl ? `\n  ${c.websiteUrl}` : ''}`)
       .join('\n') +
-    textFooter(ctx.appUrl)
-  return { subject, html: layout(subject, html, ctx.appUrl), text }
+    textFooter(ctx)
+  return { subject, html: layout(subject, html, ctx), text }
 }
 
 export const digestKind = defineKind({

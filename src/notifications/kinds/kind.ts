@@ -54,9 +54,7 @@ export function defineKind(text: KindText): NotificationKind {
   const { headline, summary } = text
   return {
     name: text.name,
-    email:
-      text.email ??
-      ((n, r, ctx) => plainEmail(headline(n, ctx), summary(n, r, ctx), r, ctx.appUrl)),
+    email: text.email ?? ((n, r, ctx) => plainEmail(headline(n, ctx), summary(n, r, ctx), r, ctx)),
     whatsapp: (n, r, ctx) => [headline(n, ctx), summary(n, r, ctx)],
     push: (n, r, ctx) => pushPayload(headline(n, ctx), summary(n, r, ctx), n, ctx),
     pushExpiresAtContestStart: text.pushExpiresAtContestStart ?? true,

@@ -30,6 +30,8 @@ export interface ContentContext {
    * contest; signed by delivery at send time, since kinds render without keys or I/O.
    */
   muteUrl?: string
+  /** The recipient's signed one-click unsubscribe link, in the footer; signed by delivery too. */
+  unsubscribeUrl?: string
 }
 
 /** A payload field that is a non-empty string, else undefined (payloads are stored JSON). */

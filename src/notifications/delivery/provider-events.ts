@@ -1,0 +1,47 @@
+// What a provider reported about an email after accepting it: recorded on its delivery, and a
+// hard bounce or a complaint stops optional email to the address (users' channel block).
+import { and, eq } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
+import type { EmailEvent } from '../../channels/resend-events.ts'
+import type { Db } from '../../db/client.ts'
+import { notificationDeliveries, notifications } from '../../db/schema.ts'
+import { blockChannelStatements } from '../../users/channel-blocks.ts'
+
+type Statement = BatchItem<'sqlite'>
+
+export type EventResult = 'recorded' | 'unchanged' | 'unknown-email'
+
+/**
+ * Records the event on the email delivery the provider's id names. An event that would not change
+ * the recorded outcome does nothing, so a redelivered event (Svix retries until acknowledged)
+ * never suppresses an address again after the user turned email back on; 'delivered' never
+ * replaces a bounce or complaint that arrived first.
+ */
+export async function recordEmailEvent(
+  db: Db,
+  event: EmailEvent,
+  now: number,
+): Promise<EventResult> {
+  const d = notificationDeliveries
+  const delivery = await db
+    .select({ id: d.id, outcome: d.providerOutcome, userId: notifications.userId })
+    .from(d)
+    .innerJoin(notifications, eq(notifications.id, d.notificationId))
+    .where(and(eq(d.providerMessageId, event.emailId), eq(d.channel, 'email')))
+    .get()
+  if (!delivery) return 'unknown-email'
+  const settled = delivery.outcome !== null && event.outcome === 'delivered'
+  if (delivery.outcome === event.outcome || settled) return 'unchanged'
+  const statements: Statement[] = [
+    db
+      .update(d)
+      .set({ providerOutcome: event.outcome, updatedAt: now })
+      .where(eq(d.id, delivery.id)),
+  ]
+  if (event.suppress && event.outcome !== 'delivered') {
+    const block = { userId: delivery.userId, channel: 'email' as const, reason: event.outcome }
+    statements.push(...blockChannelStatements(db, block, now))
+  }
+  await db.batch(statements as [Statement, ...Statement[]])
+  return 'recorded'
+}

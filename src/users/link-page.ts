@@ -1,0 +1,48 @@
+// The small HTML pages that signed email links answer with (mute, unsubscribe): one frame, no
+// script, and the headers that keep them out of frames, caches and search engines.
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import { escapeHtml } from '../lib/html.ts'
+
+export interface Page {
+  status: 200 | 400 | 410
+  html: string
+}
+
+const STYLE =
+  'body{margin:0;padding:24px;background:#f5f7fa;font-family:Arial,Helvetica,sans-serif;' +
+  'font-size:15px;line-height:1.5;color:#1f2933}main{max-width:480px;margin:0 auto;' +
+  'padding:24px;background:#fff}h1{font-size:20px;margin:0 0 16px}button{padding:10px 18px;' +
+  'background:#2563eb;color:#fff;border:0;border-radius:6px;font-size:15px;cursor:pointer}'
+
+/** A page of a title (escaped here) and a body of HTML the caller escaped. */
+export function page(status: Page['status'], title: string, body: string): Page {
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>` +
+    `<style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main>` +
+    '</body></html>'
+  return { status, html }
+}
+
+export const para = (html: string) => `<p>${html}</p>`
+
+/** The page of a malformed or forged link. */
+export const invalidLinkPage = (): Page =>
+  page(
+    400,
+    'This link is not valid',
+    para('The link is incomplete or was changed. Open it from the email again.'),
+  )
+
+// No script, no framing, no other origin; a fresh answer every time, and never indexed.
+const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; " +
+    "frame-ancestors 'none'; base-uri 'none'",
+  'Cache-Control': 'no-store',
+  'X-Robots-Tag': 'noindex',
+}
+
+export const sendPage = (c: Context<AppEnv>, p: Page) => c.html(p.html, p.status, PAGE_HEADERS)
