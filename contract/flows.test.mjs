@@ -315,7 +315,13 @@ describe(`contract (${RUNTIME})`, () => {
         platforms: ['codechef', 'atcoder'],
         alertFrequency: 'daily',
         contestTypes: [],
-        notificationChannels: { email: true, whatsapp: false, push: false },
+        notificationChannels: {
+          email: true,
+          whatsapp: false,
+          push: false,
+          telegram: false,
+          discord: false,
+        },
         notifyBefore: 6,
         // Beyond the spec: notifyBefore is the one lead time, in minutes; no quiet hours or filters.
         leadTimes: [360],

@@ -13,6 +13,7 @@ export const OWNERS = {
   push_subscriptions: 'users',
   channel_blocks: 'users',
   contest_subscriptions: 'users',
+  telegram_links: 'users',
   calendar_feeds: 'calendar',
   sessions: 'auth',
   rotated_refresh_tokens: 'auth',

@@ -20,6 +20,11 @@ interface Secrets {
   VAPID_PRIVATE_KEY?: string
   VAPID_SUBJECT?: string
   INTELLIGENCE_URL?: string
+  TELEGRAM_BOT_TOKEN?: string
+  TELEGRAM_BOT_USERNAME?: string
+  TELEGRAM_WEBHOOK_SECRET?: string
+  TELEGRAM_API_URL?: string
+  DISCORD_ENABLED?: string
 }
 
 // Merged into the generated Cloudflare.Env, so every env the runtime hands over (handlers,
@@ -97,6 +102,14 @@ const settingsSchema = z.object({
   CODECHEF_API_URL: z.string().default('https://www.codechef.com'),
   ATCODER_URL: z.string().default('https://atcoder.jp'),
   INTELLIGENCE_URL: optional,
+  // The Telegram bot: its token and @username (deep links), and the secret Telegram echoes in
+  // X-Telegram-Bot-Api-Secret-Token on every webhook call (set with setWebhook).
+  TELEGRAM_BOT_TOKEN: optional,
+  TELEGRAM_BOT_USERNAME: optional,
+  TELEGRAM_WEBHOOK_SECRET: optional,
+  TELEGRAM_API_URL: z.string().default('https://api.telegram.org'),
+  // Discord webhooks need no credentials of ours; this turns the channel off (abuse, an outage).
+  DISCORD_ENABLED: bool.default(true),
   NOTIFY_WINDOW_HOURS: int(24),
   CONTEST_RETENTION_DAYS: int(90),
   NOTIFICATION_TTL_DAYS: int(90),

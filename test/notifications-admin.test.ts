@@ -339,6 +339,9 @@ describe('channel status and health', () => {
       email: { enabled: true, healthy: true },
       whatsapp: { enabled: false, healthy: false },
       push: { enabled: true, healthy: true },
+      // No bot token in these tests: Telegram is off. Discord needs none.
+      telegram: { enabled: false, healthy: false },
+      discord: { enabled: true, healthy: true },
     })
     expect((await api('GET', '/notifications/status')).status).toBe(401)
   })
@@ -373,7 +376,13 @@ describe('channel status and health', () => {
       services: { email: { enabled: true, healthy: false }, push: { healthy: true } },
     })
     const off = await api('GET', '/notifications/health', {
-      bindings: testEnv({ RESEND_API_KEY: '', WHATSAPP_TOKEN: '', VAPID_PRIVATE_KEY: '' }),
+      bindings: testEnv({
+        RESEND_API_KEY: '',
+        WHATSAPP_TOKEN: '',
+        VAPID_PRIVATE_KEY: '',
+        TELEGRAM_BOT_TOKEN: '',
+        DISCORD_ENABLED: 'false',
+      }),
     })
     expect(off.body.status).toBe('degraded')
   })

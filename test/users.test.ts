@@ -128,7 +128,13 @@ describe('PUT /users/profile', () => {
       platforms: ['codeforces', 'leetcode'],
       alertFrequency: 'daily',
       contestTypes: ['div2'],
-      notificationChannels: { whatsapp: true, email: true, push: false },
+      notificationChannels: {
+        whatsapp: true,
+        email: true,
+        push: false,
+        telegram: false,
+        discord: false,
+      },
       notifyBefore: 6,
       leadTimes: [360],
       quietHours: null,
@@ -148,6 +154,8 @@ describe('PUT /users/profile', () => {
       whatsapp: false,
       email: false,
       push: true,
+      telegram: false,
+      discord: false,
     })
   })
 

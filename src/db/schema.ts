@@ -72,6 +72,12 @@ export const users = sqliteTable(
     notifyEmail: integer('notify_email', { mode: 'boolean' }).notNull().default(true),
     notifyWhatsapp: integer('notify_whatsapp', { mode: 'boolean' }).notNull().default(true),
     notifyPush: integer('notify_push', { mode: 'boolean' }).notNull().default(false),
+    notifyTelegram: integer('notify_telegram', { mode: 'boolean' }).notNull().default(false),
+    notifyDiscord: integer('notify_discord', { mode: 'boolean' }).notNull().default(false),
+    // The Telegram chat the bot writes to, set when the user sends /start with a link token.
+    telegramChatId: text('telegram_chat_id'),
+    // A Discord channel webhook the user pasted (discord.com/api/webhooks/...).
+    discordWebhookUrl: text('discord_webhook_url'),
     // The longest lead time in hours, rounded up (the spec's notifyBefore), kept with lead_times.
     notifyBefore: integer('notify_before').notNull().default(24),
     // Minutes before a contest's start at which it is reminded about: 1 to 5 distinct values.
@@ -240,13 +246,28 @@ export const channelBlocks = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    channel: text('channel', { enum: ['email', 'push'] }).notNull(),
+    channel: text('channel', { enum: ['email', 'push', 'telegram', 'discord'] }).notNull(),
     reason: text('reason', {
-      enum: ['bounced', 'complained', 'subscription-expired'],
+      enum: ['bounced', 'complained', 'subscription-expired', 'bot-blocked', 'webhook-unknown'],
     }).notNull(),
     blockedAt: integer('blocked_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.channel] })],
+)
+
+// One-time tokens of Telegram deep links (t.me/<bot>?start=<token>), stored as their SHA-256; the
+// bot's webhook links the chat that sends `/start <token>` before `expires_at`.
+export const telegramLinks = sqliteTable(
+  'telegram_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('telegram_links_user').on(t.userId)],
 )
 
 export type UserRow = typeof users.$inferSelect
@@ -353,7 +374,9 @@ export const notificationDeliveries = sqliteTable(
     notificationId: text('notification_id')
       .notNull()
       .references(() => notifications.id, { onDelete: 'cascade' }),
-    channel: text('channel', { enum: ['email', 'whatsapp', 'push'] }).notNull(),
+    channel: text('channel', {
+      enum: ['email', 'whatsapp', 'push', 'telegram', 'discord'],
+    }).notNull(),
     status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
       .notNull()
       .default('PENDING'),

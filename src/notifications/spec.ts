@@ -24,5 +24,17 @@ export interface NotificationSpec {
   scheduledAt?: number
 }
 
-export const ALL_CHANNELS: Record<Channel, boolean> = { email: true, whatsapp: true, push: true }
-export const EMAIL_ONLY: Record<Channel, boolean> = { email: true, whatsapp: false, push: false }
+export const ALL_CHANNELS: Record<Channel, boolean> = {
+  email: true,
+  whatsapp: true,
+  push: true,
+  telegram: true,
+  discord: true,
+}
+export const EMAIL_ONLY: Record<Channel, boolean> = {
+  email: true,
+  whatsapp: false,
+  push: false,
+  telegram: false,
+  discord: false,
+}

@@ -165,6 +165,8 @@ export function recipientQuery(db: Db, userId: string | SQLWrapper) {
       timezone: users.timezone,
       quietStart: users.quietStart,
       quietEnd: users.quietEnd,
+      telegramChatId: users.telegramChatId,
+      discordWebhookUrl: users.discordWebhookUrl,
       deletedAt: users.deletedAt,
     })
     .from(users)

@@ -13,7 +13,16 @@ export type ChannelBlockRow = typeof channelBlocks.$inferSelect
 export type BlockedChannel = ChannelBlockRow['channel']
 export type BlockReason = ChannelBlockRow['reason']
 
-const FLAG = { email: users.notifyEmail, push: users.notifyPush } as const
+/** The channels the service can turn off (and a user can turn on again). */
+export const BLOCKABLE_CHANNELS = channelBlocks.channel.enumValues
+
+// The switch of each channel the service can turn off.
+const FLAG = {
+  email: 'notifyEmail',
+  push: 'notifyPush',
+  telegram: 'notifyTelegram',
+  discord: 'notifyDiscord',
+} as const satisfies Record<BlockedChannel, keyof typeof users.$inferSelect>
 
 /**
  * Turns the channel off for the user and records why; run them in one batch. A block already
@@ -24,7 +33,7 @@ export function blockChannelStatements(
   block: { userId: string; channel: BlockedChannel; reason: BlockReason },
   now: number,
 ): Statement[] {
-  const flag = block.channel === 'email' ? { notifyEmail: false } : { notifyPush: false }
+  const flag = { [FLAG[block.channel]]: false }
   return [
     db
       .insert(channelBlocks)
@@ -33,7 +42,7 @@ export function blockChannelStatements(
     db
       .update(users)
       .set({ ...flag, updatedAt: now })
-      .where(and(liveUserById(block.userId), eq(FLAG[block.channel], true))),
+      .where(and(liveUserById(block.userId), eq(users[FLAG[block.channel]], true))),
   ]
 }
 

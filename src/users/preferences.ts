@@ -10,6 +10,8 @@ export interface NotificationChannels {
   whatsapp: boolean
   email: boolean
   push: boolean
+  telegram: boolean
+  discord: boolean
 }
 
 /** Local times of day ('HH:MM' in the user's zone) between which reminders wait. */
@@ -60,7 +62,13 @@ export const DEFAULT_PREFERENCES: Preferences = {
   platforms: ['codeforces', 'leetcode'],
   alertFrequency: 'immediate',
   contestTypes: [],
-  notificationChannels: { whatsapp: true, email: true, push: false },
+  notificationChannels: {
+    whatsapp: true,
+    email: true,
+    push: false,
+    telegram: false,
+    discord: false,
+  },
   notifyBefore: 24,
   leadTimes: [24 * 60],
   quietHours: null,
@@ -96,6 +104,8 @@ export function preferencesOf(row: UserRow): Preferences {
       whatsapp: row.notifyWhatsapp,
       email: row.notifyEmail,
       push: row.notifyPush,
+      telegram: row.notifyTelegram,
+      discord: row.notifyDiscord,
     },
     notifyBefore: row.notifyBefore,
     leadTimes: sortedLeadTimes(row.leadTimes),
@@ -144,6 +154,8 @@ export function preferenceColumns(update: PreferencesUpdate) {
       notifyWhatsapp: channels.whatsapp,
       notifyEmail: channels.email,
       notifyPush: channels.push,
+      notifyTelegram: channels.telegram,
+      notifyDiscord: channels.discord,
     }),
     ...leadTimeColumns(update),
     ...(update.quietHours !== undefined && {

@@ -4,7 +4,11 @@ import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { userPlatforms, users, type UserRow } from '../db/schema.ts'
 import type { Role } from '../lib/jwt.ts'
-import { clearBlocksStatement, listChannelBlocksStatement } from './channel-blocks.ts'
+import {
+  BLOCKABLE_CHANNELS,
+  clearBlocksStatement,
+  listChannelBlocksStatement,
+} from './channel-blocks.ts'
 import { liveUserById, notDeleted } from './live.ts'
 import { phoneNumberColumns } from './phone.ts'
 import { DEFAULT_PREFERENCES, preferenceColumns, type Platform } from './preferences.ts'
@@ -119,7 +123,7 @@ export async function updateProfile(
     statements.push(...platformRows(db, id, prefs.platforms))
   }
   // Turning a channel on again clears the block the service put on it, in the same batch.
-  const turnedOn = (['email', 'push'] as const).filter((ch) => prefs.notificationChannels?.[ch])
+  const turnedOn = BLOCKABLE_CHANNELS.filter((ch) => prefs.notificationChannels?.[ch])
   if (turnedOn.length > 0) statements.push(clearBlocksStatement(db, id, [...turnedOn]))
   statements.push(findUserStatement(db, id) as Statement)
   const results = await db.batch(statements as [Statement, ...Statement[]])

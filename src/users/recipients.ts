@@ -26,6 +26,8 @@ export const REACHABLE_ON_SQL: Record<Channel, string> = {
   email: 'u.notify_email',
   whatsapp: `u.notify_whatsapp AND ${VERIFIED_PHONE_SQL}`,
   push: `u.notify_push AND ${HAS_PUSH_SUBSCRIPTION_SQL}`,
+  telegram: 'u.notify_telegram AND u.telegram_chat_id IS NOT NULL',
+  discord: 'u.notify_discord AND u.discord_webhook_url IS NOT NULL',
 }
 
 /** Joins the users row whose id is `idExpr` (a column or parameter of the caller's SQL) as `u`. */

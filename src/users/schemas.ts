@@ -160,6 +160,8 @@ const notificationChannels = z
       whatsapp: boolean('notificationChannels.whatsapp').optional(),
       email: boolean('notificationChannels.email').optional(),
       push: boolean('notificationChannels.push').optional(),
+      telegram: boolean('notificationChannels.telegram').optional(),
+      discord: boolean('notificationChannels.discord').optional(),
     },
     { error: 'notificationChannels must be an object' },
   )
@@ -167,6 +169,8 @@ const notificationChannels = z
     whatsapp: c.whatsapp ?? false,
     email: c.email ?? false,
     push: c.push ?? false,
+    telegram: c.telegram ?? false,
+    discord: c.discord ?? false,
   }))
 
 export const PreferencesUpdateSchema = z
@@ -271,6 +275,8 @@ export const PreferencesSchema = z
       whatsapp: z.boolean(),
       email: z.boolean(),
       push: z.boolean(),
+      telegram: z.boolean(),
+      discord: z.boolean(),
     }),
     notifyBefore: z.number(),
     leadTimes: z

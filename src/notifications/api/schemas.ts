@@ -1,10 +1,14 @@
 // Zod schemas of the notification endpoints: history queries, admin email bodies and responses.
 import { z } from '@hono/zod-openapi'
+import { CHANNELS } from '../../channels/registry.ts'
 import { PLATFORMS } from '../../contests/schemas.ts'
 import { isId } from '../../lib/ids.ts'
 import { intInRange, isoDate, oneOf } from '../../lib/validation.ts'
 import { NOTIFICATION_STATUSES } from '../delivery/status.ts'
 import { NOTIFICATION_TYPES } from '../spec.ts'
+
+/** One schema per channel, keyed by the channel names, for the per-channel response objects. */
+type PerChannel<T> = Record<(typeof CHANNELS)[number], T>
 
 export const MAX_BULK_RECIPIENTS = 1000
 const MAX_SUBJECT = 200
@@ -158,7 +162,7 @@ const timestamp = z.string().openapi({ example: '2026-11-22T14:35:00.000Z' })
 
 export const DeliveryStatusSchema = z
   .object({
-    channel: z.enum(['email', 'whatsapp', 'push']),
+    channel: z.enum(CHANNELS),
     status: z.enum(NOTIFICATION_STATUSES),
     sentAt: timestamp.optional(),
     failedAt: timestamp.optional(),
@@ -215,7 +219,9 @@ export const NotificationStatsSchema = z
     sent: z.number(),
     failed: z.number(),
     pending: z.number(),
-    byChannel: z.object({ email: z.number(), whatsapp: z.number(), push: z.number() }),
+    byChannel: z.object(
+      Object.fromEntries(CHANNELS.map((c) => [c, z.number()])) as PerChannel<z.ZodNumber>,
+    ),
     byType: z.record(z.string(), z.number()),
     successRate: z.number(),
   })
@@ -263,7 +269,9 @@ export const QueuedResultSchema = z
 const channelHealth = z.object({ enabled: z.boolean(), healthy: z.boolean() })
 
 export const ChannelStatusSchema = z
-  .object({ email: channelHealth, whatsapp: channelHealth, push: channelHealth })
+  .object(
+    Object.fromEntries(CHANNELS.map((c) => [c, channelHealth])) as PerChannel<typeof channelHealth>,
+  )
   .openapi('NotificationChannelStatus')
 
 export const NotificationHealthSchema = z

@@ -14,7 +14,8 @@ import {
   type DeliveryRecord,
 } from './delivery-store.ts'
 import { sendableAt } from './hold.ts'
-import { sendOverChannel, type ChannelResult } from './send-channel.ts'
+import { sendOverChannel } from './send-channel.ts'
+import type { ChannelResult } from './send-request.ts'
 import { notificationSent } from './sent.ts'
 import { automaticRetryDelay, type NotificationStatus } from './status.ts'
 

@@ -1,6 +1,7 @@
 // The delivery rows the consumer works on: claim one, record what happened, and keep the
 // notification's overall status in step, each write a single D1 batch.
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import type { Channel } from '../../channels/registry.ts'
 import { contestQuery } from '../../contests/notified.ts'
 import type { Db } from '../../db/client.ts'
 import { notificationDeliveries, notifications, type ContestRow } from '../../db/schema.ts'
@@ -16,7 +17,7 @@ export const CLAIM_MS = 5 * 60_000
 export interface ClaimedDelivery {
   id: string
   notificationId: string
-  channel: 'email' | 'whatsapp' | 'push'
+  channel: Channel
   status: NotificationStatus
   retryCount: number
   attempts: number

@@ -31,6 +31,8 @@ export async function channelHealth(n: Notifier, now: number): Promise<ChannelHe
     email: true,
     whatsapp: true,
     push: pushProvider(n.env) !== 'web-push' || vapidKeysValid(n.settings),
+    telegram: true,
+    discord: true,
   }
   const health = {} as ChannelHealth
   for (const channel of CHANNELS) {

@@ -3,36 +3,16 @@
 // retrying, or not.
 import { sendEmail } from '../../channels/email.ts'
 import { sendPush, type PushResult } from '../../channels/push.ts'
-import type { Channel } from '../../channels/registry.ts'
 import { sendWhatsApp } from '../../channels/whatsapp.ts'
-import type { Db } from '../../db/client.ts'
-import type { Env } from '../../env.ts'
 import { removeExpiredPushSubscription } from '../../users/channel-blocks.ts'
 import { muteLink } from '../../users/mute-link.ts'
 import { isPhoneVerified } from '../../users/phone.ts'
 import { listPushSubscriptions } from '../../users/push-subscriptions.ts'
 import { listUnsubscribeHeaders, unsubscribeLink } from '../../users/unsubscribe-link.ts'
 import { notificationKind } from '../kinds/registry.ts'
-import type { ContentContext, Recipient, StoredNotification } from '../kinds/rendering.ts'
-
-export interface ChannelResult {
-  ok: boolean
-  providerMessageId?: string
-  error?: string
-  transient?: boolean
-}
-
-export interface SendRequest {
-  env: Env
-  db: Db
-  channel: Channel
-  notification: StoredNotification
-  userId: string
-  recipient: Recipient
-  content: ContentContext
-  /** The delivery id: Resend's Idempotency-Key and WhatsApp's callback reference. */
-  deliveryId: string
-}
+import { sendDiscordDelivery } from './send-discord.ts'
+import type { ChannelResult, SendRequest } from './send-request.ts'
+import { sendTelegramDelivery } from './send-telegram.ts'
 
 const MAX_PUSH_TTL_SECONDS = 24 * 60 * 60
 const MIN_PUSH_TTL_SECONDS = 60
@@ -140,5 +120,7 @@ export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> 
       transient: result.transient,
     }
   }
+  if (req.channel === 'telegram') return sendTelegramDelivery(req)
+  if (req.channel === 'discord') return sendDiscordDelivery(req)
   return sendToSubscriptions(req)
 }

@@ -2,6 +2,7 @@
 // and its push payload. Push and WhatsApp say the kind's headline and summary; the email is the
 // kind's own, or the plain one of the same two texts.
 import { toIso } from '../../lib/time.ts'
+import { discordMessage, telegramText, type DiscordMessage } from './chat.ts'
 import { contestView } from './contest-view.ts'
 import { plainEmail, type EmailContent } from './email-layout.ts'
 import type { ContentContext, Recipient, StoredNotification } from './rendering.ts'
@@ -15,6 +16,10 @@ export interface NotificationKind {
   /** The template variables of a WhatsApp message: {{1}} the headline, {{2}} the summary. */
   whatsapp: Render<string[]>
   push: Render<PushPayload>
+  /** A Telegram message in the Bot API's HTML. */
+  telegram: Render<string>
+  /** A Discord execute-webhook body. */
+  discord: Render<DiscordMessage>
   /** Whether a push may be dropped once the notification's contest has started. */
   pushExpiresAtContestStart: boolean
 }
@@ -57,6 +62,8 @@ export function defineKind(text: KindText): NotificationKind {
     email: text.email ?? ((n, r, ctx) => plainEmail(headline(n, ctx), summary(n, r, ctx), r, ctx)),
     whatsapp: (n, r, ctx) => [headline(n, ctx), summary(n, r, ctx)],
     push: (n, r, ctx) => pushPayload(headline(n, ctx), summary(n, r, ctx), n, ctx),
+    telegram: (n, r, ctx) => telegramText(headline(n, ctx), summary(n, r, ctx), n, ctx),
+    discord: (n, r, ctx) => discordMessage(headline(n, ctx), summary(n, r, ctx), n, ctx),
     pushExpiresAtContestStart: text.pushExpiresAtContestStart ?? true,
   }
 }

@@ -9,6 +9,10 @@ export interface Recipient {
   /** The number a WhatsApp code proved; WhatsApp goes out only while it equals phoneNumber. */
   phoneVerifiedNumber: string | null
   timezone: string
+  /** The linked Telegram chat, if any. */
+  telegramChatId?: string | null
+  /** The Discord channel webhook the user set, if any. */
+  discordWebhookUrl?: string | null
 }
 
 export interface StoredNotification {

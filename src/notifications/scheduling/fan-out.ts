@@ -1,6 +1,6 @@
 // Creates notifications for a page of users in SQL: one notification per user, one delivery per
 // channel the user can be reached on, and the deliveries still to be enqueued, in one transaction.
-import type { Channel } from '../../channels/registry.ts'
+import { CHANNELS, type Channel } from '../../channels/registry.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { joinUserSql, REACHABLE_ON_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
@@ -32,12 +32,13 @@ export interface PageResult {
 const newIdSql = (secondsParam: string) =>
   `printf('%08x', ${secondsParam}) || lower(hex(randomblob(8)))`
 
-// The user's channels as a JSON array: the channel is allowed here (?12-?14), the user turned it
-// on, and the user can be reached on it (a verified phone number, a push subscription).
+// The user's channels as a JSON array: the channel is allowed here (?12 onwards, in CHANNELS'
+// order), the user turned it on, and the user can be reached on it (a verified phone number, a
+// push subscription, a linked Telegram chat, a Discord webhook).
 const CHANNELS_SQL = `'[' || trim(
-    (CASE WHEN ?12 AND ${REACHABLE_ON_SQL.email} THEN '"email",' ELSE '' END) ||
-    (CASE WHEN ?13 AND ${REACHABLE_ON_SQL.whatsapp} THEN '"whatsapp",' ELSE '' END) ||
-    (CASE WHEN ?14 AND ${REACHABLE_ON_SQL.push} THEN '"push",' ELSE '' END), ',') || ']'`
+    ${CHANNELS.map(
+      (c, i) => `(CASE WHEN ?${12 + i} AND ${REACHABLE_ON_SQL[c]} THEN '"${c}",' ELSE '' END)`,
+    ).join(' ||\n    ')}, ',') || ']'`
 
 const INSERT_NOTIFICATIONS_SQL = `INSERT INTO notifications (id, user_id, contest_id, type, title,
     message, payload, channels, status, dedupe_key, scheduled_at, is_read, expires_at, created_at,
@@ -96,9 +97,7 @@ export function pageStatements(
         ctx.now + ctx.ttlMs,
         ctx.now,
         ids,
-        allowed('email'),
-        allowed('whatsapp'),
-        allowed('push'),
+        ...CHANNELS.map(allowed),
       ),
     ctx.d1.prepare(INSERT_DELIVERIES_SQL).bind(seconds, ctx.now, ...key),
     ctx.d1.prepare(UNQUEUED_SQL).bind(...key),

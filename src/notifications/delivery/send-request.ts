@@ -1,0 +1,24 @@
+// What a send over one channel is given and what it answers, the same for every channel.
+import type { Channel } from '../../channels/registry.ts'
+import type { Db } from '../../db/client.ts'
+import type { Env } from '../../env.ts'
+import type { ContentContext, Recipient, StoredNotification } from '../kinds/rendering.ts'
+
+export interface ChannelResult {
+  ok: boolean
+  providerMessageId?: string
+  error?: string
+  transient?: boolean
+}
+
+export interface SendRequest {
+  env: Env
+  db: Db
+  channel: Channel
+  notification: StoredNotification
+  userId: string
+  recipient: Recipient
+  content: ContentContext
+  /** The delivery id: Resend's Idempotency-Key and WhatsApp's callback reference. */
+  deliveryId: string
+}
