@@ -3,7 +3,7 @@
 import {
   checkSignature,
   readEmailEvent,
-  secretBytes,
+  resendVerifier,
   type SignedRequest,
 } from '../../channels/resend-events.ts'
 import type { Db } from '../../db/client.ts'
@@ -31,9 +31,9 @@ export async function receiveResendEvent(
   now: number,
 ): Promise<{ message: string }> {
   if (!input.secret) throw new ApiError(503, NOT_CONFIGURED)
-  const key = secretBytes(input.secret)
-  if (!key) throw new ApiError(503, 'RESEND_WEBHOOK_SECRET is not a whsec_ signing secret')
-  const check = await checkSignature(key, input.request, now)
+  const verifier = resendVerifier(input.secret)
+  if (!verifier) throw new ApiError(503, 'RESEND_WEBHOOK_SECRET is not a whsec_ signing secret')
+  const check = checkSignature(verifier, input.request)
   if (!check.ok) throw unauthorized(REFUSED[check.reason])
   const event = readEmailEvent(input.request.body)
   if (!event) return { message: ANSWERS.ignored }
