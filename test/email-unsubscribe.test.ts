@@ -175,3 +175,21 @@ describe('the unsubscribe link', () => {
     expect(page.status).toBe(400)
   })
 })
+
+describe('consent at send time', () => {
+  it('a reminder already queued is not mailed once the user has unsubscribed', async () => {
+    const e = testEnv()
+    const user = await recipient()
+    await addContests([contest(3)])
+    await runScheduler(e)
+    const token = await unsubscribeToken(env, user.id)
+    expect((await open(`/unsubscribe?token=${token}`, 'POST')).status).toBe(200)
+    await deliverQueued(e)
+    expect(await mailsTo(user.email)).toHaveLength(0)
+    const [reminder] = await notificationsOf(user.id)
+    expect(reminder.deliveries[0]).toMatchObject({
+      status: 'FAILED',
+      error: 'Not sent: email is turned off',
+    })
+  })
+})

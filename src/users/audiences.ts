@@ -167,6 +167,14 @@ export function recipientQuery(db: Db, userId: string | SQLWrapper) {
       quietEnd: users.quietEnd,
       telegramChatId: users.telegramChatId,
       discordWebhookUrl: users.discordWebhookUrl,
+      // Each channel's switch as it is now: one turned off after the delivery was made wins.
+      channelsOn: {
+        email: users.notifyEmail,
+        whatsapp: users.notifyWhatsapp,
+        push: users.notifyPush,
+        telegram: users.notifyTelegram,
+        discord: users.notifyDiscord,
+      },
       deletedAt: users.deletedAt,
     })
     .from(users)

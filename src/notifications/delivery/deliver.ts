@@ -13,6 +13,7 @@ import {
   type ClaimedDelivery,
   type DeliveryRecord,
 } from './delivery-store.ts'
+import { MAX_DELAY_SECONDS } from './enqueue.ts'
 import { sendableAt } from './hold.ts'
 import { sendOverChannel } from './send-channel.ts'
 import type { ChannelResult } from './send-request.ts'
@@ -44,6 +45,11 @@ async function send(n: Notifier, delivery: ClaimedDelivery, now: number): Promis
   const { notification, recipient } = delivery
   if (recipient.deletedAt !== null) {
     return { ok: false, transient: false, error: 'The account was deleted' }
+  }
+  // Consent is read at send time: an unsubscribe, a bounce or a switch turned off after the
+  // delivery was made (it may have waited in the queue) stops it.
+  if (!recipient.channelsOn[delivery.channel]) {
+    return { ok: false, transient: false, error: `Not sent: ${delivery.channel} is turned off` }
   }
   const contests = new Map<string, ContestRow>()
   if (delivery.contest) contests.set(delivery.contest.id, delivery.contest)
@@ -80,10 +86,15 @@ function decide(delivery: ClaimedDelivery, result: ChannelResult, options: Attem
     return { record, outcome: { kind: 'sent' } as DeliveryOutcome }
   }
   const error = result.error ?? 'Unknown error'
-  const delay =
+  const policy =
     result.transient && !options.manual
       ? automaticRetryDelay(options.attempt, delivery.retryCount)
       : undefined
+  // The provider's own wait, when it named one, wins over a shorter policy delay.
+  const delay =
+    policy === undefined
+      ? undefined
+      : Math.min(Math.max(policy, result.retryAfterSeconds ?? 0), MAX_DELAY_SECONDS)
   if (delay !== undefined) {
     const record: DeliveryRecord = { status: 'RETRYING', error, retryIncrement: 1 }
     return { record, outcome: { kind: 'retry', delaySeconds: delay, error } as DeliveryOutcome }

@@ -27,6 +27,7 @@ export interface ClaimedDelivery {
     deletedAt: number | null
     quietStart: string | null
     quietEnd: string | null
+    channelsOn: Record<Channel, boolean>
   }
   contest: ContestRow | null
 }
