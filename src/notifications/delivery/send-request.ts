@@ -9,6 +9,8 @@ export interface ChannelResult {
   providerMessageId?: string
   error?: string
   transient?: boolean
+  /** The wait the provider asked for (Telegram's retry_after): a retry comes no sooner. */
+  retryAfterSeconds?: number
 }
 
 export interface SendRequest {
