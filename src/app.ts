@@ -31,6 +31,8 @@ import { lastSuccessfulSync } from './sync/runs.ts'
 import { muteLinkRoutes } from './users/mute-routes.ts'
 import { UNSUBSCRIBE_PATH } from './users/unsubscribe-link.ts'
 import { unsubscribeRoutes } from './users/unsubscribe-routes.ts'
+import { telegramUserRoutes } from './users/telegram-routes.ts'
+import { telegramWebhookRoutes } from './users/telegram-webhook-routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { contestSubscriptionRoutes } from './users/subscription-routes.ts'
 import { emitContestCreated } from './webhooks/contest-events.ts'
@@ -89,9 +91,11 @@ export function createApp(options: AppOptions) {
   app.route('/auth', mountedTogether(authRoutes, recoveryRoutes))
   app.route(
     '/users',
-    // The calendar first: the admin DELETE /{id} of the users router would take /calendar.
+    // The calendar and Telegram first: the admin DELETE /{id} of the users router would take
+    // /calendar and /telegram.
     mountedTogether(
       calendarUserRoutes,
+      telegramUserRoutes,
       userRoutes({ deleteAccount: deleteUser, changeUserRole }),
       contestSubscriptionRoutes,
     ),
@@ -115,6 +119,8 @@ export function createApp(options: AppOptions) {
   app.route(UNSUBSCRIBE_PATH, unsubscribeRoutes)
   // Providers' signed reports about what they sent (Resend: bounces and complaints).
   app.route('/providers', providerEventRoutes)
+  // The Telegram bot's webhook: signed with the secret given to setWebhook.
+  app.route('/telegram', telegramWebhookRoutes)
   // The second API area: same users, same tokens, same base address.
   app.route('/contact', contactRoutes)
   app.route('/admin', adminRoutes)

@@ -339,8 +339,8 @@ describe('channel status and health', () => {
       email: { enabled: true, healthy: true },
       whatsapp: { enabled: false, healthy: false },
       push: { enabled: true, healthy: true },
-      // No bot token in these tests: Telegram is off. Discord needs none.
-      telegram: { enabled: false, healthy: false },
+      // The bot's token is among the test providers. Discord needs none.
+      telegram: { enabled: true, healthy: true },
       discord: { enabled: true, healthy: true },
     })
     expect((await api('GET', '/notifications/status')).status).toBe(401)

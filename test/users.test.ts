@@ -63,6 +63,7 @@ describe('GET /users/profile', () => {
       [
         'channelStatus',
         'createdAt',
+        'discord',
         'email',
         'emailVerified',
         'id',
@@ -72,6 +73,7 @@ describe('GET /users/profile', () => {
         'phoneVerified',
         'preferences',
         'role',
+        'telegram',
         'updatedAt',
       ].sort(),
     )

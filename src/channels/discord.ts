@@ -2,11 +2,117 @@
 // of ours, so it is on unless DISCORD_ENABLED=false; a local run (DEV_OUTBOX) writes to the outbox
 // instead, since it cannot reach Discord.
 import { settings, type Env } from '../env.ts'
+import { discordWebhookProblem, maskDiscordWebhookUrl } from './discord-webhook-url.ts'
+import { writeOutbox } from './outbox.ts'
 
 export type DiscordProvider = 'webhook' | 'outbox' | 'none'
+
+export interface DiscordSend {
+  webhookUrl: string
+  /** An execute-webhook body (kinds/chat.ts). */
+  message: unknown
+}
+
+export interface DiscordResult {
+  ok: boolean
+  /** The id of the message Discord created (or the outbox id). */
+  id?: string
+  error?: string
+  /** Worth retrying later: 429, 5xx, a network failure. */
+  transient?: boolean
+  /** Discord no longer knows the webhook (404, code 10015): it was deleted or its token reset. */
+  unknownWebhook?: boolean
+  /** The wait a 429 asks for (retry_after, or Retry-After), in whole seconds. */
+  retryAfterSeconds?: number
+  provider: DiscordProvider
+}
+
+const SEND_TIMEOUT_MS = 10_000
 
 export function discordProvider(env: Env): DiscordProvider {
   const s = settings(env)
   if (!s.DISCORD_ENABLED) return 'none'
   return s.DEV_OUTBOX ? 'outbox' : 'webhook'
+}
+
+/** Seconds as Discord gives them (fractional in the body, whole in the header), rounded up. */
+function secondsOf(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.ceil(n) : undefined
+}
+
+interface DiscordAnswer {
+  id?: unknown
+  message?: unknown
+  code?: unknown
+  retry_after?: unknown
+}
+
+/** What an execute-webhook answer means: 404 and other 4xx never get better, 429 and 5xx may. */
+export function readWebhookAnswer(res: Response, data: DiscordAnswer): DiscordResult {
+  const provider = 'webhook' as const
+  if (res.status >= 200 && res.status < 300) {
+    return { ok: true, provider, ...(typeof data.id === 'string' && { id: data.id }) }
+  }
+  const detail = typeof data.message === 'string' ? data.message : res.statusText
+  const code = typeof data.code === 'number' ? ` (code ${data.code})` : ''
+  const error = `Discord answered ${res.status}${code}: ${detail}`
+  if (res.status === 429) {
+    const retryAfterSeconds =
+      secondsOf(data.retry_after) ?? secondsOf(res.headers.get('Retry-After'))
+    return { ok: false, provider, transient: true, error, retryAfterSeconds }
+  }
+  // 404 is Unknown Webhook (10015) whatever the body says: the URL's id and token name nothing.
+  if (res.status === 404)
+    return { ok: false, provider, transient: false, unknownWebhook: true, error }
+  return { ok: false, provider, transient: res.status >= 500, error }
+}
+
+async function postToWebhook(webhookUrl: string, message: unknown): Promise<DiscordResult> {
+  // wait=true makes Discord answer with the message it created (its id), not an empty 204.
+  const url = new URL(webhookUrl)
+  url.searchParams.set('wait', 'true')
+  let res: Response
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(message),
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      // A redirect could lead to an address the target check never saw.
+      redirect: 'manual',
+    })
+  } catch (error) {
+    // The error may name the URL, which holds the token: say only what kind of failure it was.
+    const kind = error instanceof Error ? error.name : 'Error'
+    return {
+      ok: false,
+      provider: 'webhook',
+      transient: true,
+      error: `Discord unreachable: ${kind}`,
+    }
+  }
+  const data = (await res.json().catch(() => ({}))) as DiscordAnswer
+  return readWebhookAnswer(res, data)
+}
+
+/** Posts `message` to the webhook through the provider in use, or says why it could not. */
+export async function sendDiscord(env: Env, send: DiscordSend): Promise<DiscordResult> {
+  const provider = discordProvider(env)
+  if (provider === 'none') {
+    const error = 'The Discord channel is disabled: DISCORD_ENABLED is false'
+    return { ok: false, provider, transient: false, error }
+  }
+  // Checked again at send time: the rules or the settings may have changed since it was set.
+  const refused = discordWebhookProblem(env, send.webhookUrl)
+  if (refused) return { ok: false, provider, transient: false, error: `Not sent: ${refused}` }
+  if (provider === 'webhook') return postToWebhook(send.webhookUrl, send.message)
+  const record = {
+    channel: 'discord' as const,
+    from: 'discord:webhook',
+    to: maskDiscordWebhookUrl(send.webhookUrl),
+    subject: 'execute webhook',
+    body: send.message,
+  }
+  return { ok: true, provider, id: await writeOutbox(env.KV, record, Date.now()) }
 }

@@ -1,4 +1,4 @@
-// The local outbox: with DEV_OUTBOX=true and no provider key, messages (email, WhatsApp, push) are
+// The local outbox: with DEV_OUTBOX=true and no provider key, messages (of every channel) are
 // kept in KV for a day and listed at GET /dev/outbox, so a newcomer sees what would have been sent.
 import { createRoute, z } from '@hono/zod-openapi'
 import { settings } from '../env.ts'
@@ -7,6 +7,7 @@ import { errorResponse, json } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { renderNotFound } from '../http/errors.ts'
 import type { KeyValueStore } from '../ports/key-value.ts'
+import type { Channel } from './channel-names.ts'
 import { createRouter } from '../http/router.ts'
 
 const PREFIX = 'dev-outbox:'
@@ -17,7 +18,7 @@ const TIME_CEILING = 10 ** 15
 
 export interface OutboxMessage {
   /** Which channel would have carried it; email when absent. */
-  channel?: 'email' | 'whatsapp' | 'push'
+  channel?: Channel
   from: string
   to: string | string[]
   subject: string

@@ -1,13 +1,14 @@
 // Which delivery channels exist and which of them can send in this deployment.
 import type { Env } from '../env.ts'
+import { CHANNELS, type Channel } from './channel-names.ts'
 import { discordProvider } from './discord.ts'
 import { emailProvider } from './email.ts'
 import { pushProvider } from './push.ts'
 import { telegramProvider } from './telegram.ts'
 import { whatsappProvider } from './whatsapp.ts'
 
-export const CHANNELS = ['email', 'whatsapp', 'push', 'telegram', 'discord'] as const
-export type Channel = (typeof CHANNELS)[number]
+// Re-exported: the rest of the app names channels through the registry.
+export { CHANNELS, type Channel }
 
 /** The provider behind each channel: a real API, the local outbox, or 'none' (disabled). */
 export function channelProviders(env: Env): Record<Channel, string> {

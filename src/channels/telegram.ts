@@ -1,11 +1,119 @@
 // The Telegram channel: Bot API messages to a linked chat when TELEGRAM_BOT_TOKEN is set, the
 // local outbox when DEV_OUTBOX is on, otherwise disabled.
 import { settings, type Env } from '../env.ts'
+import { writeOutbox } from './outbox.ts'
 
 export type TelegramProvider = 'bot-api' | 'outbox' | 'none'
+
+export interface TelegramMessage {
+  chatId: string
+  /** Bot API HTML (parse_mode 'HTML'). */
+  text: string
+}
+
+export interface TelegramResult {
+  ok: boolean
+  /** Telegram's message_id (or the outbox id). */
+  id?: string
+  error?: string
+  /** Worth retrying later: 429, 5xx, a network failure. */
+  transient?: boolean
+  /** The chat will never take the bot's messages (403: the user blocked the bot, left the chat). */
+  blocked?: boolean
+  /** Telegram's parameters.retry_after of a 429: the wait it asks for. */
+  retryAfterSeconds?: number
+  provider: TelegramProvider
+}
+
+const SEND_TIMEOUT_MS = 10_000
 
 export function telegramProvider(env: Env): TelegramProvider {
   const s = settings(env)
   if (s.TELEGRAM_BOT_TOKEN) return 'bot-api'
   return s.DEV_OUTBOX ? 'outbox' : 'none'
+}
+
+/** `{TELEGRAM_API_URL}/bot<token>/<method>`: the Bot API's address of a method. */
+export function botApiUrl(env: Env, method: string): string {
+  const s = settings(env)
+  return `${s.TELEGRAM_API_URL.replace(/\/+$/, '')}/bot${s.TELEGRAM_BOT_TOKEN}/${method}`
+}
+
+interface BotApiAnswer {
+  ok?: unknown
+  description?: unknown
+  result?: { message_id?: unknown }
+  parameters?: { retry_after?: unknown }
+}
+
+/** What a Bot API answer means for a send: 403 never gets better, 429 and 5xx may. */
+export function readSendAnswer(status: number, data: BotApiAnswer): TelegramResult {
+  const provider = 'bot-api' as const
+  if (status >= 200 && status < 300 && data.ok === true) {
+    const id = data.result?.message_id
+    return { ok: true, provider, ...(id !== undefined && { id: String(id) }) }
+  }
+  const detail = typeof data.description === 'string' ? data.description : `HTTP ${status}`
+  const error = `Telegram answered ${status}: ${detail}`
+  if (status === 429) {
+    const after = data.parameters?.retry_after
+    const retryAfterSeconds =
+      typeof after === 'number' && Number.isFinite(after) && after > 0
+        ? Math.ceil(after)
+        : undefined
+    return { ok: false, provider, transient: true, error, retryAfterSeconds }
+  }
+  if (status === 403) return { ok: false, provider, transient: false, blocked: true, error }
+  return { ok: false, provider, transient: status >= 500, error }
+}
+
+async function sendWithBotApi(env: Env, message: TelegramMessage): Promise<TelegramResult> {
+  const body = {
+    chat_id: message.chatId,
+    text: message.text,
+    parse_mode: 'HTML',
+    link_preview_options: { is_disabled: true },
+  }
+  let res: Response
+  try {
+    res = await fetch(botApiUrl(env, 'sendMessage'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    })
+  } catch (error) {
+    // The error names the URL, which holds the token: say only what kind of failure it was.
+    const kind = error instanceof Error ? error.name : 'Error'
+    return {
+      ok: false,
+      provider: 'bot-api',
+      transient: true,
+      error: `Telegram unreachable: ${kind}`,
+    }
+  }
+  const data = (await res.json().catch(() => ({}))) as BotApiAnswer
+  return readSendAnswer(res.status, data)
+}
+
+/** Sends `text` to the chat through the provider in use, or says why it could not. */
+export async function sendTelegram(env: Env, message: TelegramMessage): Promise<TelegramResult> {
+  const provider = telegramProvider(env)
+  if (provider === 'bot-api') return sendWithBotApi(env, message)
+  if (provider === 'outbox') {
+    const record = {
+      channel: 'telegram' as const,
+      from: `telegram:${settings(env).TELEGRAM_BOT_USERNAME ?? 'bot'}`,
+      to: message.chatId,
+      subject: 'sendMessage',
+      html: message.text,
+    }
+    return { ok: true, provider, id: await writeOutbox(env.KV, record, Date.now()) }
+  }
+  return {
+    ok: false,
+    provider,
+    transient: false,
+    error: 'The Telegram channel is disabled: TELEGRAM_BOT_TOKEN is not set and DEV_OUTBOX is off',
+  }
 }

@@ -41,9 +41,13 @@ export interface Preferences {
   timezone: string
 }
 
-/** What an update may carry: notifyBefore and leadTimes both set the lead times. */
+/**
+ * What an update may carry: notifyBefore and leadTimes both set the lead times; the Discord
+ * webhook goes in here (null removes it) and comes out, masked, in the own profile only.
+ */
 export type PreferencesUpdate = Partial<Omit<Preferences, 'filters'>> & {
   filters?: Partial<NoiseFilters>
+  discordWebhookUrl?: string | null
 }
 
 export const MAX_LEAD_TIMES = 5
@@ -142,6 +146,19 @@ function filterColumns(filters: PreferencesUpdate['filters']) {
   }
 }
 
+/**
+ * A webhook set turns Discord on and one removed turns it off, unless the same update sends
+ * notificationChannels, which then says whether Discord is on.
+ */
+function discordColumns(update: PreferencesUpdate) {
+  const url = update.discordWebhookUrl
+  if (url === undefined) return {}
+  return {
+    discordWebhookUrl: url,
+    ...(!update.notificationChannels && { notifyDiscord: url !== null }),
+  }
+}
+
 /** The columns a (partial) preferences update writes; fields not sent are left out. */
 export function preferenceColumns(update: PreferencesUpdate) {
   const channels = update.notificationChannels
@@ -157,6 +174,7 @@ export function preferenceColumns(update: PreferencesUpdate) {
       notifyTelegram: channels.telegram,
       notifyDiscord: channels.discord,
     }),
+    ...discordColumns(update),
     ...leadTimeColumns(update),
     ...(update.quietHours !== undefined && {
       quietStart: update.quietHours?.start ?? null,

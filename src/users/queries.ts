@@ -123,7 +123,11 @@ export async function updateProfile(
     statements.push(...platformRows(db, id, prefs.platforms))
   }
   // Turning a channel on again clears the block the service put on it, in the same batch.
-  const turnedOn = BLOCKABLE_CHANNELS.filter((ch) => prefs.notificationChannels?.[ch])
+  // A new Discord webhook replaces the one Discord no longer knew, so its block goes as well.
+  const turnedOn = BLOCKABLE_CHANNELS.filter(
+    (ch) =>
+      prefs.notificationChannels?.[ch] || (ch === 'discord' && prefs.discordWebhookUrl != null),
+  )
   if (turnedOn.length > 0) statements.push(clearBlocksStatement(db, id, [...turnedOn]))
   statements.push(findUserStatement(db, id) as Statement)
   const results = await db.batch(statements as [Statement, ...Statement[]])

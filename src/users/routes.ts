@@ -3,6 +3,7 @@ import { createDb, type Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
 import { currentUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { discordWebhookProblem } from '../channels/discord-webhook-url.ts'
 import { pushEndpointProblem } from '../channels/push-target.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import type { Role } from '../lib/jwt.ts'
@@ -204,8 +205,12 @@ export function userRoutes({ deleteAccount, changeUserRole }: UserRouteDeps) {
       return c.json(toOwnProfile(found.user, found.blocks), 200)
     })
     .openapi(putProfile, async (c) => {
+      const input = c.req.valid('json')
+      const webhookUrl = input.preferences?.discordWebhookUrl
+      const refused = webhookUrl != null ? discordWebhookProblem(c.env, webhookUrl) : undefined
+      if (refused) throw badRequest([refused])
       const db = createDb(c.env.DB)
-      const user = await updateProfile(db, currentUser(c).sub, c.req.valid('json'), Date.now())
+      const user = await updateProfile(db, currentUser(c).sub, input, Date.now())
       if (!user) throw notFound(USER_NOT_FOUND)
       return c.json(toProfileUpdateResult(user), 200)
     })

@@ -1,5 +1,6 @@
 // Zod schemas of the user endpoints: profile update, admin list, role change, push subscriptions.
 import { z } from '@hono/zod-openapi'
+import { MAX_DISCORD_WEBHOOK_URL } from '../channels/discord-webhook-url.ts'
 import { channelBlocks } from '../db/schema.ts'
 import { fromBase64Url } from '../lib/crypto.ts'
 import { idParam, oneOf, pagingFields } from '../lib/validation.ts'
@@ -173,6 +174,20 @@ const notificationChannels = z
     discord: c.discord ?? false,
   }))
 
+// Only the form here: which hosts may be reached depends on the settings, so the profile update
+// checks the rest (channels/discord-webhook-url.ts), as the push subscriptions do.
+const discordWebhookUrl = z
+  .string({ error: 'discordWebhookUrl must be a string or null' })
+  .max(MAX_DISCORD_WEBHOOK_URL, {
+    error: `discordWebhookUrl must be at most ${MAX_DISCORD_WEBHOOK_URL} characters long`,
+  })
+  .nullable()
+  .openapi({
+    description:
+      'A Discord channel webhook (https://discord.com/api/webhooks/<id>/<token>); null removes it',
+    example: 'https://discord.com/api/webhooks/123456789012345678/abcDEF-ghi_jkl',
+  })
+
 export const PreferencesUpdateSchema = z
   .strictObject(
     {
@@ -185,6 +200,7 @@ export const PreferencesUpdateSchema = z
       quietHours: quietHours.optional(),
       filters: filters.optional(),
       timezone: timezone.optional(),
+      discordWebhookUrl: discordWebhookUrl.optional(),
     },
     { error: 'preferences must be an object' },
   )
@@ -312,7 +328,12 @@ const ChannelBlockSchema = z.object({
 })
 
 const ChannelStatusSchema = z
-  .object({ email: ChannelBlockSchema.optional(), push: ChannelBlockSchema.optional() })
+  .object({
+    email: ChannelBlockSchema.optional(),
+    push: ChannelBlockSchema.optional(),
+    telegram: ChannelBlockSchema.optional(),
+    discord: ChannelBlockSchema.optional(),
+  })
   .openapi('ChannelStatus', {
     description:
       'Channels the service turned off (a hard bounce, a complaint, expired push ' +
@@ -327,6 +348,18 @@ export const ProfileSchema = UserViewSchema.extend({
   lastLogin: timestamp.optional(),
   // Only GET /users/profile reads the blocks; auth responses leave it out.
   channelStatus: ChannelStatusSchema.optional(),
+  // Only GET /users/profile: whether a Telegram chat is linked (never the chat id).
+  telegram: z.object({ linked: z.boolean() }).optional(),
+  // Only GET /users/profile: whether a Discord webhook is set, and its URL without the token.
+  discord: z
+    .object({ webhookSet: z.boolean(), maskedWebhookUrl: z.string().nullable() })
+    .optional()
+    .openapi({
+      example: {
+        webhookSet: true,
+        maskedWebhookUrl: 'https://discord.com/api/webhooks/123456789012345678/…',
+      },
+    }),
 }).openapi('Profile')
 
 export const AdminUserSchema = UserViewSchema.extend({ role: z.enum(ROLES) }).openapi('AdminUser')

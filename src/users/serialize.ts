@@ -1,4 +1,5 @@
 // User rows rendered as API objects; no secret column (password hash, tokens) is ever read here.
+import { maskDiscordWebhookUrl } from '../channels/discord-webhook-url.ts'
 import type { PushSubscriptionRow, UserRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
 import { channelStatusOf, type ChannelBlockRow } from './channel-blocks.ts'
@@ -30,9 +31,20 @@ export function toProfile(row: UserRow) {
   }
 }
 
-/** GET /users/profile: the profile and the channels the service turned off. */
+/** The token alone lets anyone post to the channel, so no answer shows it, not even to its owner. */
+function discordWebhookView(url: string | null) {
+  return { webhookSet: url !== null, maskedWebhookUrl: url && maskDiscordWebhookUrl(url) }
+}
+
+/** GET /users/profile: the profile, the channels the service turned off, Telegram's link, Discord's webhook. */
 export function toOwnProfile(row: UserRow, blocks: readonly ChannelBlockRow[]) {
-  return { ...toProfile(row), channelStatus: channelStatusOf(blocks) }
+  return {
+    ...toProfile(row),
+    channelStatus: channelStatusOf(blocks),
+    // Whether a chat is linked, never which: the chat id is the user's Telegram identity.
+    telegram: { linked: row.telegramChatId != null },
+    discord: discordWebhookView(row.discordWebhookUrl),
+  }
 }
 
 /** An entry of the admin user list. */

@@ -40,6 +40,10 @@ export const PROVIDERS: Partial<Env> = {
   VAPID_PUBLIC_KEY,
   VAPID_PRIVATE_KEY,
   VAPID_SUBJECT: 'mailto:ops@example.test',
+  TELEGRAM_BOT_TOKEN: '123456:telegram-test-token',
+  TELEGRAM_BOT_USERNAME: 'ContestAlertTestBot',
+  TELEGRAM_WEBHOOK_SECRET: 'telegram-webhook-test-secret',
+  TELEGRAM_API_URL: `${standInUrl}/telegram`,
 }
 
 // Queues' longest delay: the real queue takes every message, and its consumer (which runs with

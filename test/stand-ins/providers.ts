@@ -65,7 +65,29 @@ function defaultResponse(method: string, path: string, body: string): ScriptedRe
     }
   }
   if (method === 'POST' && path.startsWith('/push/')) return { status: 201 }
+  if (method === 'POST' && path.startsWith('/telegram/bot')) return telegramResponse(path, body)
   return { status: 404, body: { error: `stand-in has nothing at ${method} ${path}` } }
+}
+
+let telegramMessageId = 0
+
+/** The Telegram Bot API: sendMessage answers with the Message it made, setWebhook with true. */
+function telegramResponse(path: string, body: string): ScriptedResponse {
+  const method = path.slice(path.lastIndexOf('/') + 1)
+  if (method === 'setWebhook') {
+    return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } }
+  }
+  const message = safeJson<{ chat_id?: string | number; text?: string }>(body)
+  if (method !== 'sendMessage' || !message?.chat_id || !message.text) {
+    return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request' } }
+  }
+  const result = {
+    message_id: ++telegramMessageId,
+    date: Math.floor(Date.now() / 1000),
+    chat: { id: Number(message.chat_id), type: 'private' },
+    text: message.text,
+  }
+  return { status: 200, body: { ok: true, result } }
 }
 
 function safeJson<T>(text: string): T | undefined {
@@ -125,6 +147,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     const rule = rules.find(
       (r) => (!r.method || r.method === req.method) && url.pathname.startsWith(r.pathPrefix),
     )
+    if (!rule && url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))
     if (!rule) return send(defaultResponse(req.method ?? 'GET', url.pathname, body))
     if (rule.failRate && Math.random() < rule.failRate) {
       return send(rule.failure ?? { status: 503, body: { error: 'scripted failure' } })
@@ -140,4 +163,33 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       resolve({ server, url: `http://127.0.0.1:${actualPort}` })
     })
   })
+}
+
+let discordMessageId = 1_300_000_000_000_000_000n
+
+/**
+ * Discord's execute webhook (POST /discord/api/webhooks/:id/:token): the message it made when
+ * `wait=true`, else 204; an empty body is refused as Discord refuses it (50006).
+ */
+function discordResponse(req: IncomingMessage, url: URL, body: string): ScriptedResponse {
+  const match = /^\/discord\/api\/webhooks\/(\d+)\/[\w-]+$/.exec(url.pathname)
+  if (req.method !== 'POST' || !match) {
+    return { status: 404, body: { message: '404: Not Found', code: 0 } }
+  }
+  const message = safeJson<{ content?: string; embeds?: unknown[] }>(body)
+  if (!message?.content && !message?.embeds?.length) {
+    return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } }
+  }
+  if (url.searchParams.get('wait') !== 'true') return { status: 204 }
+  const result = {
+    id: String(++discordMessageId),
+    type: 0,
+    content: message.content ?? '',
+    channel_id: '1200000000000000000',
+    author: { id: match[1], username: 'Contest Alerts', bot: true },
+    embeds: message.embeds ?? [],
+    webhook_id: match[1],
+    timestamp: new Date().toISOString(),
+  }
+  return { status: 200, body: result }
 }

@@ -1,9 +1,27 @@
-// Sends one notification to the recipient's linked Telegram chat.
+// Sends one notification to the recipient's linked Telegram chat; a chat that blocked the bot is
+// unlinked and Telegram turned off for the user (channelStatus 'bot-blocked').
+import { sendTelegram } from '../../channels/telegram.ts'
+import { blockTelegramChat } from '../../users/telegram-chat.ts'
+import { notificationKind } from '../kinds/registry.ts'
 import type { ChannelResult, SendRequest } from './send-request.ts'
 
 export async function sendTelegramDelivery(req: SendRequest): Promise<ChannelResult> {
-  if (!req.recipient.telegramChatId) {
+  const chatId = req.recipient.telegramChatId
+  if (!chatId) {
     return { ok: false, transient: false, error: 'The account has no linked Telegram chat' }
   }
-  return { ok: false, transient: false, error: 'Telegram sending is not built yet' }
+  const text = notificationKind(req.notification).telegram(
+    req.notification,
+    req.recipient,
+    req.content,
+  )
+  const result = await sendTelegram(req.env, { chatId, text })
+  if (result.blocked) await blockTelegramChat(req.db, req.userId, chatId, req.content.now)
+  return {
+    ok: result.ok,
+    providerMessageId: result.id,
+    error: result.error,
+    transient: result.transient,
+    retryAfterSeconds: result.retryAfterSeconds,
+  }
 }

@@ -1,0 +1,30 @@
+// Zod schemas of the Telegram endpoints: the link answer, the webhook's secret header and the
+// part of Telegram's Update the bot reads.
+import { z } from '@hono/zod-openapi'
+
+export const TelegramLinkSchema = z
+  .object({
+    url: z.string().openapi({ example: 'https://t.me/ContestAlertBot?start=q3J0bW9y...' }),
+    expiresAt: z.string().openapi({ example: '2026-11-22T14:50:00.000Z' }),
+  })
+  .openapi('TelegramLink')
+
+// Optional here, so a missing header is the 401 of a wrong secret rather than a 400.
+export const TelegramWebhookHeaders = z.object({
+  'x-telegram-bot-api-secret-token': z.string().optional(),
+})
+
+// Telegram's Update is large and grows: unknown keys are accepted, what the bot reads is checked.
+export const TelegramUpdateSchema = z
+  .looseObject({
+    update_id: z.number().int(),
+    message: z
+      .looseObject({
+        chat: z.looseObject({ id: z.number().int() }),
+        text: z.string().optional(),
+      })
+      .optional(),
+  })
+  .openapi('TelegramUpdate')
+
+export const TelegramAckSchema = z.object({ ok: z.literal(true) }).openapi('TelegramAck')

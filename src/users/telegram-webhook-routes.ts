@@ -1,0 +1,71 @@
+// POST /telegram/webhook: the updates Telegram pushes to the bot, signed with the secret given to
+// setWebhook. /start and /stop act; everything else is acknowledged and ignored.
+import { createRoute } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import { sendTelegram } from '../channels/telegram.ts'
+import { createDb } from '../db/client.ts'
+import { settings } from '../env.ts'
+import { defer } from '../http/defer.ts'
+import { createRouter } from '../http/router.ts'
+import { sha256Hex, timingSafeEqualText } from '../lib/crypto.ts'
+import { ApiError, unauthorized } from '../lib/errors.ts'
+import { log } from '../lib/log.ts'
+import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
+import { handleBotMessage } from './telegram-bot.ts'
+import {
+  TelegramAckSchema,
+  TelegramUpdateSchema,
+  TelegramWebhookHeaders,
+} from './telegram-schemas.ts'
+
+const SECRET_HEADER = 'X-Telegram-Bot-Api-Secret-Token'
+
+/**
+ * Before the body is read: 503 without TELEGRAM_WEBHOOK_SECRET, 401 unless the header holds it.
+ * Digests are compared, so neither the length nor the content of the secret shows in the timing.
+ */
+const telegramSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const secret = settings(c.env).TELEGRAM_WEBHOOK_SECRET
+  if (!secret) throw new ApiError(503, 'Telegram webhook is not configured')
+  const offered = c.req.header(SECRET_HEADER) ?? ''
+  const [want, got] = await Promise.all([sha256Hex(secret), sha256Hex(offered)])
+  if (!timingSafeEqualText(want, got)) throw unauthorized('Wrong or missing secret token')
+  await next()
+}
+
+const webhook = createRoute({
+  method: 'post',
+  path: '/webhook',
+  tags: ['Telegram'],
+  summary: 'Telegram bot webhook: `/start <token>` links the chat, `/stop` unlinks it',
+  middleware: [telegramSecret] as const,
+  request: { headers: TelegramWebhookHeaders, ...jsonBody(TelegramUpdateSchema) },
+  responses: {
+    200: json(TelegramAckSchema, 'Acknowledged (also for updates the bot ignores)'),
+    400: errorResponse('Not a Telegram update'),
+    401: errorResponse('Missing or wrong X-Telegram-Bot-Api-Secret-Token'),
+    503: errorResponse('TELEGRAM_WEBHOOK_SECRET is not set'),
+  },
+})
+
+/** Mounted at /telegram. */
+export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) => {
+  const message = c.req.valid('json').message
+  if (message) {
+    const chatId = String(message.chat.id)
+    const reply = await handleBotMessage(
+      createDb(c.env.DB),
+      { chatId, text: message.text },
+      Date.now(),
+    )
+    // After the answer: Telegram waits for it, and retries an update that is slow to answer.
+    if (reply) {
+      await defer(c, async () => {
+        const sent = await sendTelegram(c.env, { chatId, text: reply })
+        if (!sent.ok) log.warn('telegram-reply-failed', { error: sent.error })
+      })
+    }
+  }
+  return c.json({ ok: true as const }, 200)
+})

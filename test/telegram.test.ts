@@ -1,0 +1,387 @@
+// The Telegram channel end to end: the deep link, the bot's webhook (/start, /stop), reminders sent
+// through the Bot API stand-in, a blocked bot, Telegram's 429 with retry_after, and the settings.
+import { env } from 'cloudflare:test'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { sendTelegram } from '../src/channels/telegram.ts'
+import { readOutbox } from '../src/channels/outbox.ts'
+import type { Env } from '../src/env.ts'
+import { sha256Hex } from '../src/lib/crypto.ts'
+import { LINK_TOKEN_TTL_MS } from '../src/users/telegram-links.ts'
+import { REPLIES } from '../src/users/telegram-bot.ts'
+import { addContests, contest } from './helpers/contests.ts'
+import {
+  consume,
+  deliverQueued,
+  notificationsOf,
+  PROVIDERS,
+  recipient,
+  resetNotifications,
+  runScheduler,
+  testEnv,
+} from './helpers/notifications.ts'
+import { standIn } from './helpers/stand-in.ts'
+import { api, type TestUser } from './helpers/users.ts'
+
+beforeEach(resetNotifications)
+
+const SECRET = PROVIDERS.TELEGRAM_WEBHOOK_SECRET!
+const SEND_PATH = `/telegram/bot${PROVIDERS.TELEGRAM_BOT_TOKEN}/sendMessage`
+let updateId = 1000
+let nextChat = 7_000_000_001
+
+/** An Update as Telegram posts it: a private chat's text message, with fields the bot ignores. */
+function update(chatId: number, text: string) {
+  return {
+    update_id: ++updateId,
+    message: {
+      message_id: updateId,
+      date: Math.floor(Date.now() / 1000),
+      from: { id: chatId, is_bot: false, first_name: 'Ada', language_code: 'en' },
+      chat: { id: chatId, type: 'private', first_name: 'Ada' },
+      text,
+    },
+  }
+}
+
+/** `secret` null sends no secret header. */
+function webhook(body: unknown, e: Env, secret: string | null = SECRET) {
+  return api('POST', '/telegram/webhook', {
+    body,
+    bindings: e,
+    headers: secret === null ? {} : { 'X-Telegram-Bot-Api-Secret-Token': secret },
+  })
+}
+
+/** The Bot API's sendMessage calls the stand-in received, parsed. */
+async function sentMessages() {
+  const requests = await standIn.requests(SEND_PATH)
+  return requests.map((r) => JSON.parse(r.body) as Record<string, any>)
+}
+
+async function linkToken(user: TestUser, e: Env): Promise<string> {
+  const res = await api('POST', '/users/telegram/link', { token: user.accessToken, bindings: e })
+  expect(res.status).toBe(201)
+  return new URL(res.body.url).searchParams.get('start')!
+}
+
+/** A recipient (email off) whose new chat is linked through the deep link and /start. */
+async function linkedUser(e: Env) {
+  const user = await recipient({ channels: { email: false } })
+  const chatId = nextChat++
+  const start = await webhook(update(chatId, `/start ${await linkToken(user, e)}`), e)
+  expect(start.status).toBe(200)
+  await standIn.reset()
+  return { user, chatId }
+}
+
+const profileOf = async (user: TestUser) =>
+  (await api('GET', '/users/profile', { token: user.accessToken })).body
+
+const telegramDelivery = async (userId: string) =>
+  (await notificationsOf(userId))[0]?.deliveries.find(
+    (d: { channel: string }) => d.channel === 'telegram',
+  )
+
+describe('linking a chat', () => {
+  it('gives a one-time deep link that lasts 15 minutes', async () => {
+    const e = testEnv()
+    const user = await recipient()
+    const before = Date.now()
+    const res = await api('POST', '/users/telegram/link', { token: user.accessToken, bindings: e })
+    expect(res.status).toBe(201)
+    expect(res.headers.get('Cache-Control')).toBe('no-store')
+    expect(res.body.url).toMatch(/^https:\/\/t\.me\/ContestAlertTestBot\?start=[A-Za-z0-9_-]{43}$/)
+    const expires = Date.parse(res.body.expiresAt)
+    expect(expires).toBeGreaterThanOrEqual(before + LINK_TOKEN_TTL_MS)
+    expect(expires).toBeLessThanOrEqual(Date.now() + LINK_TOKEN_TTL_MS)
+    // Only the token's hash is stored.
+    const token = new URL(res.body.url).searchParams.get('start')!
+    const stored = await env.DB.prepare('SELECT token_hash FROM telegram_links WHERE user_id = ?')
+      .bind(user.id)
+      .all<{ token_hash: string }>()
+    expect(stored.results).toHaveLength(1)
+    expect(stored.results[0].token_hash).toBe(await sha256Hex(token))
+  })
+
+  it('answers 503 in the error shape when the bot is not configured', async () => {
+    const user = await recipient()
+    for (const off of [{ TELEGRAM_BOT_TOKEN: '' }, { TELEGRAM_BOT_USERNAME: '' }]) {
+      const res = await api('POST', '/users/telegram/link', {
+        token: user.accessToken,
+        bindings: testEnv(off),
+      })
+      expect(res.status).toBe(503)
+      expect(res.body).toEqual({
+        statusCode: 503,
+        message: 'Telegram is not available: the bot is not configured',
+        error: 'Service Unavailable',
+      })
+    }
+    expect((await api('POST', '/users/telegram/link', { bindings: testEnv() })).status).toBe(401)
+  })
+
+  it('links the chat on /start <token>, replies, and spends the token', async () => {
+    const e = testEnv()
+    const user = await recipient({ channels: { email: false } })
+    expect((await profileOf(user)).telegram).toEqual({ linked: false })
+    const token = await linkToken(user, e)
+    const res = await webhook(update(4242, `/start ${token}`), e)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ ok: true })
+    expect(await sentMessages()).toEqual([
+      {
+        chat_id: '4242',
+        text: REPLIES.linked,
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+      },
+    ])
+    const profile = await profileOf(user)
+    expect(profile.telegram).toEqual({ linked: true })
+    expect(profile.preferences.notificationChannels.telegram).toBe(true)
+    expect(JSON.stringify(profile)).not.toContain('4242')
+
+    // The same token again links nothing: the other chat is told the link expired.
+    await standIn.reset()
+    await webhook(update(5151, `/start ${token}`), e)
+    expect((await sentMessages()).map((m) => [m.chat_id, m.text])).toEqual([
+      ['5151', REPLIES.expired],
+    ])
+    const row = await env.DB.prepare('SELECT telegram_chat_id AS chat FROM users WHERE id = ?')
+      .bind(user.id)
+      .first<{ chat: string }>()
+    expect(row?.chat).toBe('4242')
+  })
+
+  it('replies that the link expired to an unknown, malformed or expired token, linking nothing', async () => {
+    const e = testEnv()
+    const user = await recipient()
+    const token = await linkToken(user, e)
+    await env.DB.prepare('UPDATE telegram_links SET expires_at = ? WHERE user_id = ?')
+      .bind(Date.now() - 1, user.id)
+      .run()
+    const unknown = 'A'.repeat(43)
+    for (const text of [`/start ${token}`, `/start ${unknown}`, '/start not-a-token', '/start']) {
+      expect((await webhook(update(6161, text), e)).status).toBe(200)
+    }
+    const replies = await sentMessages()
+    expect(replies).toHaveLength(4)
+    expect(replies.every((m) => m.chat_id === '6161' && m.text === REPLIES.expired)).toBe(true)
+    expect((await profileOf(user)).telegram).toEqual({ linked: false })
+  })
+
+  it('refuses a missing or wrong secret with 401 and answers 503 without one set', async () => {
+    const e = testEnv()
+    const user = await recipient()
+    const token = await linkToken(user, e)
+    const body = update(7171, `/start ${token}`)
+    for (const secret of [null, 'wrong', `${SECRET}x`, '']) {
+      const res = await webhook(body, e, secret)
+      expect(res.status).toBe(401)
+      expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' })
+    }
+    const unset = await webhook(body, testEnv({ TELEGRAM_WEBHOOK_SECRET: '' }))
+    expect(unset.status).toBe(503)
+    expect(await sentMessages()).toEqual([])
+    expect((await profileOf(user)).telegram).toEqual({ linked: false })
+  })
+
+  it('acknowledges updates it ignores and refuses what is no update', async () => {
+    const e = testEnv()
+    const edited = { update_id: ++updateId, edited_message: { chat: { id: 1 }, text: '/stop' } }
+    expect((await webhook(edited, e)).status).toBe(200)
+    expect((await webhook(update(8181, 'hello'), e)).status).toBe(200)
+    expect(await sentMessages()).toEqual([])
+    expect((await webhook({ message: { text: '/stop' } }, e)).status).toBe(400)
+  })
+})
+
+describe('reminders over Telegram', () => {
+  it('send a due reminder once to the linked chat, as HTML with the contest link', async () => {
+    const e = testEnv()
+    const { user, chatId } = await linkedUser(e)
+    const url = 'https://codeforces.com/contests/2077'
+    await addContests([contest(3, { name: 'Codeforces Round <2077>', websiteUrl: url })])
+    await runScheduler(e)
+    const [result] = await deliverQueued(e)
+    expect(result).toMatchObject({ acked: true, retried: false })
+    const [message, ...more] = await sentMessages()
+    expect(more).toEqual([])
+    expect(message).toMatchObject({
+      chat_id: String(chatId),
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+    })
+    expect(message.text).toMatch(/^<b>Reminder: Codeforces Round &lt;2077&gt; starts in/)
+    expect(message.text).toContain(`<a href="${url}">Open the contest page</a>`)
+    expect(await telegramDelivery(user.id)).toMatchObject({ status: 'SENT', attempts: 1 })
+
+    // The next run finds nothing new to send.
+    await runScheduler(e)
+    expect(await deliverQueued(e)).toEqual([])
+    expect(await sentMessages()).toHaveLength(1)
+  })
+
+  it('stop after /stop: the chat is unlinked and the next reminder has no Telegram delivery', async () => {
+    const e = testEnv()
+    const { user, chatId } = await linkedUser(e)
+    expect((await webhook(update(chatId, '/stop'), e)).status).toBe(200)
+    expect((await sentMessages()).map((m) => m.text)).toEqual([REPLIES.stopped])
+    const profile = await profileOf(user)
+    expect(profile.telegram).toEqual({ linked: false })
+    expect(profile.preferences.notificationChannels.telegram).toBe(false)
+    // Not a block: the user chose it.
+    expect(profile.channelStatus).toEqual({})
+
+    await standIn.reset()
+    await api('PUT', '/users/profile', {
+      token: user.accessToken,
+      body: { preferences: { notificationChannels: { email: true } } },
+    })
+    await addContests([contest(3)])
+    await runScheduler(e)
+    const [notification] = await notificationsOf(user.id)
+    expect(notification.channels).toEqual(['email'])
+    await deliverQueued(e)
+    expect(await sentMessages()).toEqual([])
+  })
+
+  it('unlink, turn Telegram off and show bot-blocked when the user blocked the bot', async () => {
+    const e = testEnv()
+    const { user } = await linkedUser(e)
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: SEND_PATH,
+      responses: [
+        {
+          status: 403,
+          body: {
+            ok: false,
+            error_code: 403,
+            description: 'Forbidden: bot was blocked by the user',
+          },
+        },
+      ],
+    })
+    await addContests([contest(3)])
+    await runScheduler(e)
+    const [result] = await deliverQueued(e)
+    expect(result).toMatchObject({ acked: true, retried: false })
+    expect(await telegramDelivery(user.id)).toMatchObject({
+      status: 'FAILED',
+      error: 'Telegram answered 403: Forbidden: bot was blocked by the user',
+    })
+    const profile = await profileOf(user)
+    expect(profile.telegram).toEqual({ linked: false })
+    expect(profile.preferences.notificationChannels.telegram).toBe(false)
+    expect(profile.channelStatus).toEqual({
+      telegram: { blocked: true, reason: 'bot-blocked', since: expect.any(String) },
+    })
+
+    // Linking again clears the block.
+    await webhook(update(9191, `/start ${await linkToken(user, e)}`), e)
+    const relinked = await profileOf(user)
+    expect(relinked.telegram).toEqual({ linked: true })
+    expect(relinked.channelStatus).toEqual({})
+  })
+
+  it('retry a 429 no sooner than its retry_after, then send', async () => {
+    const e = testEnv()
+    const { user } = await linkedUser(e)
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: SEND_PATH,
+      responses: [
+        {
+          status: 429,
+          body: {
+            ok: false,
+            error_code: 429,
+            description: 'Too Many Requests: retry after 120',
+            parameters: { retry_after: 120 },
+          },
+        },
+        { status: 200, body: { ok: true, result: { message_id: 77 } } },
+      ],
+    })
+    await addContests([contest(3)])
+    await runScheduler(e)
+    const [message] = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    const [first] = await consume(e, [{ body: message, attempts: 1 }])
+    expect(first).toMatchObject({ acked: false, retried: true })
+    expect(first.delaySeconds).toBeGreaterThanOrEqual(120)
+    expect(await telegramDelivery(user.id)).toMatchObject({ status: 'RETRYING', retryCount: 1 })
+
+    const [second] = await consume(e, [{ body: message, attempts: 2 }])
+    expect(second).toMatchObject({ acked: true, retried: false })
+    const delivery = await env.DB.prepare(
+      `SELECT status, provider_message_id AS id FROM notification_deliveries WHERE channel = 'telegram'
+       AND notification_id IN (SELECT id FROM notifications WHERE user_id = ?)`,
+    )
+      .bind(user.id)
+      .first()
+    expect(delivery).toEqual({ status: 'SENT', id: '77' })
+  })
+
+  it('retry a 5xx after the usual delay and fail another 4xx at once', async () => {
+    const e = testEnv()
+    const { user } = await linkedUser(e)
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: SEND_PATH,
+      responses: [
+        { status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } },
+        {
+          status: 400,
+          body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
+        },
+      ],
+    })
+    await addContests([contest(3)])
+    await runScheduler(e)
+    const [message] = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    const [first] = await consume(e, [{ body: message, attempts: 1 }])
+    expect(first).toMatchObject({ retried: true, delaySeconds: 60 })
+    const [second] = await consume(e, [{ body: message, attempts: 2 }])
+    expect(second).toMatchObject({ acked: true, retried: false })
+    expect(await telegramDelivery(user.id)).toMatchObject({
+      status: 'FAILED',
+      error: 'Telegram answered 400: Bad Request: chat not found',
+    })
+    // Only a 403 unlinks the chat.
+    expect((await profileOf(user)).telegram).toEqual({ linked: true })
+  })
+})
+
+describe('DELETE /users/telegram', () => {
+  it('unlinks the chat and turns Telegram off (204, also when nothing is linked)', async () => {
+    const e = testEnv()
+    const { user } = await linkedUser(e)
+    const res = await api('DELETE', '/users/telegram', { token: user.accessToken, bindings: e })
+    expect(res.status).toBe(204)
+    const profile = await profileOf(user)
+    expect(profile.telegram).toEqual({ linked: false })
+    expect(profile.preferences.notificationChannels.telegram).toBe(false)
+    const again = await api('DELETE', '/users/telegram', { token: user.accessToken, bindings: e })
+    expect(again.status).toBe(204)
+    expect((await api('DELETE', '/users/telegram', { bindings: e })).status).toBe(401)
+  })
+})
+
+describe('sendTelegram', () => {
+  it('writes to the local outbox under DEV_OUTBOX when no bot token is set', async () => {
+    const e = testEnv({ TELEGRAM_BOT_TOKEN: '', DEV_OUTBOX: 'true' })
+    const result = await sendTelegram(e, { chatId: '31337', text: '<b>Local</b>' })
+    expect(result).toMatchObject({ ok: true, provider: 'outbox' })
+    const [latest] = await readOutbox(env.KV, 1)
+    expect(latest).toMatchObject({ id: result.id, channel: 'telegram', to: '31337' })
+    expect(await sentMessages()).toEqual([])
+  })
+
+  it('calls a network failure transient without naming the token', async () => {
+    const e = testEnv({ TELEGRAM_API_URL: 'http://127.0.0.1:9' })
+    const result = await sendTelegram(e, { chatId: '31337', text: 'hi' })
+    expect(result).toMatchObject({ ok: false, transient: true })
+    expect(result.error).not.toContain(PROVIDERS.TELEGRAM_BOT_TOKEN)
+  })
+})
