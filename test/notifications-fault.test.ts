@@ -1,5 +1,7 @@
-// Fault injection: with the providers failing 30% of calls at random, every due delivery ends
-// SENT or FAILED and recorded; none is lost and none is sent twice.
+// Fault injection: with the providers failing 30% of calls at random (Resend, WhatsApp, the
+// Telegram Bot API and Discord webhooks), every due delivery ends SENT or FAILED and recorded;
+// none is lost and none is sent twice.
+import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../src/notifications/delivery/status.ts'
 import { addContests, contest } from './helpers/contests.ts'
@@ -13,6 +15,7 @@ import {
   type QueuedMessage,
   type StoredDelivery,
 } from './helpers/notifications.ts'
+import { discordWebhook } from './helpers/discord.ts'
 import { standIn } from './helpers/stand-in.ts'
 
 beforeEach(resetNotifications)
@@ -25,16 +28,37 @@ describe('providers failing 30% of calls', () => {
   it('settle every delivery as SENT or FAILED, each sent at most once', async () => {
     const e = testEnv()
     const users = []
+    // Per user: the chat or webhook path its Telegram or Discord messages go to.
+    const chatOf = new Map<string, string>()
+    const webhookOf = new Map<string, string>()
     for (let i = 0; i < USERS; i++) {
       const whatsapp = i % 2 === 0
-      users.push(
-        await recipient({
-          channels: { email: true, whatsapp },
-          ...(whatsapp && { phoneNumber: `+1555010${String(i).padStart(2, '0')}` }),
-        }),
-      )
+      const user = await recipient({
+        channels: { email: true, whatsapp },
+        ...(whatsapp && { phoneNumber: `+1555010${String(i).padStart(2, '0')}` }),
+      })
+      users.push(user)
+      // A quarter linked to Telegram, a quarter with a Discord webhook (set as the bot and the
+      // profile would set them).
+      if (i % 4 === 1) {
+        const chat = String(7_000_000 + i)
+        chatOf.set(user.id, chat)
+        await env.DB.prepare(
+          'UPDATE users SET telegram_chat_id = ?1, notify_telegram = 1 WHERE id = ?2',
+        )
+          .bind(chat, user.id)
+          .run()
+      } else if (i % 4 === 3) {
+        const hook = discordWebhook()
+        webhookOf.set(user.id, hook.path)
+        await env.DB.prepare(
+          'UPDATE users SET discord_webhook_url = ?1, notify_discord = 1 WHERE id = ?2',
+        )
+          .bind(hook.url, user.id)
+          .run()
+      }
     }
-    await addContests([contest(2), contest(4)])
+    const rounds = await addContests([contest(2), contest(4)])
     const failure = { status: 503, body: { message: 'scripted outage' } }
     await standIn.script({
       method: 'POST',
@@ -53,6 +77,20 @@ describe('providers failing 30% of calls', () => {
         body: { error: { code: 2, message: 'Service temporarily unavailable' } },
       },
     })
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: '/telegram/bot',
+      responses: [{ status: 200, body: { ok: true, result: { message_id: 1, date: 0 } } }],
+      failRate: 0.3,
+      failure: { status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } },
+    })
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: '/discord/api/webhooks/',
+      responses: [{ status: 200, body: { id: '1200000000000000001', channel_id: '1' } }],
+      failRate: 0.3,
+      failure: { status: 503, body: { message: 'upstream connect error' } },
+    })
     await runScheduler(e)
 
     // The queue at work: each batch goes to queue(); retried messages come back with their
@@ -64,7 +102,8 @@ describe('providers failing 30% of calls', () => {
       attempts: 1,
     }))
     const due = pending.length
-    expect(due).toBe(USERS * 2 + (USERS / 2) * 2)
+    // Two contests: email for all, WhatsApp for half, Telegram and Discord for a quarter each.
+    expect(due).toBe(USERS * 2 + (USERS / 2) * 2 + (USERS / 4) * 2 * 2)
     const delays = new Map<number, Set<number | undefined>>()
     const deadLetters: QueuedMessage[] = []
     let redelivered = 0
@@ -94,11 +133,19 @@ describe('providers failing 30% of calls', () => {
       expect([...seen]).toEqual([NOTIFICATION_RETRY_DELAYS_SECONDS[attempt - 1]])
     }
     const deliveries: StoredDelivery[] = []
+    // Telegram and Discord requests carry no delivery id: they are told apart by their chat or
+    // webhook and the contest named in the text.
+    const chatDelivery = new Map<string, string>()
     for (const user of users) {
       const notifications = await notificationsOf(user.id)
       expect(notifications).toHaveLength(2)
       for (const n of notifications) {
         deliveries.push(...n.deliveries)
+        const name = rounds.find((r) => r.id === n.contestId)!.name
+        for (const d of n.deliveries as StoredDelivery[]) {
+          if (d.channel === 'telegram') chatDelivery.set(`${chatOf.get(user.id)}|${name}`, d.id)
+          if (d.channel === 'discord') chatDelivery.set(`${webhookOf.get(user.id)}|${name}`, d.id)
+        }
         const statuses = n.deliveries.map((d: StoredDelivery) => d.status)
         expect(n.status).toBe(statuses.includes('SENT') ? 'SENT' : 'FAILED')
       }
@@ -120,6 +167,19 @@ describe('providers failing 30% of calls', () => {
       const key = JSON.parse(r.body).biz_opaque_callback_data as string
       perDelivery.set(key, (perDelivery.get(key) ?? 0) + 1)
     }
+    const roundOf = (text: string) => rounds.find((r) => text.includes(r.name))!.name
+    for (const r of await standIn.requests('/telegram/bot')) {
+      const body = JSON.parse(r.body)
+      const key = chatDelivery.get(`${body.chat_id}|${roundOf(body.text)}`)!
+      perDelivery.set(key, (perDelivery.get(key) ?? 0) + 1)
+    }
+    for (const r of await standIn.requests('/discord/api/webhooks/')) {
+      const title = JSON.parse(r.body).embeds[0].title as string
+      const key = chatDelivery.get(`${r.path.split('?')[0]}|${roundOf(title)}`)!
+      perDelivery.set(key, (perDelivery.get(key) ?? 0) + 1)
+    }
+    const channels = new Set(deliveries.map((d) => d.channel))
+    expect([...channels].sort()).toEqual(['discord', 'email', 'telegram', 'whatsapp'])
     for (const d of deliveries) {
       expect(perDelivery.get(d.id), `requests for delivery ${d.id}`).toBe(d.attempts)
       expect(d.attempts).toBeLessThanOrEqual(MAX_ATTEMPTS)
