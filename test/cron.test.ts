@@ -86,6 +86,26 @@ describe('scheduled jobs', () => {
     expect((await count())?.n).toBe(0)
   })
 
+  it('daily cleanup removes Telegram link tokens past their 15 minutes', async () => {
+    const user = await createUser()
+    const now = Date.now()
+    await env.DB.batch([
+      env.DB.prepare(
+        'INSERT INTO telegram_links (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)',
+      ).bind('expired-hash', user.id, now - 1, now - 16 * 60_000),
+      env.DB.prepare(
+        'INSERT INTO telegram_links (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)',
+      ).bind('live-hash', user.id, now + 10 * 60_000, now),
+    ])
+    await fireScheduled('0 2 * * *', now)
+    const { results } = await env.DB.prepare(
+      'SELECT token_hash AS hash FROM telegram_links WHERE user_id = ?',
+    )
+      .bind(user.id)
+      .all<{ hash: string }>()
+    expect(results.map((r) => r.hash)).toEqual(['live-hash'])
+  })
+
   it('the half-hourly run brings stored phases in line with the clock', async () => {
     const created = Date.now() - 3 * HOUR_MS
     // Stored while both were still in the future: phase BEFORE.

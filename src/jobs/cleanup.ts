@@ -1,6 +1,6 @@
 // Daily cleanup: finished contests past the retention period, expired sessions and email codes,
-// accounts past their 30 days of recovery, ingestion jobs stuck for over 3000 seconds, and
-// notifications past their expiry.
+// accounts past their 30 days of recovery, ingestion jobs stuck for over 3000 seconds,
+// notifications past their expiry, and Telegram link tokens nobody used.
 import { purgeDeletedAccounts } from '../account/purge.ts'
 import { removeExpiredAuthRecords } from '../auth/cleanup.ts'
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
@@ -11,6 +11,7 @@ import { DAY_MS } from '../lib/time.ts'
 import { removeExpiredNotifications } from '../notifications/cleanup.ts'
 import { intelligenceClient } from '../resources/service.ts'
 import { sweepStuckIngestionJobs } from '../resources/stuck-jobs.ts'
+import { removeExpiredTelegramLinks } from '../users/telegram-links.ts'
 
 export async function cleanupJob(env: Env, now: number) {
   const db = createDb(env.DB)
@@ -21,5 +22,13 @@ export async function cleanupJob(env: Env, now: number) {
   const accountsPurged = await purgeDeletedAccounts(db, now)
   const ingestion = await sweepStuckIngestionJobs(db, intelligenceClient(env), now)
   const notificationsExpired = await removeExpiredNotifications(env.DB, now)
-  return { contestsRemoved, ...auth, accountsPurged, ...ingestion, notificationsExpired }
+  const telegramLinksExpired = await removeExpiredTelegramLinks(db, now)
+  return {
+    contestsRemoved,
+    ...auth,
+    accountsPurged,
+    ...ingestion,
+    notificationsExpired,
+    telegramLinksExpired,
+  }
 }

@@ -1,6 +1,6 @@
 // One-time Telegram link tokens (telegram_links): the deep link t.me/<bot>?start=<token> a signed-in
 // user opens, kept only as the token's SHA-256 so a copy of the database links no chat.
-import { eq } from 'drizzle-orm'
+import { eq, lte } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { telegramLinks } from '../db/schema.ts'
 import { randomToken, sha256Hex } from '../lib/crypto.ts'
@@ -47,4 +47,13 @@ export async function issueTelegramLink(
 /** The stored form of a token /start carried; undefined for anything that cannot be one. */
 export async function linkTokenHash(token: string): Promise<string | undefined> {
   return LINK_TOKEN.test(token) ? sha256Hex(token) : undefined
+}
+
+/** Deletes link tokens past their expiry (the daily cleanup); returns how many. */
+export async function removeExpiredTelegramLinks(db: Db, now: number): Promise<number> {
+  const removed = await db
+    .delete(telegramLinks)
+    .where(lte(telegramLinks.expiresAt, now))
+    .returning({ hash: telegramLinks.tokenHash })
+  return removed.length
 }
