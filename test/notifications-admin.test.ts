@@ -208,6 +208,9 @@ describe('POST /notifications/emails/bulk', () => {
       subject: 'Maintenance',
       html: '<p>We <em>will</em> be down.</p>',
     })
+    // Optional mail: the one-click unsubscribe headers (RFC 8058), the admin's HTML left as written.
+    expect(mail.message.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+    expect(mail.message.headers['List-Unsubscribe']).toMatch(/^<https?:\/\/.+\/unsubscribe\?token=/)
     expect((await notificationsOf(b.id))[0]).toMatchObject({ type: 'SYSTEM_ALERT', status: 'SENT' })
   })
 
@@ -258,6 +261,8 @@ describe('POST /notifications/emails/announcement', () => {
     expect(message.html).toContain('href="https://example.test/news?a=1&amp;b=2"')
     expect(message.html).toContain('Read &lt;more&gt;')
     expect(message.html).toContain('Hello Lin &lt;Chen&gt;')
+    expect(message.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+    expect(message.headers['List-Unsubscribe']).toMatch(/^<https?:\/\/.+\/unsubscribe\?token=/)
   })
 
   it('goes to deactivated accounts only when isActive is false', async () => {
