@@ -103,6 +103,18 @@ describe('linking a chat', () => {
     expect(stored.results[0].token_hash).toBe(await sha256Hex(token))
   })
 
+  it('links in a local run without a bot token, the bot’s replies going to the local outbox', async () => {
+    const e = testEnv({ TELEGRAM_BOT_TOKEN: '', DEV_OUTBOX: 'true' })
+    const user = await recipient()
+    const chatId = nextChat++
+    const start = await webhook(update(chatId, `/start ${await linkToken(user, e)}`), e)
+    expect(start.status).toBe(200)
+    expect((await profileOf(user)).telegram).toEqual({ linked: true })
+    const [reply] = await readOutbox(env.KV, 1)
+    expect(reply).toMatchObject({ channel: 'telegram', to: String(chatId) })
+    expect(await sentMessages()).toEqual([])
+  })
+
   it('answers 503 in the error shape when the bot is not configured', async () => {
     const user = await recipient()
     for (const off of [{ TELEGRAM_BOT_TOKEN: '' }, { TELEGRAM_BOT_USERNAME: '' }]) {

@@ -9,6 +9,7 @@ import { errorResponse, json } from '../lib/openapi.ts'
 import { unlinkUser } from './telegram-chat.ts'
 import { issueTelegramLink } from './telegram-links.ts'
 import { TelegramLinkSchema } from './telegram-schemas.ts'
+import { telegramProvider } from '../channels/telegram.ts'
 
 const tags = ['Users']
 
@@ -36,7 +37,8 @@ const unlink = signedInRoute({
 export const telegramUserRoutes = createRouter()
   .openapi(link, async (c) => {
     const s = settings(c.env)
-    if (!s.TELEGRAM_BOT_TOKEN || !s.TELEGRAM_BOT_USERNAME) {
+    // A bot to link to, and a way to write to it: the Bot API, or the local outbox of a local run.
+    if (!s.TELEGRAM_BOT_USERNAME || telegramProvider(c.env) === 'none') {
       throw new ApiError(503, 'Telegram is not available: the bot is not configured')
     }
     const db = createDb(c.env.DB)
