@@ -51,8 +51,47 @@ const SEED_PLATFORMS = \`INSERT INTO user_platforms (user_id, platform)
   SELECT u.id, j.value FROM users u, json_each(u.platforms) j
   WHERE u.id >= printf('%024x', ?1) AND u.id <= printf('%024x', ?2)\`
 
+// Counts the D1 statements the app runs (a batch counts each statement in it), so the bench can
+// report statements per notification and per delivery from the real code paths.
+let statements = 0
+const rawOf = new WeakMap()
+function countedStatement(stmt) {
+  const proxy = new Proxy(stmt, {
+    get(target, key) {
+      if (key === 'bind') return (...args) => countedStatement(target.bind(...args))
+      const value = target[key]
+      if (['run', 'all', 'first', 'raw'].includes(key)) {
+        return (...args) => {
+          statements++
+          return value.apply(target, args)
+        }
+      }
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  rawOf.set(proxy, stmt)
+  return proxy
+}
+function countedDb(db) {
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'prepare') return (sql) => countedStatement(target.prepare(sql))
+      if (key === 'batch') {
+        return (list) => {
+          statements += list.length
+          return target.batch(list.map((s) => rawOf.get(s) ?? s))
+        }
+      }
+      const value = target[key]
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
 export default {
-  async fetch(request, env) {
+  async fetch(request, rawEnv) {
+    const env = { ...rawEnv, DB: countedDb(rawEnv.DB) }
+    const before = statements
     const url = new URL(request.url)
     const now = Number(url.searchParams.get('at') ?? url.searchParams.get('now'))
     if (url.pathname === '/seed') {
@@ -87,13 +126,19 @@ export default {
       const none = { sendBatch: async () => {}, send: async () => {} }
       const target = url.searchParams.get('queue') === 'none' ? { ...env, NOTIFICATIONS_QUEUE: none } : env
       const counts = await runNotificationScheduler(target, now)
-      return Response.json({ counts, ms: Date.now() - started })
+      return Response.json({ counts, ms: Date.now() - started, statements: statements - before })
     }
     if (url.pathname === '/calibrate') {
       // The cost of one trivial D1 statement here, to read the consumer's figure against.
       const started = Date.now()
       for (let i = 0; i < 1000; i++) await env.DB.prepare('SELECT 1').first()
       return Response.json({ msPerStatement: (Date.now() - started) / 1000 })
+    }
+    if (url.pathname === '/size') {
+      // The database's size in bytes, tables and indexes together, as D1 reports it with every
+      // result (meta.size_after); D1 allows neither dbstat nor PRAGMA page_count.
+      const { meta } = await rawEnv.DB.prepare('SELECT 1').run()
+      return Response.json({ bytes: meta.size_after })
     }
     if (url.pathname === '/count') {
       const row = await env.DB.prepare(\`SELECT (SELECT count(*) FROM notifications) AS notifications,
@@ -117,7 +162,13 @@ export default {
         }))
         await consumeNotifications({ queue: 'notifications', messages, ackAll() {}, retryAll() {} }, env)
       }
-      return Response.json({ messages: results.length, acked, retried, ms: Date.now() - started })
+      return Response.json({
+        messages: results.length,
+        acked,
+        retried,
+        ms: Date.now() - started,
+        statements: statements - before,
+      })
     }
     return new Response('not found', { status: 404 })
   },
@@ -239,12 +290,15 @@ try {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
     return res.json()
   }
+  const empty = await call('/size')
   const leads = encodeURIComponent(JSON.stringify(LEAD_TIMES))
   const seed = await measured(() =>
     call(`/seed?users=${USERS}&contests=${CONTESTS}&leads=${leads}`),
   )
+  const seeded = await call('/size')
   const run = await measured(() => call(`/schedule${QUEUE}`))
   const counts = await call('/count')
+  const afterRun = await call('/size')
   const again = await measured(() => call('/schedule'))
   // With several lead times, the runs of the next day (every 30 minutes, as the cron) make the
   // shorter lead times' reminders as they fall due; the contests start 2 to 22 hours from now.
@@ -276,6 +330,8 @@ try {
     schedulerRun: { ...run.result, wallMs: run.wallMs, workerdCpuS: run.workerdCpuS },
     stored: counts,
     notificationsPerSecond: Math.round(counts.notifications / (run.wallMs / 1000)),
+    // Statements the first run sent to D1, per notification it created (a batch counts each).
+    d1StatementsPerNotification: +(run.result.statements / counts.notifications).toFixed(4),
     secondRun: { ...again.result, wallMs: again.wallMs, workerdCpuS: again.workerdCpuS },
     ...(day && { nextDayOfRuns: day }),
     consumer: {
@@ -283,8 +339,14 @@ try {
       wallMs: consume.wallMs,
       workerdCpuS: consume.workerdCpuS,
       messagesPerSecond: Math.round(consume.result.messages / (consume.wallMs / 1000)),
-      // Each message runs about 8 D1 statements (claim, read, contests, record batch, read back).
+      d1StatementsPerDelivery: +(consume.result.statements / consume.result.messages).toFixed(2),
       d1MsPerTrivialStatement: calibration.msPerStatement,
+    },
+    // What the stored rows weigh, indexes included: the database's growth while seeding, per
+    // user, and during the first run, per reminder with its delivery.
+    storage: {
+      bytesPerUser: Math.round((seeded.bytes - empty.bytes) / USERS),
+      bytesPerReminder: Math.round((afterRun.bytes - seeded.bytes) / counts.notifications),
     },
     workerdRssMb: workerdRssMb(),
   }
