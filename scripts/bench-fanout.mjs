@@ -54,13 +54,38 @@ const SEED_PLATFORMS = \`INSERT INTO user_platforms (user_id, platform)
 // Counts the D1 statements the app runs (a batch counts each statement in it), so the bench can
 // report statements per notification and per delivery from the real code paths.
 let statements = 0
+const rows = { read: 0, written: 0 }
 const rawOf = new WeakMap()
+/**
+ * Adds a result's rows read and written (D1 bills both) to the tally: a lower bound, since raw()
+ * (drizzle's selects of fields) reports none.
+ */
+function tally(result) {
+  rows.read += result?.meta?.rows_read ?? 0
+  rows.written += result?.meta?.rows_written ?? 0
+  return result
+}
 function countedStatement(stmt) {
   const proxy = new Proxy(stmt, {
     get(target, key) {
       if (key === 'bind') return (...args) => countedStatement(target.bind(...args))
       const value = target[key]
-      if (['run', 'all', 'first', 'raw'].includes(key)) {
+      if (['run', 'all'].includes(key)) {
+        return async (...args) => {
+          statements++
+          return tally(await value.apply(target, args))
+        }
+      }
+      // first() returns no meta: run as all() to read it, answering as first() would.
+      if (key === 'first') {
+        return async (column) => {
+          statements++
+          const row = tally(await target.all()).results[0] ?? null
+          return row && column !== undefined ? row[column] : row
+        }
+      }
+      // raw() reports no rows: counted as a statement, its rows left out of the tally.
+      if (key === 'raw') {
         return (...args) => {
           statements++
           return value.apply(target, args)
@@ -77,9 +102,11 @@ function countedDb(db) {
     get(target, key) {
       if (key === 'prepare') return (sql) => countedStatement(target.prepare(sql))
       if (key === 'batch') {
-        return (list) => {
+        return async (list) => {
           statements += list.length
-          return target.batch(list.map((s) => rawOf.get(s) ?? s))
+          const results = await target.batch(list.map((s) => rawOf.get(s) ?? s))
+          results.forEach(tally)
+          return results
         }
       }
       const value = target[key]
@@ -92,6 +119,13 @@ export default {
   async fetch(request, rawEnv) {
     const env = { ...rawEnv, DB: countedDb(rawEnv.DB) }
     const before = statements
+    const readBefore = rows.read
+    const writtenBefore = rows.written
+    const usage = () => ({
+      statements: statements - before,
+      rowsRead: rows.read - readBefore,
+      rowsWritten: rows.written - writtenBefore,
+    })
     const url = new URL(request.url)
     const now = Number(url.searchParams.get('at') ?? url.searchParams.get('now'))
     if (url.pathname === '/seed') {
@@ -126,7 +160,7 @@ export default {
       const none = { sendBatch: async () => {}, send: async () => {} }
       const target = url.searchParams.get('queue') === 'none' ? { ...env, NOTIFICATIONS_QUEUE: none } : env
       const counts = await runNotificationScheduler(target, now)
-      return Response.json({ counts, ms: Date.now() - started, statements: statements - before })
+      return Response.json({ counts, ms: Date.now() - started, ...usage() })
     }
     if (url.pathname === '/calibrate') {
       // The cost of one trivial D1 statement here, to read the consumer's figure against.
@@ -167,7 +201,7 @@ export default {
         acked,
         retried,
         ms: Date.now() - started,
-        statements: statements - before,
+        ...usage(),
       })
     }
     return new Response('not found', { status: 404 })
@@ -332,6 +366,8 @@ try {
     notificationsPerSecond: Math.round(counts.notifications / (run.wallMs / 1000)),
     // Statements the first run sent to D1, per notification it created (a batch counts each).
     d1StatementsPerNotification: +(run.result.statements / counts.notifications).toFixed(4),
+    d1RowsReadPerNotification: +(run.result.rowsRead / counts.notifications).toFixed(2),
+    d1RowsWrittenPerNotification: +(run.result.rowsWritten / counts.notifications).toFixed(2),
     secondRun: { ...again.result, wallMs: again.wallMs, workerdCpuS: again.workerdCpuS },
     ...(day && { nextDayOfRuns: day }),
     consumer: {
@@ -340,6 +376,8 @@ try {
       workerdCpuS: consume.workerdCpuS,
       messagesPerSecond: Math.round(consume.result.messages / (consume.wallMs / 1000)),
       d1StatementsPerDelivery: +(consume.result.statements / consume.result.messages).toFixed(2),
+      d1RowsReadPerDelivery: +(consume.result.rowsRead / consume.result.messages).toFixed(2),
+      d1RowsWrittenPerDelivery: +(consume.result.rowsWritten / consume.result.messages).toFixed(2),
       d1MsPerTrivialStatement: calibration.msPerStatement,
     },
     // What the stored rows weigh, indexes included: the database's growth while seeding, per
