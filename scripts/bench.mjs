@@ -228,6 +228,8 @@ async function main() {
     },
     { title: 'GET /contests?limit=100 (uncached)', path: '/contests?limit=100', bust: true },
     { title: 'GET /contests?limit=100 (cached)', path: '/contests?limit=100' },
+    // The web app's home page: the HTML of the next two weeks, out of the same public cache.
+    { title: 'GET / (cached)', path: '/' },
   ]
   const results = []
   try {

@@ -39,7 +39,7 @@ function filesUnder(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) return name === 'gen' ? [] : filesUnder(path)
-    return path.endsWith('.ts') ? [path] : []
+    return /\.tsx?$/.test(path) ? [path] : []
   })
 }
 

@@ -11,6 +11,7 @@ import { phoneRoutes } from './auth/phone-routes.ts'
 import { changeUserRole } from './auth/roles.ts'
 import { authRoutes } from './auth/routes.ts'
 import { sessionChecks } from './auth/sessions.ts'
+import { contestCalendarRoutes } from './calendar/contest-routes.ts'
 import { privateFeedRoutes } from './calendar/feed-routes.ts'
 import { publicCalendarRoutes } from './calendar/public-routes.ts'
 import { calendarUserRoutes } from './calendar/user-routes.ts'
@@ -35,6 +36,8 @@ import { telegramUserRoutes } from './users/telegram-routes.ts'
 import { telegramWebhookRoutes } from './users/telegram-webhook-routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { contestSubscriptionRoutes } from './users/subscription-routes.ts'
+import { assetRoutes } from './web/asset-routes.ts'
+import { homeRoutes } from './web/home-routes.tsx'
 import { emitContestCreated } from './webhooks/contest-events.ts'
 import { webhookRoutes } from './webhooks/routes.ts'
 
@@ -106,6 +109,7 @@ export function createApp(options: AppOptions) {
     '/contests',
     mountedTogether(
       publicCalendarRoutes,
+      contestCalendarRoutes,
       contestRoutes(lastSuccessfulSync),
       contestAdminRoutes(emitContestCreated),
       syncRoutes,
@@ -128,6 +132,9 @@ export function createApp(options: AppOptions) {
   // Submissions first: the resource router's /{id} would otherwise take /submissions.
   app.route('/resources', mountedTogether(submissionRoutes, resourceRoutes))
   app.route('/webhooks', webhookRoutes)
+  // The web app: pages for people, and the files they load (no inline script or style).
+  app.route('/', homeRoutes)
+  app.route('/assets', assetRoutes)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -81,6 +81,7 @@ describe('API description', () => {
         '/contests/type/{type}',
         '/contests/upcoming',
         '/contests/{id}',
+        '/contests/{id}/calendar.ics',
       ].sort(),
     )
     const search = body.paths['/contests/search'].get

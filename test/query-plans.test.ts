@@ -1,6 +1,7 @@
 // The catalogue's hot queries, as the app builds them, use indexes (EXPLAIN QUERY PLAN).
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { comingContestsQuery } from '../src/contests/coming.ts'
 import {
   contestListQueries,
   listByPlatform,
@@ -53,6 +54,15 @@ describe('query plans', () => {
     const queries = contestListQueries(db, ListQuery.parse({ limit: '100' }), now)
     expect(await plan(queries.page.toSQL())).toContain('USING INDEX contests_active_start')
     expect(await plan(queries.total.toSQL())).toMatch(/USING (COVERING )?INDEX contests_active_/)
+  })
+
+  it('the home page’s window, searched or not, walks a start_time index in order', async () => {
+    const window = { until: now + 14 * 24 * HOUR_MS, limit: 200 }
+    for (const filters of [window, { ...window, platforms: ['atcoder' as const], text: 'abc' }]) {
+      const detail = await plan(comingContestsQuery(db, filters, now)!.toSQL())
+      expect(detail).toMatch(/USING INDEX contests_(active|platform)_start/)
+      expect(detail).not.toContain('TEMP B-TREE')
+    }
   })
 
   // The reminder scheduler's recipient queries: ten parameters, see reminders.ts.

@@ -11,7 +11,7 @@ import { publicFeed } from './public-feed.ts'
 import { CalendarQuery, icsBody } from './schemas.ts'
 
 // The window moves by the minute but a feed is read by the hour: five minutes of staleness is free.
-const FEED_TTL = 300
+export const FEED_TTL = 300
 
 const feed = createRoute({
   method: 'get',

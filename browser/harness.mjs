@@ -1,0 +1,114 @@
+// What every browser test file shares: the service under `wrangler dev` with fresh state and a
+// catalogue synced from the recorded platform payloads, and headless Chromium to drive it.
+import { randomBytes } from 'node:crypto'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { launchBrowser } from '../scripts/lib/browser.mjs'
+import { freePort, startDevServer, wrangler } from '../scripts/lib/dev-server.mjs'
+import { startFixtureServer } from '../scripts/lib/fixture-server.mjs'
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** wrangler.toml's contest sync. */
+const SYNC_CRON = '0 */6 * * *'
+
+/** Last lines of a log file, for a failure report. */
+function tail(path, lines = 100) {
+  try {
+    return readFileSync(path, 'utf8').split('\n').slice(-lines).join('\n')
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * Starts the service with fresh state in a temporary directory, syncs the recorded payloads of all
+ * four platforms into it through the real adapters (as `npm run seed` does), and launches
+ * Chromium. stop() undoes all of it.
+ */
+export async function startHarness() {
+  const dir = mkdtempSync(join(tmpdir(), 'browser-tests-'))
+  const logFile = join(dir, 'workers.log')
+  const output = openSync(logFile, 'a')
+  const fixtures = await startFixtureServer()
+  let server
+  let browser
+  const stop = async () => {
+    await browser?.close()
+    await server?.stop()
+    fixtures.server.close()
+    closeSync(output)
+    rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    const persistTo = join(dir, 'state')
+    wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`, {
+      cwd: ROOT,
+      timeout: 60_000,
+    })
+    // wrangler reads this file instead of .dev.vars, so a developer's own settings stay out.
+    const envFile = join(dir, 'empty.env')
+    writeFileSync(envFile, '')
+    server = await startDevServer({
+      port: await freePort(),
+      persistTo,
+      envFile,
+      testScheduled: true,
+      output,
+      logLevel: 'info',
+      readyTimeoutMs: 60_000,
+      vars: {
+        JWT_SECRET: randomBytes(36).toString('base64url'),
+        CODEFORCES_API_URL: `${fixtures.url}/codeforces/api`,
+        LEETCODE_API_URL: `${fixtures.url}/leetcode`,
+        CODECHEF_API_URL: `${fixtures.url}/codechef`,
+        ATCODER_URL: `${fixtures.url}/atcoder`,
+      },
+    })
+    const sync = await fetch(
+      `${server.base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(SYNC_CRON)}`,
+      { signal: AbortSignal.timeout(60_000) },
+    )
+    if (!sync.ok) throw new Error(`the sync cron answered ${sync.status}: ${await sync.text()}`)
+    browser = await launchBrowser()
+  } catch (error) {
+    const log = tail(logFile)
+    await stop()
+    throw new Error(`${error.message}\n--- workers.log ---\n${log}`)
+  }
+  return { base: server.base, browser, log: (lines) => tail(logFile, lines), stop }
+}
+
+/**
+ * Opens a page in a new browser context (`options` are Playwright's: viewport, timezoneId,
+ * colorScheme...) that records what the page reports: console errors, uncaught exceptions, CSP
+ * violations (through a listener Playwright installs before any page script, so the CSP under
+ * test cannot block it) and the URL of every script it requests.
+ */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ locale: 'en-US', ...options })
+  context.setDefaultTimeout(15_000)
+  context.setDefaultNavigationTimeout(30_000)
+  await context.addInitScript(() => {
+    window.__cspViolations = []
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`)
+    })
+  })
+  const page = await context.newPage()
+  const report = { consoleErrors: [], pageErrors: [], scripts: [] }
+  page.on('console', (message) => {
+    if (message.type() === 'error') report.consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => report.pageErrors.push(error.message))
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') report.scripts.push(request.url())
+  })
+  return {
+    page,
+    report,
+    cspViolations: () => page.evaluate(() => window.__cspViolations),
+    close: () => context.close(),
+  }
+}

@@ -1,0 +1,337 @@
+// The home page (`GET /`) in headless Chromium against a catalogue synced from the recorded platform
+// payloads: listing and local times, filters, search, keyboard, axe-core, CSP, and the screenshots.
+import assert from 'node:assert/strict'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { ROOT, openPage, startHarness } from './harness.mjs'
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+const SCREENSHOTS = join(ROOT, 'docs', 'screenshots')
+const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder']
+/** How each zone may be named or offset in a rendered time, whatever format the page picks. */
+const ZONES = {
+  'Asia/Kolkata': /Kolkata|Calcutta|India|\bIST\b|(GMT|UTC) ?\+ ?0?5:30|\+05:?30/,
+  'America/New_York': /New[ _]York|Eastern|\bE[SD]T\b|(GMT|UTC) ?[-−] ?0?[45]\b|[-−]0[45]:?00/,
+}
+
+let harness
+before(async () => (harness = await startHarness()), { timeout: 150_000 })
+after(async () => harness?.stop(), { timeout: 30_000 })
+
+/**
+ * A test of the home page, bounded so that a stuck page fails it rather than hanging the run; a
+ * failure carries the service's last log lines, where a 500's cause is.
+ */
+function homeTest(name, fn) {
+  test(name, { timeout: 60_000 }, async () => {
+    try {
+      await fn()
+    } catch (error) {
+      error.message += `\n--- workers.log ---\n${harness.log(40)}`
+      throw error
+    }
+  })
+}
+
+/** Every listed contest as the page shows it. */
+function contestsOn(page) {
+  return page.$$eval('#contests li.contest', (items) =>
+    items.map((li) => ({
+      platform: li.dataset.platform,
+      start: li.dataset.start,
+      name: li.querySelector('a.contest-link')?.textContent.trim() ?? '',
+      href: li.querySelector('a.contest-link')?.getAttribute('href') ?? '',
+      calendar: li.querySelector('a.add-to-calendar')?.getAttribute('href') ?? '',
+      datetime: li.querySelector('time.start')?.getAttribute('datetime') ?? '',
+      time: li.querySelector('time.start')?.textContent.trim() ?? '',
+    })),
+  )
+}
+
+/** Submits the filter form as a person would (its button, else Enter in the search box). */
+async function submitFilters(page) {
+  const before = page.url()
+  const button = page.locator('#filters [type="submit"]')
+  if ((await button.count()) > 0) await button.first().click()
+  else await page.locator('#filters input[name="q"]').press('Enter')
+  await page.waitForURL((url) => url.href !== before, { waitUntil: 'load' })
+}
+
+/** Leaves exactly `wanted` of the platform checkboxes checked. */
+async function choosePlatforms(page, wanted) {
+  for (const platform of PLATFORMS) {
+    await page
+      .locator(`#filters input[name="platform"][value="${platform}"]`)
+      .setChecked(wanted.includes(platform))
+  }
+}
+
+homeTest('the home page lists the seeded contests with links and local start times', async () => {
+  const shown = {}
+  for (const timezoneId of Object.keys(ZONES)) {
+    const { page, close } = await openPage(harness.browser, { timezoneId })
+    try {
+      await page.goto(`${harness.base}/`)
+      assert.equal(await page.locator('main#main').count(), 1, 'a <main id="main">')
+      assert.ok((await page.locator('h1').count()) > 0, 'an <h1>')
+      const contests = await contestsOn(page)
+      assert.ok(contests.length > 0, 'at least one li.contest')
+      for (const c of contests) {
+        assert.ok(PLATFORMS.includes(c.platform), `data-platform ${c.platform}`)
+        assert.ok(c.name && c.href, `a contest-link with a name and an address: ${c.name}`)
+        assert.ok(c.calendar, `an add-to-calendar link for ${c.name}`)
+        assert.ok(!Number.isNaN(Date.parse(c.datetime)), `<time datetime> ${c.datetime}`)
+        assert.equal(Date.parse(c.datetime), Date.parse(c.start), `data-start of ${c.name}`)
+      }
+      // The page's script rewrites the times once it runs: wait for that (bounded), then judge
+      // the text, so that a failure shows what the page wrote rather than a timeout.
+      await page
+        .waitForFunction(
+          (source) =>
+            [...document.querySelectorAll('#contests time.start')].every((t) =>
+              new RegExp(source).test(t.textContent),
+            ),
+          ZONES[timezoneId].source,
+          { timeout: 5_000 },
+        )
+        .catch(() => {})
+      const rewritten = await contestsOn(page)
+      for (const c of rewritten) {
+        assert.match(c.time, ZONES[timezoneId], `the start of ${c.name} names ${timezoneId}`)
+      }
+      shown[timezoneId] = rewritten[0].time
+    } finally {
+      await close()
+    }
+  }
+  // The same contest reads differently in two zones: the server cannot know the viewer's zone.
+  assert.notEqual(shown['Asia/Kolkata'], shown['America/New_York'])
+})
+
+homeTest(
+  'checking only AtCoder lists AtCoder contests alone and keeps the filter in the URL',
+  async () => {
+    const { page, close } = await openPage(harness.browser)
+    try {
+      await page.goto(`${harness.base}/`)
+      await choosePlatforms(page, ['atcoder'])
+      await submitFilters(page)
+      const url = new URL(page.url())
+      assert.deepEqual(url.searchParams.getAll('platform'), ['atcoder'])
+      const contests = await contestsOn(page)
+      assert.ok(contests.length > 0, 'the recorded payloads hold upcoming AtCoder contests')
+      assert.deepEqual([...new Set(contests.map((c) => c.platform))], ['atcoder'])
+      // The form shows the filter it applied.
+      for (const platform of PLATFORMS) {
+        const box = page.locator(`#filters input[name="platform"][value="${platform}"]`)
+        assert.equal(await box.isChecked(), platform === 'atcoder', `${platform} checkbox`)
+      }
+    } finally {
+      await close()
+    }
+  },
+)
+
+homeTest('search narrows the list, and nonsense shows #no-contests', async () => {
+  const { page, close } = await openPage(harness.browser)
+  try {
+    await page.goto(`${harness.base}/`)
+    const all = await contestsOn(page)
+    // A word of one contest's name that not every listed name contains.
+    const words = (name) => name.toLowerCase().match(/[a-z]{4,}/g) ?? []
+    const word = all
+      .flatMap((c) => words(c.name))
+      .find((w) => all.some((c) => !words(c.name).includes(w)))
+    assert.ok(word, `a word that tells the listed contests apart: ${all.map((c) => c.name)}`)
+
+    await page.locator('#filters input[name="q"]').fill(word)
+    await submitFilters(page)
+    assert.equal(new URL(page.url()).searchParams.get('q'), word)
+    const found = await contestsOn(page)
+    assert.ok(found.length > 0, `contests matching "${word}"`)
+    assert.ok(found.length < all.length, `"${word}" narrows ${all.length} contests`)
+    const named = all.filter((c) => words(c.name).includes(word)).map((c) => c.href)
+    assert.ok(
+      found.some((c) => named.includes(c.href)),
+      `a contest named with "${word}" is among the results`,
+    )
+    assert.equal(await page.locator('#no-contests').count(), 0, 'no #no-contests beside results')
+
+    await page.locator('#filters input[name="q"]').fill('qzxwvkjnonsense')
+    await submitFilters(page)
+    assert.equal((await contestsOn(page)).length, 0)
+    assert.ok(await page.locator('#no-contests').isVisible(), '#no-contests is shown')
+  } finally {
+    await close()
+  }
+})
+
+homeTest('Tab reaches the skip link first, then every filter control', async () => {
+  const { page, close } = await openPage(harness.browser)
+  try {
+    await page.goto(`${harness.base}/`)
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement
+        const box = el.getBoundingClientRect()
+        return {
+          tag: el.tagName.toLowerCase(),
+          href: el.getAttribute('href'),
+          key: el.name === 'platform' ? `platform=${el.value}` : el.name || '',
+          inMain: Boolean(el.closest('#main')) || el.id === 'main',
+          visible: box.width > 1 && box.height > 1,
+        }
+      })
+
+    await page.keyboard.press('Tab')
+    const first = await focused()
+    assert.equal(first.tag, 'a', 'the first Tab stop is a link')
+    assert.equal(first.href, '#main', 'the first Tab stop skips to #main')
+    assert.ok(first.visible, 'the skip link shows while focused')
+
+    const wanted = new Set([...PLATFORMS.map((p) => `platform=${p}`), 'type', 'q'])
+    // Bounded, so a focus trap fails the test rather than looping.
+    for (let i = 0; i < 80 && wanted.size > 0; i++) {
+      await page.keyboard.press('Tab')
+      wanted.delete((await focused()).key)
+    }
+    assert.deepEqual([...wanted], [], 'filter controls Tab never reached')
+
+    // Following the skip link moves on to the main content.
+    await page.goto(`${harness.base}/`)
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    assert.equal(new URL(page.url()).hash, '#main')
+    await page.keyboard.press('Tab')
+    assert.ok((await focused()).inMain, 'the next Tab after the skip link lands inside #main')
+  } finally {
+    await close()
+  }
+})
+
+for (const colorScheme of ['light', 'dark']) {
+  homeTest(`axe-core finds no serious or critical violations (${colorScheme})`, async () => {
+    // axe is injected as an inline script, which the page's CSP rightly refuses: this context
+    // alone bypasses it (the CSP itself is tested below).
+    const { page, close } = await openPage(harness.browser, { colorScheme, bypassCSP: true })
+    try {
+      await page.goto(`${harness.base}/`)
+      assert.ok((await contestsOn(page)).length > 0, 'axe judges a page with contests on it')
+      await page.addScriptTag({ path: AXE_PATH })
+      const violations = await page.evaluate(async () => {
+        const results = await window.axe.run(document, { resultTypes: ['violations'] })
+        return results.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+        }))
+      })
+      const severe = violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+      assert.deepEqual(severe, [], JSON.stringify(severe, null, 2))
+    } finally {
+      await close()
+    }
+  })
+}
+
+homeTest(
+  'the page loads same-origin scripts only, under a strict CSP, with a quiet console',
+  async () => {
+    const { page, report, cspViolations, close } = await openPage(harness.browser)
+    try {
+      const response = await page.goto(`${harness.base}/`)
+      const csp = response.headers()['content-security-policy']
+      assert.ok(csp, 'a Content-Security-Policy header')
+      const directives = Object.fromEntries(
+        csp.split(';').map((d) => {
+          const [name, ...values] = d.trim().split(/\s+/)
+          return [name.toLowerCase(), values]
+        }),
+      )
+      const scriptSrc = directives['script-src'] ?? directives['default-src']
+      assert.ok(scriptSrc, `script-src or default-src in ${csp}`)
+      for (const loose of ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:']) {
+        assert.ok(!scriptSrc.includes(loose), `script sources without ${loose}: ${csp}`)
+      }
+
+      const inline = await page.evaluate(() => ({
+        scripts: [...document.querySelectorAll('script:not([src])')].filter(
+          (s) => !/json/.test(s.type) && s.textContent.trim() !== '',
+        ).length,
+        handlers: [...document.querySelectorAll('*')].flatMap((el) =>
+          [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name),
+        ),
+        sources: [...document.querySelectorAll('script[src]')].map((s) => s.src),
+      }))
+      assert.equal(inline.scripts, 0, 'no inline scripts')
+      assert.deepEqual(inline.handlers, [], 'no inline event handlers')
+      const origin = new URL(harness.base).origin
+      for (const src of [...inline.sources, ...report.scripts]) {
+        assert.equal(new URL(src).origin, origin, `script ${src} is same-origin`)
+      }
+      assert.deepEqual(await cspViolations(), [], 'CSP violations on load')
+
+      // Using the page runs its scripts again on the next document.
+      await choosePlatforms(page, ['codeforces'])
+      await submitFilters(page)
+      assert.deepEqual(await cspViolations(), [], 'CSP violations after filtering')
+      for (const src of report.scripts) assert.equal(new URL(src).origin, origin, src)
+      assert.deepEqual(report.consoleErrors, [], 'console errors')
+      assert.deepEqual(report.pageErrors, [], 'uncaught exceptions')
+    } finally {
+      await close()
+    }
+  },
+)
+
+/** Width and height of a PNG, from its IHDR chunk. */
+function pngSize(path) {
+  const png = readFileSync(path)
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', `${path} is a PNG`)
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
+}
+
+const SHOTS = [
+  { file: 'home-desktop.png', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
+  {
+    file: 'home-phone.png',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  },
+]
+
+homeTest(
+  'screenshots of the home page at desktop and phone widths, nothing wider than the screen',
+  async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    for (const { file, ...options } of SHOTS) {
+      // A fixed zone and no animation, so the pictures change only when the page does.
+      const { page, close } = await openPage(harness.browser, {
+        ...options,
+        timezoneId: 'Asia/Kolkata',
+        reducedMotion: 'reduce',
+        colorScheme: 'light',
+      })
+      try {
+        await page.goto(`${harness.base}/`)
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        )
+        assert.ok(overflow <= 0, `${file}: the page is ${overflow}px wider than the viewport`)
+        const path = join(SCREENSHOTS, file)
+        await page.screenshot({ path, animations: 'disabled' })
+        assert.deepEqual(pngSize(path), {
+          width: options.viewport.width * options.deviceScaleFactor,
+          height: options.viewport.height * options.deviceScaleFactor,
+        })
+      } finally {
+        await close()
+      }
+    }
+  },
+)

@@ -1,0 +1,65 @@
+// A contest as the page shows it: words, links and times, with the UTC text a browser without
+// JavaScript keeps.
+import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
+import type { ContestRow } from '../db/schema.ts'
+import { toIso } from '../lib/time.ts'
+
+export interface ContestView {
+  id: string
+  name: string
+  platform: string
+  platformName: string
+  type: string
+  startIso: string
+  startText: string
+  duration: string
+  url: string
+  calendarPath: string
+}
+
+// A contest synced without a link still gets one: its platform's list of contests.
+const PLATFORM_CONTESTS: Record<string, string> = {
+  codeforces: 'https://codeforces.com/contests',
+  leetcode: 'https://leetcode.com/contest/',
+  codechef: 'https://www.codechef.com/contests',
+  atcoder: 'https://atcoder.jp/contests/',
+}
+
+const UTC_TEXT = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** Only http(s) links reach an href: a stored `javascript:` URL would run on a click. */
+function webUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined
+  try {
+    return ['http:', 'https:'].includes(new URL(url).protocol) ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** "Mon, 23 Nov 2026, 16:00 UTC": what the page says until its script names the viewer's zone. */
+export const utcText = (ms: number) => `${UTC_TEXT.format(ms)} UTC`
+
+export function contestView(row: ContestRow): ContestView {
+  return {
+    id: row.id,
+    name: row.name,
+    platform: row.platform,
+    platformName: platformName(row.platform),
+    type: row.type,
+    startIso: toIso(row.startTime),
+    startText: utcText(row.startTime),
+    duration: formatDuration(row.durationMinutes),
+    url: webUrl(contestUrl(row)) ?? PLATFORM_CONTESTS[row.platform] ?? '/',
+    calendarPath: `/contests/${row.id}/calendar.ics`,
+  }
+}

@@ -1,0 +1,35 @@
+// The frame of every page: language, viewport, the hashed stylesheet and script, nothing inline.
+import type { Child } from 'hono/jsx'
+import { raw } from 'hono/html'
+import { appScript, appStyle } from './assets/hashed.ts'
+
+export interface DocumentProps {
+  title: string
+  children?: Child
+}
+
+export function Document({ title, children }: DocumentProps) {
+  return (
+    <>
+      {raw('<!doctype html>')}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="color-scheme" content="light dark" />
+          <title>{title}</title>
+          {/* No favicon request: the empty data URL is the whole icon. */}
+          <link rel="icon" href="data:," />
+          <link rel="stylesheet" href={appStyle.path} />
+          <script src={appScript.path} defer></script>
+        </head>
+        <body>
+          <a class="skip-link" href="#main">
+            Skip to the contests
+          </a>
+          {children}
+        </body>
+      </html>
+    </>
+  )
+}

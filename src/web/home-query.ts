@@ -1,0 +1,54 @@
+// The home page's query: strict about the values of the filters it knows, silent about other keys.
+import { CONTEST_TYPES, PLATFORMS, type ContestType, type Platform } from '../contests/schemas.ts'
+
+/** Longer text is no search anyone typed; the bound keeps cache keys and FTS queries small. */
+export const MAX_SEARCH_LENGTH = 100
+
+export interface HomeQuery {
+  /** Empty: every platform. In the order of PLATFORMS, whatever the order of the query. */
+  platforms: Platform[]
+  type?: ContestType
+  q?: string
+}
+
+export type HomeQueryResult = { ok: true; query: HomeQuery } | { ok: false; errors: string[] }
+
+const isPlatform = (value: string): value is Platform =>
+  (PLATFORMS as readonly string[]).includes(value)
+const isType = (value: string): value is ContestType =>
+  (CONTEST_TYPES as readonly string[]).includes(value)
+
+// An empty value is what a form sends for "no choice" (the type select's first option).
+const valuesOf = (params: URLSearchParams, key: string) =>
+  params.getAll(key).filter((v) => v !== '')
+
+/**
+ * Unknown keys (campaign tags, a stray `_`) are ignored, since people share and bookmark pages;
+ * an unknown or repeated value of a known filter is an error, since quietly showing every contest
+ * would look like a filter that works.
+ */
+export function readHomeQuery(params: URLSearchParams): HomeQueryResult {
+  const errors: string[] = []
+  const platforms = valuesOf(params, 'platform')
+  if (!platforms.every(isPlatform)) {
+    errors.push(`platform must be one of: ${PLATFORMS.join(', ')}`)
+  }
+  const types = valuesOf(params, 'type')
+  if (types.length > 1) errors.push('type may be given once')
+  if (!types.every(isType)) errors.push(`type must be one of: ${CONTEST_TYPES.join(', ')}`)
+  const texts = params.getAll('q')
+  if (texts.length > 1) errors.push('q may be given once')
+  const q = texts[0]?.trim()
+  if (q !== undefined && q.length > MAX_SEARCH_LENGTH) {
+    errors.push(`q must be at most ${MAX_SEARCH_LENGTH} characters`)
+  }
+  if (errors.length > 0) return { ok: false, errors }
+  return {
+    ok: true,
+    query: {
+      platforms: PLATFORMS.filter((p) => platforms.includes(p)),
+      type: types[0] as ContestType | undefined,
+      q: q || undefined,
+    },
+  }
+}

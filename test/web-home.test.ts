@@ -1,0 +1,264 @@
+// The home page (GET /): the contract's markup, filters through a plain GET form, the feed link,
+// friendly 400s, the CSP and hashed assets, and caching under the catalogue version.
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { appScript, appStyle } from '../src/web/assets/hashed.ts'
+import { CONTENT_SECURITY_POLICY } from '../src/web/page-headers.ts'
+import { addContests, clearContests, contest } from './helpers/contests.ts'
+import { select, selectOne } from './helpers/html.ts'
+import { api, createAdmin } from './helpers/users.ts'
+import { call } from './helpers/worker.ts'
+
+const DAY_HOURS = 24
+
+beforeEach(clearContests)
+
+async function page(path = '/') {
+  const res = await call(path)
+  expect(res.status, path).toBe(200)
+  expect(res.headers.get('Content-Type')).toBe('text/html; charset=UTF-8')
+  return { res, html: await res.text() }
+}
+
+/** The names of the listed contests, in page order. */
+async function listed(path: string) {
+  const { html } = await page(path)
+  return (await select(html, '#contests li.contest .contest-link')).map((a) => a.text)
+}
+
+/** Four platforms, a running and upcoming spread, and what the page must leave out. */
+async function seedCatalogue() {
+  return addContests([
+    contest(-1, { name: 'Running Round', websiteUrl: 'https://codeforces.com/contest/1' }),
+    contest(5, { name: 'Educational Round', description: 'rated for div 2' }),
+    contest(10, { name: 'Weekly Contest 400', platform: 'leetcode', type: 'WEEKLY' }),
+    contest(20, { name: 'Starters 150', platform: 'codechef', type: 'STARTERS' }),
+    contest(30, { name: 'AtCoder Beginner Contest 380', platform: 'atcoder', type: 'ABC' }),
+    contest(-30, { name: 'Finished Round' }),
+    contest(20 * DAY_HOURS, { name: 'Too Far Round' }),
+    contest(3, { name: 'Hidden Round', isActive: false }),
+  ])
+}
+
+describe('GET /', () => {
+  it('lists running and upcoming contests in the markup of the page contract', async () => {
+    const [running, upcoming] = await seedCatalogue()
+    const { html } = await page()
+
+    await selectOne(html, 'html[lang="en"]')
+    await selectOne(html, 'a.skip-link[href="#main"]')
+    await selectOne(html, 'main#main')
+    expect((await selectOne(html, 'h1')).text).toBe('Programming contests')
+    const items = await select(html, '#contests > li.contest')
+    expect(items.map((li) => li.attrs['data-platform'])).toEqual([
+      'codeforces',
+      'codeforces',
+      'leetcode',
+      'codechef',
+      'atcoder',
+    ])
+    expect(await listed('/')).toEqual([
+      'Running Round',
+      'Educational Round',
+      'Weekly Contest 400',
+      'Starters 150',
+      'AtCoder Beginner Contest 380',
+    ])
+    expect(items[0].attrs).toMatchObject({
+      'data-start': new Date(running.startTime).toISOString(),
+      'data-status': 'running',
+    })
+    expect(items[1].attrs['data-status']).toBe('upcoming')
+    expect((await select(html, '.group-heading h2')).map((h) => h.text)).toEqual([
+      'Running now',
+      'Upcoming',
+    ])
+
+    const links = await select(html, 'li.contest a.contest-link')
+    expect(links[0].attrs.href).toBe('https://codeforces.com/contest/1')
+    // Without a stored link, the platform's list of contests.
+    expect(links[1].attrs.href).toBe('https://codeforces.com/contests')
+    const calendars = await select(html, 'li.contest a.add-to-calendar')
+    expect(calendars[1].attrs.href).toBe(`/contests/${upcoming.id}/calendar.ics`)
+    const times = await select(html, 'li.contest time.start')
+    expect(times[1].attrs.datetime).toBe(new Date(upcoming.startTime).toISOString())
+    expect(times[1].text).toMatch(/^\w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC$/)
+    expect(await select(html, 'li.contest .countdown[data-start]')).toHaveLength(4)
+    expect((await select(html, 'li.contest .meta'))[2].text).toBe('LeetCode · WEEKLY · 2 h')
+  })
+
+  it('has a GET form with a labelled control for every filter', async () => {
+    const { html } = await page()
+    const form = await selectOne(html, 'form#filters')
+    expect(form.attrs).toMatchObject({ method: 'get', action: '/' })
+    const boxes = await select(html, '#filters input[type="checkbox"][name="platform"]')
+    expect(boxes.map((b) => b.attrs.value)).toEqual([
+      'codeforces',
+      'leetcode',
+      'codechef',
+      'atcoder',
+    ])
+    const options = await select(html, '#filters select[name="type"] option')
+    expect(options[0].attrs.value).toBe('')
+    expect(options.map((o) => o.attrs.value)).toContain('STARTERS')
+    const search = await selectOne(html, '#filters input[name="q"]')
+    expect(search.attrs.type).toBe('search')
+    const labelled = [...boxes, await selectOne(html, '#filters select'), search]
+    for (const control of labelled) {
+      const label = await selectOne(html, `label[for="${control.attrs.id}"]`)
+      expect(label.text.trim(), control.attrs.id).not.toBe('')
+    }
+  })
+
+  it('narrows the list by platform, type and search words, and keeps the choices in the form', async () => {
+    await seedCatalogue()
+
+    expect(await listed('/?platform=leetcode')).toEqual(['Weekly Contest 400'])
+    expect(await listed('/?platform=atcoder&platform=codechef')).toEqual([
+      'Starters 150',
+      'AtCoder Beginner Contest 380',
+    ])
+    expect(await listed('/?type=ABC')).toEqual(['AtCoder Beginner Contest 380'])
+    expect(await listed('/?type=')).toHaveLength(5)
+    // The catalogue's search: words as prefixes, in names and descriptions.
+    expect(await listed('/?q=educ')).toEqual(['Educational Round'])
+    expect(await listed('/?q=rated+div')).toEqual(['Educational Round'])
+    expect(await listed('/?q=round&platform=codeforces&type=CF')).toEqual([
+      'Running Round',
+      'Educational Round',
+    ])
+
+    const { html } = await page('/?platform=atcoder&type=ABC&q=beginner')
+    const checked = await select(html, '#filters input[name="platform"][checked]')
+    expect(checked.map((c) => c.attrs.value)).toEqual(['atcoder'])
+    expect((await selectOne(html, '#filters option[selected]')).attrs.value).toBe('ABC')
+    expect((await selectOne(html, '#filters input[name="q"]')).attrs.value).toBe('beginner')
+  })
+
+  it('says so when nothing matches', async () => {
+    await seedCatalogue()
+    for (const path of ['/?q=nothing+like+this', '/?type=AGC', '/?q=%24%25']) {
+      const { html } = await page(path)
+      expect((await selectOne(html, 'p#no-contests')).text, path).toContain('No contests match')
+      expect(await select(html, '#contests'), path).toEqual([])
+    }
+  })
+
+  it('links the public feed with the same platform and type filters', async () => {
+    await seedCatalogue()
+    const hrefOf = async (path: string) =>
+      (await selectOne((await page(path)).html, 'a#subscribe')).attrs.href
+
+    expect(await hrefOf('/')).toBe('/contests/calendar.ics')
+    const href = await hrefOf('/?platform=codechef&platform=atcoder&type=ABC&q=beginner')
+    expect(href).toBe('/contests/calendar.ics?platform=codechef,atcoder&type=ABC')
+    const feed = await call(href)
+    expect(feed.status).toBe(200)
+    expect(await feed.text()).toContain('SUMMARY:AtCoder Beginner Contest 380')
+  })
+
+  it('answers an invalid filter value with a 400 page and ignores keys it does not know', async () => {
+    const cases: [string, string][] = [
+      ['/?platform=topcoder', 'platform must be one of: codeforces, leetcode, codechef, atcoder'],
+      ['/?type=DIV2', 'type must be one of:'],
+      ['/?type=CF&type=ABC', 'type may be given once'],
+      ['/?q=a&q=b', 'q may be given once'],
+      [`/?q=${'x'.repeat(101)}`, 'q must be at most 100 characters'],
+    ]
+    for (const [path, message] of cases) {
+      const res = await call(path)
+      expect(res.status, path).toBe(400)
+      expect(res.headers.get('Content-Type')).toBe('text/html; charset=UTF-8')
+      expect(res.headers.get('Cache-Control')).toBe('no-store')
+      expect(res.headers.get('Content-Security-Policy')).toBe(CONTENT_SECURITY_POLICY)
+      const html = await res.text()
+      await selectOne(html, 'main#main')
+      expect((await select(html, '.errors li')).map((li) => li.text).join('\n'), path).toContain(
+        message,
+      )
+    }
+    expect((await call('/?utm_source=mail&fbclid=x&platform=')).status).toBe(200)
+  })
+})
+
+describe('the page’s security headers and assets', () => {
+  it('sends the strict CSP and has no inline script or style', async () => {
+    await addContests([contest(2, { name: '<script>alert(1)</script> "Round"' })])
+    const { res, html } = await page()
+
+    expect(res.headers.get('Content-Security-Policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    const scripts = await select(html, 'script')
+    expect(scripts.map((s) => s.attrs.src)).toEqual([appScript.path])
+    expect(scripts[0].text).toBe('')
+    expect(await select(html, 'style')).toEqual([])
+    expect(await select(html, '[style]')).toEqual([])
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/)
+    expect(html).not.toMatch(/\son\w+=/)
+    expect((await selectOne(html, 'link[rel="stylesheet"]')).attrs.href).toBe(appStyle.path)
+    // The contest's name is text, never markup.
+    expect(html).not.toContain('<script>alert')
+    expect((await selectOne(html, 'li.contest .contest-link')).text).toBe(
+      '<script>alert(1)</script> "Round"',
+    )
+  })
+
+  it('serves the hashed script and stylesheet, immutable, with their content types', async () => {
+    expect(appScript.path).toMatch(/^\/assets\/app\.[0-9a-f]{14}\.js$/)
+    expect(appStyle.path).toMatch(/^\/assets\/app\.[0-9a-f]{14}\.css$/)
+    for (const [asset, type] of [
+      [appScript, 'text/javascript; charset=utf-8'],
+      [appStyle, 'text/css; charset=utf-8'],
+    ] as const) {
+      const res = await call(asset.path)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('Content-Type')).toBe(type)
+      expect(res.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+      expect(await res.text()).toBe(asset.body)
+    }
+    expect((await call('/assets/app.00000000000000.js')).status).toBe(404)
+  })
+
+  it('keeps the script far under 50 KB compressed', async () => {
+    const gzip = new Response(appScript.body).body!.pipeThrough(new CompressionStream('gzip'))
+    const bytes = (await new Response(gzip).arrayBuffer()).byteLength
+    expect(bytes).toBeLessThan(50 * 1024)
+  })
+})
+
+describe('caching of the page', () => {
+  let adminToken: string
+  beforeAll(async () => {
+    adminToken = (await createAdmin()).accessToken
+  })
+
+  it('answers If-None-Match with 304, and a catalogue write changes the ETag', async () => {
+    const [row] = await addContests([contest(5, { name: 'Cached Round' })])
+    const first = await call('/')
+    expect(first.headers.get('Cache-Control')).toBe('public, max-age=60, s-maxage=60')
+    expect(first.headers.get('X-Cache')).toBe('MISS')
+    const etag = first.headers.get('ETag')
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+
+    const hit = await call('/')
+    expect(hit.headers.get('X-Cache')).toBe('HIT')
+    expect(hit.headers.get('Content-Security-Policy')).toBe(CONTENT_SECURITY_POLICY)
+    const again = await call('/', { headers: { 'If-None-Match': etag! } })
+    expect(again.status).toBe(304)
+
+    const patch = await api('PATCH', `/contests/${row.id}`, {
+      token: adminToken,
+      body: { name: 'Renamed Round' },
+    })
+    expect(patch.status).toBe(200)
+    const changed = await call('/', { headers: { 'If-None-Match': etag! } })
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('ETag')).not.toBe(etag)
+    expect(await listedIn(await changed.text())).toEqual(['Renamed Round'])
+  })
+})
+
+async function listedIn(html: string) {
+  return (await select(html, 'li.contest .contest-link')).map((a) => a.text)
+}
