@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { gzipSync } from 'node:zlib'
 import { startDenoServer, startDevServer, wrangler } from './lib/dev-server.mjs'
 import { readSection, replaceSection } from './lib/performance-doc.mjs'
 import { syntheticContests } from './lib/synthetic-contests.mjs'
@@ -232,7 +233,9 @@ async function main() {
     { title: 'GET / (cached)', path: '/' },
   ]
   const results = []
+  let weights
   try {
+    weights = await pageWeights(server.base)
     // Warm-up: compiles the code and fills the caches the cached cases read.
     for (const c of cases) await fetch(`${server.base}${c.path}`)
     for (const c of cases) {
@@ -247,8 +250,44 @@ async function main() {
   } finally {
     await server.stop()
   }
-  if (write) writeResults(name, results, now)
-  else console.log('Figures not written (--no-write or BENCH_WRITE=0)')
+  for (const w of weights) console.log(`${w.what}: ${w.bytes} B, ${w.gzip} B gzip`)
+  if (write) {
+    writeResults(name, results, now)
+    replaceSection('page-weights', weightsSection(weights, now))
+  } else console.log('Figures not written (--no-write or BENCH_WRITE=0)')
+}
+
+/**
+ * The home page and every same-origin script and stylesheet it links: bytes as served and
+ * gzipped (what a browser downloads; the issue's budget is 50 KB of JavaScript compressed).
+ */
+async function pageWeights(base) {
+  const html = await (await fetch(`${base}/`)).text()
+  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1])
+  const weigh = async (what, path) => {
+    const body = Buffer.from(await (await fetch(`${base}${path}`)).arrayBuffer())
+    return { what, bytes: body.length, gzip: gzipSync(body).length }
+  }
+  return [
+    await weigh('GET / (HTML)', '/'),
+    ...(await Promise.all([...new Set(assets)].map((path) => weigh(path, path)))),
+  ]
+}
+
+function weightsSection(weights, now) {
+  const total = (key, filter = () => true) =>
+    weights.filter(filter).reduce((sum, w) => sum + w[key], 0)
+  const js = (w) => w.what.endsWith('.js')
+  return [
+    `Run of ${new Date(now).toISOString()} with ${CONTESTS} contests in the catalogue (the page lists ` +
+      'the next 14 days of them).',
+    '',
+    '| resource | bytes | gzip bytes |',
+    '|---|---|---|',
+    ...weights.map((w) => `| ${w.what} | ${w.bytes} | ${w.gzip} |`),
+    `| all JavaScript | ${total('bytes', js)} | ${total('gzip', js)} |`,
+    `| the whole page | ${total('bytes')} | ${total('gzip')} |`,
+  ]
 }
 
 // Each runtime's columns in the catalogue table of docs/performance.md, by header suffix.
