@@ -42,6 +42,18 @@ Deno.test('store: round trip, json, and missing keys', () =>
   }),
 )
 
+Deno.test('store: delete forgets a key and leaves the others', () =>
+  withKv(async (kv) => {
+    const store = kvStore(kv)
+    await store.put('google:flow:a', '{}', { expirationTtl: 600 })
+    await store.put('google:flow:b', '{}')
+    await store.delete('google:flow:a')
+    await store.delete('never-stored')
+    assert.equal(await store.get('google:flow:a'), null)
+    assert.equal(await store.get('google:flow:b'), '{}')
+  }),
+)
+
 Deno.test('store: expirationTtl becomes expireIn, and an expired key reads as missing', () =>
   withKv(async (kv) => {
     const sets: { key: Deno.KvKey; expireIn?: number }[] = []

@@ -37,6 +37,10 @@ export function kvStore(kv: Deno.Kv, prefix: Deno.KvKey = ['kv']): KeyValueStore
       await kv.set([...prefix, key], entry, { expireIn })
     },
 
+    async delete(key) {
+      await kv.delete([...prefix, key])
+    },
+
     async list({ prefix: start, limit }): Promise<KeyValueListing> {
       // Keys sharing a string prefix are contiguous in Deno KV's order, beginning at the prefix.
       const keys: { name: string }[] = []

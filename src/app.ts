@@ -7,6 +7,7 @@ import { deleteUser } from './account/deletion.ts'
 import { accountRoutes, recoveryRoutes } from './account/routes.ts'
 import { contactRoutes } from './admin/contact-routes.ts'
 import { adminRoutes } from './admin/routes.ts'
+import { googleRoutes } from './auth/google-routes.ts'
 import { phoneRoutes } from './auth/phone-routes.ts'
 import { changeUserRole } from './auth/roles.ts'
 import { authRoutes } from './auth/routes.ts'
@@ -91,7 +92,7 @@ export function createApp(options: AppOptions) {
   app.use(requestBodyLimit)
 
   // One router per mount path; within it, routers are tried in the order given.
-  app.route('/auth', mountedTogether(authRoutes, recoveryRoutes))
+  app.route('/auth', mountedTogether(authRoutes, recoveryRoutes, googleRoutes))
   app.route(
     '/users',
     // The calendar and Telegram first: the admin DELETE /{id} of the users router would take

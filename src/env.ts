@@ -25,6 +25,12 @@ interface Secrets {
   TELEGRAM_WEBHOOK_SECRET?: string
   TELEGRAM_API_URL?: string
   DISCORD_ENABLED?: string
+  GOOGLE_CLIENT_ID?: string
+  GOOGLE_CLIENT_SECRET?: string
+  GOOGLE_AUTH_URL?: string
+  GOOGLE_TOKEN_URL?: string
+  GOOGLE_JWKS_URL?: string
+  GOOGLE_CLIENT_REDIRECTS?: string
 }
 
 // Merged into the generated Cloudflare.Env, so every env the runtime hands over (handlers,
@@ -110,6 +116,23 @@ const settingsSchema = z.object({
   TELEGRAM_API_URL: z.string().default('https://api.telegram.org'),
   // Discord webhooks need no credentials of ours; this turns the channel off (abuse, an outage).
   DISCORD_ENABLED: bool.default(true),
+  // Sign in with Google: the OAuth client, and Google's endpoints (overridable so a loopback
+  // stand-in can play Google). Without the client id and secret the routes answer 503.
+  GOOGLE_CLIENT_ID: optional,
+  GOOGLE_CLIENT_SECRET: optional,
+  GOOGLE_AUTH_URL: z.string().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.string().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_JWKS_URL: z.string().default('https://www.googleapis.com/oauth2/v3/certs'),
+  // Client URLs, besides APP_URL's origin, that may receive the result: exact, comma-separated.
+  GOOGLE_CLIENT_REDIRECTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    ),
   NOTIFY_WINDOW_HOURS: int(24),
   CONTEST_RETENTION_DAYS: int(90),
   NOTIFICATION_TTL_DAYS: int(90),

@@ -48,7 +48,11 @@ export interface IssuedCode {
 }
 
 /** Runs the statements and the final read of the user in one batch; returns that user. */
-async function writeThenRead(db: Db, userId: string, statements: Statement[]): Promise<UserRow> {
+export async function writeThenRead(
+  db: Db,
+  userId: string,
+  statements: Statement[],
+): Promise<UserRow> {
   const all: Statement[] = [...statements, findUserStatement(db, userId) as Statement]
   const results = await db.batch(all as [Statement, ...Statement[]])
   return (results.at(-1) as UserRow[])[0]

@@ -66,6 +66,11 @@ export const RULES = {
   codeSend: rule('code-send', HOUR_MS, { email: 5, ip: 20 }),
   signup: rule('signup', HOUR_MS, { ip: 10 }),
   refresh: rule('refresh', 15 * MINUTE_MS, { ip: 60 }),
+  // Sign in with Google, per client address as for sign-in; each step has its own counter, so a
+  // flow costs one of each and none of the password attempts.
+  googleStart: rule('google-start', 15 * MINUTE_MS, { ip: 30 }),
+  googleCallback: rule('google-callback', 15 * MINUTE_MS, { ip: 30 }),
+  googleToken: rule('google-token', 15 * MINUTE_MS, { ip: 30 }),
   changePassword: rule('change-password', 15 * MINUTE_MS, { user: 5 }),
   pushSubscriptions: rule('push-subscriptions', 15 * MINUTE_MS, { user: 30 }),
   // Phone codes are WhatsApp messages the operator pays for: 3 an hour and 5 a day per user (and

@@ -1,8 +1,10 @@
 // A loopback HTTP stand-in for everything outside Cloudflare that speaks plain HTTP (Resend,
-// WhatsApp Cloud API, Web Push services, the contest platforms). It answers like the real service,
+// WhatsApp Cloud API, Web Push services, the contest platforms, Google's sign-in). It answers like the real service,
 // records every request, and can be scripted by tests through its /__control endpoints.
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { randomUUID } from 'node:crypto'
+import type { GoogleProfile } from './google-client.ts'
+import { createGoogleStandIn } from './google.ts'
 
 export interface RecordedRequest {
   method: string
@@ -107,6 +109,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export function startProviderStandIn(port = 0): Promise<{ server: Server; url: string }> {
   let requests: RecordedRequest[] = []
   let rules: Rule[] = []
+  const google = createGoogleStandIn()
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in')
@@ -125,10 +128,15 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       if (action === 'reset') {
         requests = []
         rules = []
+        google.reset()
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'script') {
         rules.unshift(JSON.parse(body) as Rule)
+        return send({ status: 200, body: { ok: true } })
+      }
+      if (action === 'google') {
+        google.script(JSON.parse(body) as GoogleProfile)
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'requests') {
@@ -148,6 +156,9 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       (r) => (!r.method || r.method === req.method) && url.pathname.startsWith(r.pathPrefix),
     )
     if (!rule && url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))
+    if (!rule && url.pathname.startsWith('/google/')) {
+      return send(await google.respond(req.method ?? 'GET', url, headers, body))
+    }
     if (!rule) return send(defaultResponse(req.method ?? 'GET', url.pathname, body))
     if (rule.failRate && Math.random() < rule.failRate) {
       return send(rule.failure ?? { status: 503, body: { error: 'scripted failure' } })
