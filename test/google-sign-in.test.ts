@@ -282,6 +282,20 @@ describe('Google callback and token exchange', () => {
     expect(again.body.refreshToken).toBeUndefined()
   })
 
+  it('exchanges a code once even where KV still holds it after the first use', async () => {
+    const code = codeOf(await signInWithGoogle(googleProfile()))
+    const { keys } = await env.KV.list({ prefix: 'google:code:' })
+    const stored = await Promise.all(
+      keys.map(async (k) => [k.name, await env.KV.get(k.name)] as const),
+    )
+    expect((await redeem(code)).status).toBe(200)
+    // KV is eventually consistent: another location may still read the deleted record.
+    for (const [name, value] of stored) if (value) await env.KV.put(name, value)
+    const again = await redeem(code)
+    expect(again.status).toBe(400)
+    expect(again.body.refreshToken).toBeUndefined()
+  })
+
   it('refuses an unknown code and a body with more than the code', async () => {
     expect((await redeem('never-issued-code')).status).toBe(400)
     const res = await api('POST', '/auth/google/token', {

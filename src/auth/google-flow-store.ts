@@ -22,10 +22,22 @@ export interface FinishedSignIn {
 const flowKey = async (state: string) => `google:flow:${await sha256Hex(state)}`
 const exchangeKey = async (code: string) => `google:code:${await sha256Hex(code)}`
 
-/** Reads and deletes: a second use of the same handle finds nothing. */
-async function take<T>(kv: KeyValueStore, key: string): Promise<T | undefined> {
+/** Claims a handle for its one use (http/limiter.ts claimOnce); false once it was claimed. */
+export type ClaimOnce = (key: string, ttlSeconds: number) => Promise<boolean>
+
+/**
+ * Reads, claims and deletes: a second use of the same handle finds nothing, and of two uses
+ * racing before the delete is seen everywhere, only the one that wins the claim gets the value.
+ */
+async function take<T>(
+  kv: KeyValueStore,
+  key: string,
+  claim: ClaimOnce,
+  ttlSeconds: number,
+): Promise<T | undefined> {
   const value = await kv.get<T>(key, 'json')
   if (value === null) return undefined
+  if (!(await claim(key, ttlSeconds))) return undefined
   await kv.delete(key)
   return value
 }
@@ -34,8 +46,8 @@ export async function saveFlow(kv: KeyValueStore, state: string, flow: GoogleFlo
   await kv.put(await flowKey(state), JSON.stringify(flow), { expirationTtl: FLOW_TTL_SECONDS })
 }
 
-export async function takeFlow(kv: KeyValueStore, state: string) {
-  return take<GoogleFlow>(kv, await flowKey(state))
+export async function takeFlow(kv: KeyValueStore, state: string, claim: ClaimOnce) {
+  return take<GoogleFlow>(kv, await flowKey(state), claim, FLOW_TTL_SECONDS)
 }
 
 /** A new one-time code for a finished sign-in; only its hash is stored. */
@@ -46,6 +58,6 @@ export async function saveFinishedSignIn(kv: KeyValueStore, signIn: FinishedSign
   return code
 }
 
-export async function takeFinishedSignIn(kv: KeyValueStore, code: string) {
-  return take<FinishedSignIn>(kv, await exchangeKey(code))
+export async function takeFinishedSignIn(kv: KeyValueStore, code: string, claim: ClaimOnce) {
+  return take<FinishedSignIn>(kv, await exchangeKey(code), claim, EXCHANGE_TTL_SECONDS)
 }

@@ -16,6 +16,7 @@ import {
   startGoogleSignIn,
 } from './google-sign-in.ts'
 import { AuthResultSchema } from './schemas.ts'
+import { claimOnce } from '../http/limiter.ts'
 
 const tags = ['Auth']
 const limited = errorResponse('Too many requests')
@@ -85,7 +86,8 @@ googleRoutes
     const google = requireGoogle(googleConfig(c.env))
     const config = { auth: authConfig(c.env), google }
     const db = createDb(c.env.DB)
-    const url = await finishGoogleSignIn(db, c.env.KV, config, c.req.valid('query'), Date.now())
+    const query = c.req.valid('query')
+    const url = await finishGoogleSignIn(db, c.env.KV, config, query, claimOnce(c.env), Date.now())
     return c.redirect(url.href, 302)
   })
   .openapi(tokenRoute, async (c) => {
@@ -97,6 +99,7 @@ googleRoutes
       c.env.KV,
       authConfig(c.env),
       code,
+      claimOnce(c.env),
       Date.now(),
     )
     return c.json({ user: toProfile(user), ...tokens }, 200)

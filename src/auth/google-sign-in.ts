@@ -13,6 +13,7 @@ import {
   saveFlow,
   takeFinishedSignIn,
   takeFlow,
+  type ClaimOnce,
   type GoogleFlow,
 } from './google-flow-store.ts'
 import { verifyGoogleIdToken, type GoogleIdentity } from './google-id-token.ts'
@@ -95,9 +96,10 @@ export async function finishGoogleSignIn(
   kv: KeyValueStore,
   config: { auth: AuthConfig; google: GoogleConfig },
   input: { code?: string; state: string; error?: string },
+  claim: ClaimOnce,
   now: number,
 ): Promise<URL> {
-  const flow = await takeFlow(kv, input.state)
+  const flow = await takeFlow(kv, input.state, claim)
   if (!flow) throw badRequest(UNKNOWN_STATE)
   const found = await identityFrom(config.google, flow, input, now)
   if ('error' in found) return clientRedirect(flow, { error: found.error })
@@ -113,9 +115,10 @@ export async function redeemGoogleSignIn(
   kv: KeyValueStore,
   config: AuthConfig,
   code: string,
+  claim: ClaimOnce,
   now: number,
 ): Promise<SignedIn> {
-  const finished = await takeFinishedSignIn(kv, code)
+  const finished = await takeFinishedSignIn(kv, code, claim)
   if (!finished) throw badRequest(INVALID_EXCHANGE_CODE)
   return openGoogleSession(db, config, finished.userId, now)
 }

@@ -21,6 +21,21 @@ export function logLimiterFailure(error: unknown) {
   log.error('rate-limiter-failed', { error })
 }
 
+/**
+ * A claim that succeeds once per key within `ttlSeconds`: one Durable Object counts it, so two
+ * requests racing from different locations cannot both win, as they could with a KV read and
+ * delete (KV is eventually consistent). Without its counter it refuses rather than allows.
+ */
+export function claimOnce(env: Env) {
+  return async (key: string, ttlSeconds: number): Promise<boolean> => {
+    try {
+      return (await limiterFor(env, `once:${key}`).hit(1, ttlSeconds * 1000)).allowed
+    } catch (error) {
+      throw limiterUnavailable(error)
+    }
+  }
+}
+
 /** Limits that guard secrets or cost refuse without their counter rather than allow. */
 export function limiterUnavailable(error: unknown): ApiError {
   logLimiterFailure(error)
