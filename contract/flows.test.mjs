@@ -1,7 +1,12 @@
 // The HTTP contract: one real flow per area, spoken over HTTP only to a running service (the
 // runtime named by CONTRACT_RUNTIME, `workers` unless set) whose providers and platforms are the
-// loopback stand-in. Flows run one after another against one fresh service; the transient-failure
-// flow starts first and is finished last, so its one-minute queue retry overlaps the others.
+// loopback stand-in. The areas: a provider outage retried by the queue, catalogue caching, search,
+// sign-up and sessions, the profile, scheduled email reminders, webhooks, calendar feeds (public and
+// private), follow and mute, Discord reminders, sign-in limits and the contact form. Flows run one
+// after another against one fresh service; the transient-failure flow starts first and is finished
+// last, so its one-minute queue retry overlaps the others. Contests within the scheduler's window
+// are never on the default platforms (Codeforces, LeetCode) and never remind a user whose flow is
+// still counting, so every flow's counts stay its own.
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -73,6 +78,35 @@ async function notificationsOf(user) {
   const res = await api.get('/notifications/notifications', { token: user.accessToken })
   assert.equal(res.status, 200, JSON.stringify(res.body))
   return res.body.notifications
+}
+
+/**
+ * The VEVENTs of an iCalendar text, each as its properties (name to value, parameters dropped)
+ * with its VALARMs as `alarms`; lines are unfolded first (RFC 5545, section 3.1).
+ */
+function eventsOf(ics) {
+  const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n')
+  const events = []
+  let event
+  let alarm
+  for (const line of lines) {
+    if (line === 'BEGIN:VEVENT') {
+      event = { alarms: [] }
+      events.push(event)
+    } else if (line === 'END:VEVENT') {
+      event = undefined
+    } else if (line === 'BEGIN:VALARM') {
+      alarm = {}
+      event.alarms.push(alarm)
+    } else if (line === 'END:VALARM') {
+      alarm = undefined
+    } else if (event) {
+      const colon = line.indexOf(':')
+      const target = alarm ?? event
+      target[line.slice(0, colon).split(';')[0]] = line.slice(colon + 1)
+    }
+  }
+  return events
 }
 
 describe(`contract (${RUNTIME})`, () => {
@@ -433,6 +467,187 @@ describe(`contract (${RUNTIME})`, () => {
         receiver.closeAllConnections()
         await new Promise((resolve) => receiver.close(resolve))
       }
+    }),
+  )
+
+  test(
+    'the public and private calendar feeds list contests; the private one carries lead-time alarms',
+    FLOW,
+    noted(async () => {
+      // Ten days out: in every feed's window, beyond the scheduler's, so no flow gets a reminder.
+      const contest = await addContest(
+        { name: 'Contract Calendar Round', platform: 'codeforces', type: 'CF' },
+        24 * 10,
+      )
+      const uid = `codeforces-${encodeURIComponent(contest.platformId)}@contest-alert-service`
+
+      const feed = await api.get('/contests/calendar.ics?platform=codeforces')
+      assert.equal(feed.status, 200)
+      assert.match(feed.headers.get('content-type') ?? '', /^text\/calendar/)
+      const event = eventsOf(feed.body).find((e) => e.UID === uid)
+      assert.ok(event, `the public feed lists ${uid}`)
+      assert.equal(event.SUMMARY, 'Contract Calendar Round')
+      assert.equal(event.alarms.length, 0, 'the public feed has no alarms')
+      const etag = feed.headers.get('etag')
+      assert.ok(etag, 'an ETag')
+      const again = await api.get('/contests/calendar.ics?platform=codeforces', {
+        headers: { 'If-None-Match': etag },
+      })
+      assert.equal(again.status, 304)
+
+      const user = await verifiedAccount(api, standIn, newCredentials('calendar'))
+      const prefs = await api.put(
+        '/users/profile',
+        { preferences: { platforms: ['codeforces'], leadTimes: [10, 60, 1440] } },
+        { token: user.accessToken },
+      )
+      assert.equal(prefs.status, 200, JSON.stringify(prefs.body))
+      const made = await api.post('/users/calendar', undefined, { token: user.accessToken })
+      assert.equal(made.status, 201, JSON.stringify(made.body))
+      assert.match(made.body.webcalUrl, /^webcal:\/\//)
+      // The address is built on APP_URL, which the suite leaves unset; its path is what matters.
+      const path = new URL(made.body.url).pathname
+      assert.match(path, /^\/calendar\/[\w-]+\.ics$/)
+
+      const mine = await api.get(path)
+      assert.equal(mine.status, 200)
+      assert.match(mine.headers.get('content-type') ?? '', /^text\/calendar/)
+      const events = eventsOf(mine.body)
+      const own = events.find((e) => e.UID === uid)
+      assert.ok(own, `the private feed lists ${uid}`)
+      // The catalogue holds the other flows' CodeChef, LeetCode and AtCoder contests by now.
+      assert.deepEqual(
+        events.filter((e) => !e.UID.startsWith('codeforces-')),
+        [],
+        'only the user’s platform',
+      )
+      assert.deepEqual(own.alarms.map((a) => a.TRIGGER).sort(), ['-P1D', '-PT10M', '-PT1H'])
+      assert.ok(own.alarms.every((a) => a.ACTION === 'DISPLAY'))
+
+      const revoked = await api.delete('/users/calendar', { token: user.accessToken })
+      assert.equal(revoked.status, 204)
+      const gone = await api.get(path)
+      assert.equal(gone.status, 404)
+    }),
+  )
+
+  test(
+    'a followed contest off the user’s platforms is reminded; a muted one is not',
+    FLOW,
+    noted(async () => {
+      // CodeChef is followed only by the profile flow's digest reader, who gets no reminders.
+      const follower = await verifiedAccount(api, standIn, newCredentials('follower'))
+      const muter = await verifiedAccount(api, standIn, newCredentials('muter'))
+      for (const [user, platforms] of [
+        [follower, ['atcoder']],
+        [muter, ['codechef']],
+      ]) {
+        const res = await api.put(
+          '/users/profile',
+          { preferences: { platforms, notifyBefore: 24 } },
+          { token: user.accessToken },
+        )
+        assert.equal(res.status, 200, JSON.stringify(res.body))
+      }
+      const followed = await addContest(
+        { name: 'Contract Followed Starters', platform: 'codechef', type: 'STARTERS' },
+        4,
+      )
+      const muted = await addContest(
+        { name: 'Contract Muted Starters', platform: 'codechef', type: 'STARTERS' },
+        5,
+      )
+      const follow = await api.put(
+        `/users/contests/${followed.id}/subscription`,
+        { mode: 'follow' },
+        { token: follower.accessToken },
+      )
+      assert.equal(follow.status, 200, JSON.stringify(follow.body))
+      assert.equal(follow.body.mode, 'follow')
+      const mute = await api.put(
+        `/users/contests/${muted.id}/subscription`,
+        { mode: 'mute' },
+        { token: muter.accessToken },
+      )
+      assert.equal(mute.status, 200, JSON.stringify(mute.body))
+      assert.equal(mute.body.mode, 'mute')
+
+      await service.fireCron(SCHEDULER_CRON)
+
+      const about = (user, name) => async () =>
+        (await standIn.mailsTo(user.email)).filter(({ message }) => message.subject.includes(name))
+      const followerMail = about(follower, 'Contract Followed Starters')
+      const [mail] = await waitFor('the followed contest’s reminder', async () => {
+        const found = await followerMail()
+        return found.length > 0 && found
+      })
+      assert.match(mail.message.text ?? mail.message.html, /Contract Followed Starters/)
+      // The muter's own platform still reminds them, so the scheduler did reach them.
+      await waitFor('the muter’s reminder of the contest they kept', async () => {
+        const found = await about(muter, 'Contract Followed Starters')()
+        return found.length > 0
+      })
+      const mutedMail = about(muter, 'Contract Muted Starters')
+      await holds('no reminder of the muted contest', async () => (await mutedMail()).length === 0)
+      assert.equal((await followerMail()).length, 1)
+      const notes = await notificationsOf(muter)
+      assert.ok(notes.every((n) => n.contestId !== muted.id))
+    }),
+  )
+
+  test(
+    'a due reminder is posted once to the user’s Discord webhook, as an embed',
+    FLOW,
+    noted(async () => {
+      const user = await verifiedAccount(api, standIn, newCredentials('discord'))
+      // Discord's shape (/api/webhooks/<snowflake>/<token>) at the stand-in, which
+      // ALLOW_LOCAL_TARGETS lets through.
+      const id = `${1_100_000_000_000_000_000n + BigInt(Date.now())}`
+      const token = `contract_${crypto.randomUUID().replace(/-/g, '')}`
+      const webhook = `/discord/api/webhooks/${id}/${token}`
+      const prefs = await api.put(
+        '/users/profile',
+        {
+          preferences: {
+            // ARC only: the reminder flow's AtCoder Beginner Contest is in the window as well.
+            platforms: ['atcoder'],
+            contestTypes: ['ARC'],
+            notifyBefore: 24,
+            discordWebhookUrl: `${standIn.url}${webhook}`,
+            notificationChannels: { email: false, whatsapp: false, discord: true },
+          },
+        },
+        { token: user.accessToken },
+      )
+      assert.equal(prefs.status, 200, JSON.stringify(prefs.body))
+      const profile = await api.get('/users/profile', { token: user.accessToken })
+      assert.equal(profile.body.discord.webhookSet, true)
+      assert.ok(!JSON.stringify(profile.body).includes(token), 'the token is never shown')
+
+      await addContest({ name: 'Contract Regular Contest', platform: 'atcoder', type: 'ARC' }, 6)
+      await service.fireCron(SCHEDULER_CRON)
+
+      const posts = async () =>
+        (await standIn.requests(webhook)).filter((r) => r.body.includes('Contract Regular Contest'))
+      const [post] = await waitFor('the Discord post', async () => {
+        const found = await posts()
+        return found.length > 0 && found
+      })
+      assert.equal(post.method, 'POST')
+      assert.match(post.path, /\?wait=true$/)
+      const { embeds, allowed_mentions } = JSON.parse(post.body)
+      assert.equal(embeds.length, 1)
+      assert.match(`${embeds[0].title} ${embeds[0].description}`, /Contract Regular Contest/)
+      assert.deepEqual(allowed_mentions, { parse: [] })
+      const notification = await waitFor('the reminder to be SENT', async () => {
+        const [n] = await notificationsOf(user)
+        return n?.status === 'SENT' && n
+      })
+      assert.deepEqual(
+        notification.deliveryStatus.map(({ channel, status }) => ({ channel, status })),
+        [{ channel: 'discord', status: 'SENT' }],
+      )
+      await holds('one Discord post', async () => (await posts()).length === 1)
     }),
   )
 
