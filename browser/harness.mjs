@@ -1,64 +1,38 @@
 // What every browser test file shares: the service under `wrangler dev` with fresh state and a
 // catalogue synced from the recorded platform payloads, and headless Chromium to drive it.
 import { randomBytes } from 'node:crypto'
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { startRuntime } from '../contract/runtimes.mjs'
 import { launchBrowser } from '../scripts/lib/browser.mjs'
-import { freePort, startDevServer, wrangler } from '../scripts/lib/dev-server.mjs'
 import { startFixtureServer } from '../scripts/lib/fixture-server.mjs'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** wrangler.toml's contest sync. */
 const SYNC_CRON = '0 */6 * * *'
 
-/** Last lines of a log file, for a failure report. */
-function tail(path, lines = 100) {
-  try {
-    return readFileSync(path, 'utf8').split('\n').slice(-lines).join('\n')
-  } catch {
-    return ''
-  }
-}
-
 /**
- * Starts the service with fresh state in a temporary directory, syncs the recorded payloads of all
- * four platforms into it through the real adapters (as `npm run seed` does), and launches
- * Chromium. stop() undoes all of it.
+ * Starts the service with fresh state in a temporary directory (as the contract suite starts it),
+ * syncs the recorded payloads of all four platforms into it through the real adapters (as `npm run
+ * seed` does), and launches Chromium. stop() undoes all of it.
  */
 export async function startHarness() {
   const dir = mkdtempSync(join(tmpdir(), 'browser-tests-'))
-  const logFile = join(dir, 'workers.log')
-  const output = openSync(logFile, 'a')
   const fixtures = await startFixtureServer()
-  let server
+  let service
   let browser
   const stop = async () => {
     await browser?.close()
-    await server?.stop()
+    await service?.stop()
     fixtures.server.close()
-    closeSync(output)
     rmSync(dir, { recursive: true, force: true })
   }
   try {
-    const persistTo = join(dir, 'state')
-    wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`, {
-      cwd: ROOT,
-      timeout: 60_000,
-    })
-    // wrangler reads this file instead of .dev.vars, so a developer's own settings stay out.
-    const envFile = join(dir, 'empty.env')
-    writeFileSync(envFile, '')
-    server = await startDevServer({
-      port: await freePort(),
-      persistTo,
-      envFile,
-      testScheduled: true,
-      output,
-      logLevel: 'info',
-      readyTimeoutMs: 60_000,
-      vars: {
+    service = await startRuntime('workers', {
+      dir,
+      settings: {
         JWT_SECRET: randomBytes(36).toString('base64url'),
         CODEFORCES_API_URL: `${fixtures.url}/codeforces/api`,
         LEETCODE_API_URL: `${fixtures.url}/leetcode`,
@@ -66,18 +40,14 @@ export async function startHarness() {
         ATCODER_URL: `${fixtures.url}/atcoder`,
       },
     })
-    const sync = await fetch(
-      `${server.base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(SYNC_CRON)}`,
-      { signal: AbortSignal.timeout(60_000) },
-    )
-    if (!sync.ok) throw new Error(`the sync cron answered ${sync.status}: ${await sync.text()}`)
+    await service.fireCron(SYNC_CRON)
     browser = await launchBrowser()
   } catch (error) {
-    const log = tail(logFile)
+    const log = service?.log() ?? ''
     await stop()
     throw new Error(`${error.message}\n--- workers.log ---\n${log}`)
   }
-  return { base: server.base, browser, log: (lines) => tail(logFile, lines), stop }
+  return { base: service.base, browser, log: () => service.log(), stop }
 }
 
 /**

@@ -29,7 +29,7 @@ function homeTest(name, fn) {
     try {
       await fn()
     } catch (error) {
-      error.message += `\n--- workers.log ---\n${harness.log(40)}`
+      error.message += `\n--- workers.log ---\n${harness.log()}`
       throw error
     }
   })

@@ -3,6 +3,7 @@
 import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
 import type { ContestRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
+import { formatTime } from '../notifications/kinds/wording.ts'
 
 export interface ContestView {
   id: string
@@ -25,17 +26,6 @@ const PLATFORM_CONTESTS: Record<string, string> = {
   atcoder: 'https://atcoder.jp/contests/',
 }
 
-const UTC_TEXT = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'UTC',
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
-
 /** Only http(s) links reach an href: a stored `javascript:` URL would run on a click. */
 function webUrl(url: string | undefined): string | undefined {
   if (!url) return undefined
@@ -46,9 +36,6 @@ function webUrl(url: string | undefined): string | undefined {
   }
 }
 
-/** "Mon, 23 Nov 2026, 16:00 UTC": what the page says until its script names the viewer's zone. */
-export const utcText = (ms: number) => `${UTC_TEXT.format(ms)} UTC`
-
 export function contestView(row: ContestRow): ContestView {
   return {
     id: row.id,
@@ -57,7 +44,8 @@ export function contestView(row: ContestRow): ContestView {
     platformName: platformName(row.platform),
     type: row.type,
     startIso: toIso(row.startTime),
-    startText: utcText(row.startTime),
+    // What the page says until its script names the viewer's zone.
+    startText: formatTime(row.startTime, 'UTC'),
     duration: formatDuration(row.durationMinutes),
     url: webUrl(contestUrl(row)) ?? PLATFORM_CONTESTS[row.platform] ?? '/',
     calendarPath: `/contests/${row.id}/calendar.ics`,
