@@ -1,8 +1,10 @@
 // The small HTML pages that signed email links answer with (mute, unsubscribe): one frame, no
 // script, and the headers that keep them out of frames, caches and search engines.
+import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { escapeHtml } from '../lib/html.ts'
+import { errorResponse } from '../lib/openapi.ts'
 
 export interface Page {
   status: 200 | 400 | 410
@@ -46,3 +48,25 @@ const PAGE_HEADERS = {
 }
 
 export const sendPage = (c: Context<AppEnv>, p: Page) => c.html(p.html, p.status, PAGE_HEADERS)
+
+/**
+ * The query of a signed link: optional and loose, so a missing or malformed token gets the HTML
+ * page of a bad link, not the API's JSON error; other parameters (mail trackers add some) are
+ * ignored.
+ */
+export const linkTokenQuery = (description: string) =>
+  z.object({ token: z.string().optional().openapi({ description }) })
+
+/** An HTML answer in the OpenAPI document. */
+export const htmlResponse = (description: string) => ({
+  content: { 'text/html': { schema: z.string() } },
+  description,
+})
+
+/** The answers every signed link's page may give besides its own 200. */
+export const linkPageResponses = (gone: string) => ({
+  400: htmlResponse('The link is malformed or its signature does not match'),
+  410: htmlResponse(gone),
+  // The general rate limit answers in the API's JSON shape, before the route is reached.
+  429: errorResponse('Too many requests'),
+})

@@ -1,33 +1,21 @@
 // GET and POST /subscriptions/mute: the mute link's confirmation page, and the mute itself.
-import { createRoute, z } from '@hono/zod-openapi'
+import { createRoute } from '@hono/zod-openapi'
 import { createDb } from '../db/client.ts'
 import { createRouter } from '../http/router.ts'
-import { errorResponse } from '../lib/openapi.ts'
 import { muteByLink, muteLinkTarget } from './mute-by-link.ts'
 import { MUTE_LINK_PATH, readMuteToken } from './mute-link.ts'
-import { invalidLinkPage, sendPage } from './link-page.ts'
+import {
+  htmlResponse,
+  invalidLinkPage,
+  linkPageResponses,
+  linkTokenQuery,
+  sendPage,
+} from './link-page.ts'
 import { confirmPage, gonePage, mutedPage } from './mute-page.ts'
 
-// Optional and loose: a missing or malformed token gets the HTML page of a bad link, not the
-// API's JSON error; other query parameters (mail trackers add some) are ignored.
-const TokenQuery = z.object({
-  token: z
-    .string()
-    .optional()
-    .openapi({ description: 'The signed token of the link in a reminder email' }),
-})
+const TokenQuery = linkTokenQuery('The signed token of the link in a reminder email')
 
-const html = (description: string) => ({
-  content: { 'text/html': { schema: z.string() } },
-  description,
-})
-
-const pages = {
-  400: html('The link is malformed or its signature does not match'),
-  410: html('The account or the contest is gone'),
-  // The general rate limit answers in the API's JSON shape, before the route is reached.
-  429: errorResponse('Too many requests'),
-}
+const pages = linkPageResponses('The account or the contest is gone')
 
 // Mail scanners and link previews fetch every link of an email, so a GET only shows the page.
 const show = createRoute({
@@ -36,7 +24,10 @@ const show = createRoute({
   tags: ['Users'],
   summary: 'The confirmation page of a reminder’s mute link; changes nothing',
   request: { query: TokenQuery },
-  responses: { 200: html('Names the contest; its button POSTs to the same address'), ...pages },
+  responses: {
+    200: htmlResponse('Names the contest; its button POSTs to the same address'),
+    ...pages,
+  },
 })
 
 const mute = createRoute({
@@ -45,7 +36,7 @@ const mute = createRoute({
   tags: ['Users'],
   summary: 'Mute the contest of a reminder’s mute link for the account it was sent to',
   request: { query: TokenQuery },
-  responses: { 200: html('Muted'), ...pages },
+  responses: { 200: htmlResponse('Muted'), ...pages },
 })
 
 /** Mounted at /subscriptions, so that its /mute is MUTE_LINK_PATH, where the emails point. */

@@ -3,37 +3,25 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createDb } from '../db/client.ts'
 import { createRouter } from '../http/router.ts'
-import { errorResponse } from '../lib/openapi.ts'
-import { invalidLinkPage, sendPage } from './link-page.ts'
+import {
+  htmlResponse,
+  invalidLinkPage,
+  linkPageResponses,
+  linkTokenQuery,
+  sendPage,
+} from './link-page.ts'
 import { UNSUBSCRIBE_PATH, readUnsubscribeToken } from './unsubscribe-link.ts'
 import { accountGonePage, confirmUnsubscribePage, unsubscribedPage } from './unsubscribe-page.ts'
 import { unsubscribeEmail, unsubscribeTarget } from './unsubscribe.ts'
 
-// Optional and loose: a missing or malformed token gets the HTML page of a bad link, not the
-// API's JSON error; other query parameters (mail trackers add some) are ignored.
-const TokenQuery = z.object({
-  token: z
-    .string()
-    .optional()
-    .openapi({ description: 'The signed token of the unsubscribe link of an email' }),
-})
+const TokenQuery = linkTokenQuery('The signed token of the unsubscribe link of an email')
 
 // RFC 8058's body; an empty body (a browser's form without the field) is taken too.
 const OneClickBody = z
   .strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional() })
   .openapi('OneClickUnsubscribe')
 
-const html = (description: string) => ({
-  content: { 'text/html': { schema: z.string() } },
-  description,
-})
-
-const pages = {
-  400: html('The link is malformed or its signature does not match'),
-  410: html('The account is gone'),
-  // The general rate limit answers in the API's JSON shape, before the route is reached.
-  429: errorResponse('Too many requests'),
-}
+const pages = linkPageResponses('The account is gone')
 
 // Mail scanners and link previews fetch every link of an email, so a GET only shows the page.
 const show = createRoute({
@@ -42,7 +30,7 @@ const show = createRoute({
   tags: ['Users'],
   summary: 'The confirmation page of an email’s unsubscribe link; changes nothing',
   request: { query: TokenQuery },
-  responses: { 200: html('Its button POSTs to the same address'), ...pages },
+  responses: { 200: htmlResponse('Its button POSTs to the same address'), ...pages },
 })
 
 const unsubscribe = createRoute({
@@ -60,7 +48,7 @@ const unsubscribe = createRoute({
       required: false,
     },
   },
-  responses: { 200: html('Unsubscribed'), ...pages },
+  responses: { 200: htmlResponse('Unsubscribed'), ...pages },
 })
 
 /** Mounted at UNSUBSCRIBE_PATH, where the emails' links and List-Unsubscribe headers point. */
