@@ -111,7 +111,8 @@ export function preferencesOf(row: UserRow): Preferences {
       telegram: row.notifyTelegram,
       discord: row.notifyDiscord,
     },
-    notifyBefore: row.notifyBefore,
+    // Derived from the lead times, its one source; the column is written alongside for the spec.
+    notifyBefore: notifyBeforeOf(row.leadTimes),
     leadTimes: sortedLeadTimes(row.leadTimes),
     quietHours:
       row.quietStart && row.quietEnd ? { start: row.quietStart, end: row.quietEnd } : null,
@@ -124,7 +125,7 @@ export function preferencesOf(row: UserRow): Preferences {
   }
 }
 
-/** leadTimes, or notifyBefore as its one lead time (hours to minutes); leadTimes wins. */
+/** leadTimes, or notifyBefore as its one lead time (hours to minutes); never both (schemas.ts). */
 function leadTimeColumns(update: PreferencesUpdate) {
   const leadTimes =
     update.leadTimes ?? (update.notifyBefore !== undefined ? [update.notifyBefore * 60] : undefined)

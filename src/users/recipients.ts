@@ -2,7 +2,8 @@
 // its own tables in one statement: who is a live recipient and on which channels a user can be
 // reached. Every fragment names the users row `u`. These tables' names appear in SQL only under
 // src/users (scripts/check-table-owners.mjs). When and about what a user is notified
-// (alert_frequency, notify_before, contest_types) stays the notifier's rule over those columns.
+// (alert_frequency, lead_times, contest_types, the noise filters) stays the notifier's rule over
+// those columns.
 import type { Channel } from '../channels/registry.ts'
 import { LIVE_USER_SQL } from './live.ts'
 
