@@ -17,12 +17,14 @@ const { Miniflare } = fromWrangler('miniflare')
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000)
 const CONTESTS = Number(process.env.BENCH_CONTESTS ?? 50)
-const CONSUMED = Number(process.env.BENCH_CONSUMED ?? 5_000)
+const CONSUMED = Number(process.env.BENCH_CONSUMED ?? 20_000)
 // Every user's lead times in minutes (BENCH_LEAD_TIMES=1440,60,10); more than one adds a day of
 // half-hourly runs, so each lead time's reminders are made when they fall due.
 const LEAD_TIMES = (process.env.BENCH_LEAD_TIMES ?? '1440').split(',').map(Number)
 // BENCH_QUEUE=none drops the messages instead of sending them, to time the SQL on its own.
 const QUEUE = process.env.BENCH_QUEUE === 'none' ? '?queue=none' : ''
+// BENCH_PROFILE=1 adds the D1 time spent per statement shape, for finding where a run goes.
+const PROFILE = process.env.BENCH_PROFILE === '1'
 const COMPATIBILITY_DATE = '2026-04-20'
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false'
 
@@ -55,7 +57,22 @@ const SEED_PLATFORMS = \`INSERT INTO user_platforms (user_id, platform)
 // report statements per notification and per delivery from the real code paths.
 let statements = 0
 const rows = { read: 0, written: 0 }
+// Milliseconds spent per statement shape (its first words), reported with BENCH_PROFILE=1.
+const profile = new Map()
+const shapeOf = (sql) => sql.replace(/\\s+/g, ' ').trim().slice(0, 60)
+async function timed(sql, run) {
+  const started = Date.now()
+  try {
+    return await run()
+  } finally {
+    const entry = profile.get(shapeOf(sql)) ?? { ms: 0, count: 0 }
+    entry.ms += Date.now() - started
+    entry.count++
+    profile.set(shapeOf(sql), entry)
+  }
+}
 const rawOf = new WeakMap()
+const sqlOf = new WeakMap()
 /**
  * Adds a result's rows read and written (D1 bills both) to the tally: a lower bound, since raw()
  * (drizzle's selects of fields) reports none.
@@ -65,15 +82,15 @@ function tally(result) {
   rows.written += result?.meta?.rows_written ?? 0
   return result
 }
-function countedStatement(stmt) {
+function countedStatement(stmt, sql) {
   const proxy = new Proxy(stmt, {
     get(target, key) {
-      if (key === 'bind') return (...args) => countedStatement(target.bind(...args))
+      if (key === 'bind') return (...args) => countedStatement(target.bind(...args), sql)
       const value = target[key]
       if (['run', 'all'].includes(key)) {
         return async (...args) => {
           statements++
-          return tally(await value.apply(target, args))
+          return tally(await timed(sql, () => value.apply(target, args)))
         }
       }
       // first() returns no meta: run as all() to read it, answering as first() would.
@@ -95,16 +112,18 @@ function countedStatement(stmt) {
     },
   })
   rawOf.set(proxy, stmt)
+  sqlOf.set(proxy, sql)
   return proxy
 }
 function countedDb(db) {
   return new Proxy(db, {
     get(target, key) {
-      if (key === 'prepare') return (sql) => countedStatement(target.prepare(sql))
+      if (key === 'prepare') return (sql) => countedStatement(target.prepare(sql), sql)
       if (key === 'batch') {
         return async (list) => {
           statements += list.length
-          const results = await target.batch(list.map((s) => rawOf.get(s) ?? s))
+          const label = 'batch: ' + list.map((s) => shapeOf(sqlOf.get(s) ?? '?').slice(0, 30)).join(' | ')
+          const results = await timed(label, () => target.batch(list.map((s) => rawOf.get(s) ?? s)))
           results.forEach(tally)
           return results
         }
@@ -162,6 +181,11 @@ export default {
       const counts = await runNotificationScheduler(target, now)
       return Response.json({ counts, ms: Date.now() - started, ...usage() })
     }
+    if (url.pathname === '/profile') {
+      const out = [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)
+      profile.clear()
+      return Response.json(out)
+    }
     if (url.pathname === '/calibrate') {
       // The cost of one trivial D1 statement here, to read the consumer's figure against.
       const started = Date.now()
@@ -181,25 +205,38 @@ export default {
       return Response.json(row)
     }
     if (url.pathname === '/consume') {
+      // The deliveries as the scheduler enqueued them: 100 of one channel to a message, and
+      // batches of wrangler.toml's max_batch_size (10) to each invocation of the consumer.
       const n = Number(url.searchParams.get('n'))
       const { results } = await env.DB.prepare(
-        "SELECT id FROM notification_deliveries WHERE status = 'PENDING' LIMIT ?1",
+        "SELECT id FROM notification_deliveries WHERE status = 'PENDING' ORDER BY id LIMIT ?1",
       ).bind(n).all()
+      const bodies = []
+      for (let i = 0; i < results.length; i += 100) {
+        bodies.push({ deliveryIds: results.slice(i, i + 100).map((r) => r.id) })
+      }
       let acked = 0
       let retried = 0
+      let invocations = 0
       const started = Date.now()
-      // Batches of 25, as wrangler.toml's max_batch_size delivers them.
-      for (let i = 0; i < results.length; i += 25) {
-        const messages = results.slice(i, i + 25).map((r, j) => ({
-          id: String(i + j), timestamp: new Date(), attempts: 1, body: { deliveryId: r.id },
+      for (let i = 0; i < bodies.length; i += 10) {
+        const messages = bodies.slice(i, i + 10).map((body, j) => ({
+          id: String(i + j), timestamp: new Date(), attempts: 1, body,
           ack() { acked++ }, retry() { retried++ },
         }))
+        invocations++
         await consumeNotifications({ queue: 'notifications', messages, ackAll() {}, retryAll() {} }, env)
       }
+      const sent = await env.DB.prepare(
+        "SELECT count(*) AS n FROM notification_deliveries WHERE status = 'SENT'",
+      ).first('n')
       return Response.json({
-        messages: results.length,
+        deliveries: results.length,
+        sent,
+        messages: bodies.length,
         acked,
         retried,
+        invocations,
         ms: Date.now() - started,
         ...usage(),
       })
@@ -287,12 +324,19 @@ async function measured(fn) {
   }
 }
 
-// A loopback email provider: answers like Resend, at once.
+// A loopback email provider: answers like Resend (one email or a batch), at once, and counts calls.
+let providerCalls = 0
 const provider = createServer((req, res) => {
-  req.resume()
+  const chunks = []
+  req.on('data', (chunk) => chunks.push(chunk))
   req.on('end', () => {
+    providerCalls++
+    const body = Buffer.concat(chunks).toString('utf8')
+    const answer = req.url.endsWith('/emails/batch')
+      ? { data: JSON.parse(body).map((_, i) => ({ id: `bench-${providerCalls}-${i}` })) }
+      : { id: `bench-${providerCalls}` }
     res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ id: 'bench' }))
+    res.end(JSON.stringify(answer))
   })
 })
 await new Promise((resolve) => provider.listen(0, '127.0.0.1', resolve))
@@ -330,6 +374,8 @@ try {
     call(`/seed?users=${USERS}&contests=${CONTESTS}&leads=${leads}`),
   )
   const seeded = await call('/size')
+  // The seeding's statements are not the run's.
+  if (PROFILE) await call('/profile')
   const run = await measured(() => call(`/schedule${QUEUE}`))
   const counts = await call('/count')
   const afterRun = await call('/size')
@@ -354,7 +400,11 @@ try {
       stored: after,
     }
   }
+  const schedulerProfile = PROFILE ? await call('/profile') : undefined
+  const callsBefore = providerCalls
   const consume = await measured(() => call(`/consume?n=${CONSUMED}`))
+  const consumerProfile = PROFILE ? await call('/profile') : undefined
+  const calls = providerCalls - callsBefore
   const calibration = await call('/calibrate')
   const report = {
     users: USERS,
@@ -374,12 +424,18 @@ try {
       ...consume.result,
       wallMs: consume.wallMs,
       workerdCpuS: consume.workerdCpuS,
-      messagesPerSecond: Math.round(consume.result.messages / (consume.wallMs / 1000)),
-      d1StatementsPerDelivery: +(consume.result.statements / consume.result.messages).toFixed(2),
-      d1RowsReadPerDelivery: +(consume.result.rowsRead / consume.result.messages).toFixed(2),
-      d1RowsWrittenPerDelivery: +(consume.result.rowsWritten / consume.result.messages).toFixed(2),
+      providerCalls: calls,
+      deliveriesPerSecond: Math.round(consume.result.deliveries / (consume.wallMs / 1000)),
+      d1StatementsPerDelivery: +(consume.result.statements / consume.result.deliveries).toFixed(4),
+      d1RowsReadPerDelivery: +(consume.result.rowsRead / consume.result.deliveries).toFixed(2),
+      d1RowsWrittenPerDelivery: +(consume.result.rowsWritten / consume.result.deliveries).toFixed(2),
+      // Each message is written, read and deleted once on the happy path (Queues bills 3 each).
+      queueOperationsPerDelivery: +((3 * consume.result.messages) / consume.result.deliveries).toFixed(4),
+      workerInvocationsPerDelivery: +(consume.result.invocations / consume.result.deliveries).toFixed(4),
+      providerCallsPerDelivery: +(calls / consume.result.deliveries).toFixed(4),
       d1MsPerTrivialStatement: calibration.msPerStatement,
     },
+    ...(PROFILE && { profile: { scheduler: schedulerProfile, consumer: consumerProfile } }),
     // What the stored rows weigh, indexes included: the database's growth while seeding, per
     // user, and during the first run, per reminder with its delivery.
     storage: {
@@ -394,7 +450,8 @@ try {
       `${counts.notifications} notifications and queued ${counts.queued} deliveries in ` +
       `${(run.wallMs / 1000).toFixed(1)} s (workerd CPU ${run.workerdCpuS} s); a second run ` +
       `found nothing new in ${(again.wallMs / 1000).toFixed(1)} s. The consumer sent ` +
-      `${report.consumer.messagesPerSecond} messages/s against a loopback provider.`,
+      `${report.consumer.deliveriesPerSecond} deliveries/s against a loopback provider, ` +
+      `${report.consumer.d1StatementsPerDelivery} D1 statements a delivery.`,
   )
 } finally {
   await mf.dispose()

@@ -201,7 +201,7 @@ describe('POST /notifications/emails/bulk', () => {
         { userId: unknown, reason: 'User not found' },
       ],
     })
-    expect(e.NOTIFICATIONS_QUEUE.bodies).toHaveLength(2)
+    expect(e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)).toHaveLength(2)
     await deliverQueued(e)
     const [mail] = await mailsTo(a.email)
     expect(mail.message).toMatchObject({

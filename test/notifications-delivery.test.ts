@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createDb } from '../src/db/client.ts'
 import type { Env } from '../src/env.ts'
 import { fromBase64Url, toBase64Url } from '../src/lib/crypto.ts'
-import { claimDelivery } from '../src/notifications/delivery/delivery-store.ts'
+import { claimDeliveries } from '../src/notifications/delivery/delivery-store.ts'
 import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../src/notifications/delivery/status.ts'
 import { listPushSubscriptions } from '../src/users/push-subscriptions.ts'
 import { addContests, contest } from './helpers/contests.ts'
@@ -26,6 +26,7 @@ import {
 } from './helpers/notifications.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
 import { api } from './helpers/users.ts'
+import { emailBatchKey } from '../src/notifications/delivery/send-emails.ts'
 
 beforeEach(resetNotifications)
 
@@ -56,7 +57,9 @@ describe('email deliveries', () => {
     expect(result).toMatchObject({ acked: true, retried: false })
     const [mail] = await mailsTo(user.email)
     expect(mail.headers.authorization).toBe('Bearer re_test_key')
-    expect(mail.headers['idempotency-key']).toBe(email.id)
+    expect(mail.headers['idempotency-key']).toBe(
+      await emailBatchKey([{ deliveryId: email.id, retryCount: 0 }]),
+    )
     expect(mail.message.from).toBe('Contest Alerts <alerts@contest-alert.dev>')
     expect(mail.message.subject).toMatch(/^Reminder: Codeforces Round 1010 starts in/)
     expect(mail.message.html).toContain(round.websiteUrl ?? round.name)
@@ -174,7 +177,7 @@ describe('email deliveries', () => {
   it('wait for another attempt that holds the delivery instead of sending alongside it', async () => {
     const { e, user, byChannel } = await dueReminder()
     const email = byChannel('email')
-    await claimDelivery(createDb(env.DB), email.id, ['PENDING'], Date.now())
+    await claimDeliveries(createDb(env.DB), [email.id], ['PENDING'], Date.now())
     const [r] = await consume(e, [email])
     expect(r.retried).toBe(true)
     expect(r.delaySeconds).toBeGreaterThan(60)

@@ -22,6 +22,7 @@ import {
   testEnv,
 } from './helpers/notifications.ts'
 import { api } from './helpers/users.ts'
+import { emailBatchKey } from '../src/notifications/delivery/send-emails.ts'
 
 beforeEach(resetNotifications)
 
@@ -47,7 +48,9 @@ describe('reminders', () => {
     expect(notification).toMatchObject({ contestId: round.id, status: 'SENT' })
     expect(notification.dedupeKey).toBe(`${round.startTime}:1440`)
     // Resend de-duplicates on the delivery id, so even a resent request could not mail twice.
-    expect(mails[0].headers['idempotency-key']).toBe(notification.deliveries[0].id)
+    expect(mails[0].headers['idempotency-key']).toBe(
+      await emailBatchKey([{ deliveryId: notification.deliveries[0].id, retryCount: 0 }]),
+    )
   })
 
   it('reminds only followers of the contest’s platform', async () => {
@@ -253,14 +256,19 @@ describe('reminders', () => {
     const counts = await runNotificationScheduler(e, Date.now(), { pageSize: 2 })
     expect(counts.remindersCreated).toBe(5)
     for (const u of users) expect(await remindedOf(u.id)).toEqual([round.id])
-    expect(e.NOTIFICATIONS_QUEUE.bodies).toHaveLength(5)
+    expect(e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)).toHaveLength(5)
   })
 
-  it('hands the queue at most 100 messages per sendBatch call', async () => {
+  it('packs up to 100 deliveries of one channel in a message, 50 messages a sendBatch call', async () => {
     const queue = recordingQueue()
-    const ids = Array.from({ length: 250 }, () => newId())
-    expect(await enqueueNotificationDeliveries(queue, env.DB, ids, Date.now())).toBe(250)
-    expect(queue.batches).toEqual([100, 100, 50])
+    const emails = Array.from({ length: 5_050 }, () => ({ id: newId(), channel: 'email' as const }))
+    const pushes = Array.from({ length: 3 }, () => ({ id: newId(), channel: 'push' as const }))
+    const all = [...emails, ...pushes]
+    expect(await enqueueNotificationDeliveries(queue, env.DB, all, Date.now())).toBe(5_053)
+    // 51 messages of emails (50 of 100, one of 50) and one of the three pushes.
+    expect(queue.batches).toEqual([50, 2])
+    expect(queue.bodies.map((b) => b.deliveryIds.length)).toEqual([...Array(50).fill(100), 50, 3])
+    expect(queue.bodies.flatMap((b) => b.deliveryIds)).toEqual(all.map((d) => d.id))
   })
 
   it('enqueues the deliveries of a run that died before enqueueing them', async () => {
@@ -278,7 +286,7 @@ describe('reminders', () => {
     const e = testEnv()
     const counts = await runNotificationScheduler(e, now + 11 * MINUTE_MS)
     expect(counts).toMatchObject({ remindersCreated: 0, requeued: 1 })
-    expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([{ deliveryId: stranded.deliveries[0].id }])
+    expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([{ deliveryIds: [stranded.deliveries[0].id] }])
     expect((await reminded(user.id))[0].deliveries[0].queuedAt).not.toBeNull()
   })
 

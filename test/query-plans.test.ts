@@ -11,6 +11,11 @@ import {
 } from '../src/contests/queries.ts'
 import { ListQuery, PlatformListQuery } from '../src/contests/schemas.ts'
 import { createDb } from '../src/db/client.ts'
+import {
+  CLAIM_SQL,
+  notificationStatusSql,
+  RECORD_SQL,
+} from '../src/notifications/delivery/delivery-store.ts'
 import { FOLLOWERS_DUE_SQL, PLATFORM_DUE_SQL } from '../src/notifications/scheduling/reminders.ts'
 
 const db = createDb(env.DB)
@@ -92,5 +97,20 @@ describe('query plans', () => {
     const detail = await plan({ sql: FOLLOWERS_DUE_SQL, params: dueParams })
     expect(detail).toMatch(/SEARCH cs USING (COVERING )?INDEX contest_subscriptions_contest_mode/)
     expect(detail).not.toMatch(/SCAN (u|cs|users)\b/)
+  })
+
+  it('the consumer claims, records and settles a batch by primary key, never through a status index', async () => {
+    const ids = '(SELECT value FROM json_each(?2))'
+    const plans = [
+      await plan({ sql: CLAIM_SQL, params: [now, now, '[]', '["PENDING"]'] }),
+      await plan({ sql: RECORD_SQL, params: [now, '[]'] }),
+      ...(await Promise.all(
+        notificationStatusSql(ids).map((sql) => plan({ sql, params: [now, '[]'] })),
+      )),
+    ]
+    for (const detail of plans) {
+      expect(detail).toMatch(/SEARCH \w+ USING (COVERING )?INDEX sqlite_autoindex_notification\w*_1 \(id=\?\)/)
+      expect(detail).not.toMatch(/_status|SCAN notification/)
+    }
   })
 })

@@ -1,8 +1,10 @@
 // The provider stand-in itself: it answers like the services it replaces and can be scripted.
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
 
 beforeEach(() => standIn.reset())
+// Test files share the stand-in: later files' helpers read every /resend/emails request.
+afterAll(() => standIn.reset())
 
 describe('provider stand-in', () => {
   it('answers a Resend send with an id and records the request', async () => {
@@ -27,5 +29,129 @@ describe('provider stand-in', () => {
     expect((await fetch(url)).status).toBe(503)
     expect((await fetch(url)).status).toBe(200)
     expect(await (await fetch(url)).json()).toEqual({ status: 'OK', result: [] })
+  })
+
+  it('answers as the service under a rule with no responses, failing at its rate', async () => {
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: '/resend/emails/batch',
+      responses: [],
+      failRate: 1,
+    })
+    expect((await postBatch([email('a@example.test')])).status).toBe(503)
+    await standIn.reset()
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: '/resend/emails/batch',
+      responses: [],
+    })
+    const res = await postBatch([email('a@example.test')])
+    expect(res.status).toBe(200)
+    expect((await res.json<{ data: { id: string }[] }>()).data).toHaveLength(1)
+  })
+})
+
+const email = (to: unknown, over: Record<string, unknown> = {}) => ({
+  from: 'Alerts <alerts@example.test>',
+  to,
+  subject: 'Hi',
+  html: '<p>Hi</p>',
+  ...over,
+})
+
+function postBatch(emails: unknown, headers: Record<string, string> = {}, body?: string) {
+  return fetch(`${standInUrl}/resend/emails/batch`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer re_test', 'Content-Type': 'application/json', ...headers },
+    body: body ?? JSON.stringify(emails),
+  })
+}
+
+const PERMISSIVE = { 'x-batch-validation': 'permissive' }
+
+describe('provider stand-in: Resend batches', () => {
+  it('creates every email of a valid batch and answers their ids in order', async () => {
+    const res = await postBatch([email('a@example.test'), email(['Bea <b@example.test>'])])
+    expect(res.status).toBe(200)
+    const body = await res.json<{ data: { id: string }[]; errors?: unknown }>()
+    expect(body.errors).toBeUndefined()
+    const created = await standIn.emails()
+    expect(body.data).toEqual(created.map((e) => ({ id: e.id })))
+    expect(created.map((e) => e.to)).toEqual(['a@example.test', ['Bea <b@example.test>']])
+  })
+
+  it('refuses the whole batch in strict mode when one email is invalid', async () => {
+    const res = await postBatch([email('a@example.test'), email('nobody')])
+    expect(res.status).toBe(422)
+    expect(await res.json()).toMatchObject({
+      name: 'validation_error',
+      message: expect.stringMatching(/^emails\[1\]: Invalid `to` field/),
+    })
+    expect(await standIn.emails()).toEqual([])
+  })
+
+  it('creates the valid emails in permissive mode and names the others by index', async () => {
+    const batch = [
+      email('nobody'),
+      email('a@example.test'),
+      email('b@example.test', { headers: { 'X-N': 1 } }),
+      email('c@example.test', { subject: undefined }),
+    ]
+    const res = await postBatch(batch, PERMISSIVE)
+    expect(res.status).toBe(200)
+    const body = await res.json<{ data: { id: string }[]; errors: unknown[] }>()
+    const created = await standIn.emails()
+    expect(created.map((e) => e.to)).toEqual(['a@example.test'])
+    expect(body.data).toEqual([{ id: created[0].id }])
+    expect(body.errors).toEqual([
+      { index: 0, message: expect.stringMatching(/^Invalid `to` field/) },
+      { index: 2, message: 'Invalid `headers` field' },
+      { index: 3, message: 'The `subject` field is missing.' },
+    ])
+  })
+
+  it('refuses more than 100 emails in either mode', async () => {
+    const batch = Array.from({ length: 101 }, (_, i) => email(`u${i}@example.test`))
+    expect((await postBatch(batch)).status).toBe(422)
+    expect((await postBatch(batch, PERMISSIVE)).status).toBe(422)
+    expect(await standIn.emails()).toEqual([])
+  })
+
+  it('replays the first answer for the same key and body, and creates nothing more', async () => {
+    const batch = [email('a@example.test'), email('b@example.test')]
+    const headers = { ...PERMISSIVE, 'Idempotency-Key': 'stand-in/replay' }
+    const first = await (await postBatch(batch, headers)).json()
+    const again = await postBatch(batch, headers)
+    expect(again.status).toBe(200)
+    expect(await again.json()).toEqual(first)
+    expect(await standIn.emails()).toHaveLength(2)
+    // Every request is still recorded, replays included.
+    expect(await standIn.requests('/resend/emails/batch')).toHaveLength(2)
+  })
+
+  it('answers 409 invalid_idempotent_request for a known key with another body', async () => {
+    const headers = { 'Idempotency-Key': 'stand-in/conflict' }
+    expect((await postBatch([email('a@example.test')], headers)).status).toBe(200)
+    const res = await postBatch([email('b@example.test')], headers)
+    expect(res.status).toBe(409)
+    expect(await res.json()).toMatchObject({ name: 'invalid_idempotent_request' })
+    expect(await standIn.emails()).toHaveLength(1)
+  })
+
+  it('keeps no key for a refused batch, so the corrected batch goes out under it', async () => {
+    const headers = { 'Idempotency-Key': 'stand-in/corrected' }
+    expect((await postBatch([email('nobody')], headers)).status).toBe(422)
+    expect((await postBatch([email('a@example.test')], headers)).status).toBe(200)
+    expect(await standIn.emails()).toHaveLength(1)
+  })
+
+  it('lets scripted rules for /resend/emails answer batches too', async () => {
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: '/resend/emails',
+      responses: [{ status: 503 }],
+    })
+    expect((await postBatch([email('a@example.test')], PERMISSIVE)).status).toBe(503)
+    expect(await standIn.emails()).toEqual([])
   })
 })

@@ -24,6 +24,8 @@ export interface SendResult {
   error?: string
   /** Worth retrying later (rate limited, provider or network failure). */
   transient?: boolean
+  /** Resend's name for the error (`validation_error`, `invalid_idempotent_request`...). */
+  code?: string
   provider: EmailProvider
 }
 
@@ -45,26 +47,60 @@ export function isTransientStatus(status: number): boolean {
   return status === 429 || status >= 500
 }
 
-async function errorText(res: Response): Promise<string> {
+/**
+ * Resend's error answer, `{ statusCode, name, message }`: its name (e.g. the idempotency
+ * conflicts' `invalid_idempotent_request`) and message, or the raw text when it is not JSON.
+ */
+export async function readResendError(res: Response): Promise<{ name?: string; message: string }> {
   const text = await res.text().catch(() => '')
   try {
     const body = JSON.parse(text) as { message?: unknown; name?: unknown }
-    if (typeof body.message === 'string') return body.message
+    if (typeof body.message === 'string') {
+      return { message: body.message, ...(typeof body.name === 'string' && { name: body.name }) }
+    }
   } catch {
     // Not JSON: the raw text (trimmed) says what went wrong.
   }
-  return text.slice(0, 200) || res.statusText
+  return { message: text.slice(0, 200) || res.statusText }
 }
 
-async function sendWithResend(env: Env, message: EmailMessage): Promise<SendResult> {
-  const s = settings(env)
-  const headers: Record<string, string> = {
-    Authorization: `Bearer ${s.RESEND_API_KEY}`,
+/**
+ * What a refused call means: the error, Resend's name for it, and whether trying again later can
+ * help. https://resend.com/docs/dashboard/emails/idempotency-keys: 409
+ * concurrent_idempotent_requests is a request with the same key still in progress ("safe to retry
+ * this request later"); 409 invalid_idempotent_request is the key used with another payload.
+ */
+export async function resendRefusal(res: Response) {
+  const { name, message } = await readResendError(res)
+  const transient = isTransientStatus(res.status) || name === 'concurrent_idempotent_requests'
+  return {
+    transient,
+    error: `Resend answered ${res.status}: ${message}`,
+    ...(name && { code: name }),
+  }
+}
+
+/** Resend's base URL (RESEND_API_URL, without a trailing slash). */
+export function resendApiUrl(env: Env): string {
+  return settings(env).RESEND_API_URL.replace(/\/+$/, '')
+}
+
+/** The headers every Resend call carries: the API key and a JSON body. */
+export function resendHeaders(env: Env): Record<string, string> {
+  return {
+    Authorization: `Bearer ${settings(env).RESEND_API_KEY}`,
     'Content-Type': 'application/json',
   }
-  if (message.idempotencyKey) headers['Idempotency-Key'] = message.idempotencyKey
-  const body = {
-    from: s.FROM_EMAIL,
+}
+
+/**
+ * One email as Resend takes it: the body of POST /emails and one item of POST /emails/batch
+ * (the batch endpoint takes the same fields, headers included; only attachments and
+ * scheduled_at are not supported there). The idempotency key is a request header instead.
+ */
+export function resendEmailBody(from: string, message: EmailMessage) {
+  return {
+    from,
     to: Array.isArray(message.to) ? message.to : [message.to],
     subject: message.subject,
     html: message.html,
@@ -72,9 +108,15 @@ async function sendWithResend(env: Env, message: EmailMessage): Promise<SendResu
     ...(message.replyTo && { reply_to: message.replyTo }),
     ...(message.headers && { headers: message.headers }),
   }
+}
+
+async function sendWithResend(env: Env, message: EmailMessage): Promise<SendResult> {
+  const headers = resendHeaders(env)
+  if (message.idempotencyKey) headers['Idempotency-Key'] = message.idempotencyKey
+  const body = resendEmailBody(settings(env).FROM_EMAIL, message)
   let res: Response
   try {
-    res = await fetch(`${s.RESEND_API_URL.replace(/\/+$/, '')}/emails`, {
+    res = await fetch(`${resendApiUrl(env)}/emails`, {
       method: 'POST',
       headers,
       body: JSON.stringify(body),
@@ -83,15 +125,7 @@ async function sendWithResend(env: Env, message: EmailMessage): Promise<SendResu
   } catch (error) {
     return { ok: false, provider: 'resend', transient: true, error: `Resend unreachable: ${error}` }
   }
-  if (!res.ok) {
-    const detail = await errorText(res)
-    return {
-      ok: false,
-      provider: 'resend',
-      transient: isTransientStatus(res.status),
-      error: `Resend answered ${res.status}: ${detail}`,
-    }
-  }
+  if (!res.ok) return { ok: false, provider: 'resend', ...(await resendRefusal(res)) }
   const data = (await res.json().catch(() => ({}))) as { id?: unknown }
   return { ok: true, provider: 'resend', ...(typeof data.id === 'string' && { id: data.id }) }
 }
@@ -99,14 +133,22 @@ async function sendWithResend(env: Env, message: EmailMessage): Promise<SendResu
 export async function sendEmail(env: Env, message: EmailMessage): Promise<SendResult> {
   const provider = emailProvider(env)
   if (provider === 'resend') return sendWithResend(env, message)
-  if (provider === 'outbox') {
-    const record = { channel: 'email' as const, from: settings(env).FROM_EMAIL, ...message }
-    const id = await writeOutbox(env.KV, record, Date.now())
-    return { ok: true, provider, id }
-  }
+  if (provider === 'outbox') return writeEmailToOutbox(env, message)
+  return emailDisabled()
+}
+
+/** One outbox record per email (DEV_OUTBOX), as it would have gone to Resend. */
+export async function writeEmailToOutbox(env: Env, message: EmailMessage): Promise<SendResult> {
+  const record = { channel: 'email' as const, from: settings(env).FROM_EMAIL, ...message }
+  const id = await writeOutbox(env.KV, record, Date.now())
+  return { ok: true, provider: 'outbox', id }
+}
+
+/** The answer when there is neither a Resend key nor the outbox: retrying will not change it. */
+export function emailDisabled(): SendResult {
   return {
     ok: false,
-    provider,
+    provider: 'none',
     transient: false,
     error: 'The email channel is disabled: RESEND_API_KEY is not set and DEV_OUTBOX is off',
   }

@@ -1,7 +1,8 @@
 // What the notifier needs from the catalogue: contests to remind about or list in digests, the
 // contest a send is about, the isNotified flag, and reschedules waiting to be announced.
-import { and, asc, eq, gt, inArray, isNull, lte, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, lte, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { idList } from '../db/id-list.ts'
 import { contestReschedules, contests, type ContestRow } from '../db/schema.ts'
 
 const active = eq(contests.isActive, true)
@@ -49,24 +50,20 @@ export async function markContestsNotified(
   await db.batch(statements as [(typeof statements)[0], ...typeof statements])
 }
 
-// Ids go into IN lists; D1 binds at most 100 parameters a statement.
-const IDS_PER_QUERY = 90
-
 export async function findContestsByIds(db: Db, ids: readonly string[]): Promise<ContestRow[]> {
-  const rows: ContestRow[] = []
-  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
-    const chunk = ids.slice(i, i + IDS_PER_QUERY)
-    rows.push(...(await db.select().from(contests).where(inArray(contests.id, chunk))))
-  }
-  return rows
+  if (ids.length === 0) return []
+  return contestsQuery(db, idList(ids))
 }
 
 /**
- * The statement reading one contest; `id` may be a subquery, so the caller can batch it with the
- * read that names the contest.
+ * The statement reading contests by id; `ids` is a subquery (or a bound list), so the caller can
+ * batch it with the read that names the contests.
  */
-export function contestQuery(db: Db, id: string | SQLWrapper) {
-  return db.select().from(contests).where(eq(contests.id, id))
+export function contestsQuery(db: Db, ids: SQLWrapper) {
+  return db
+    .select()
+    .from(contests)
+    .where(sql`${contests.id} IN ${ids}`)
 }
 
 /** Reschedules the sync recorded and nobody has announced yet, oldest first. */
@@ -80,10 +77,9 @@ export function pendingReschedules(db: Db, limit: number) {
 }
 
 export async function markReschedulesHandled(db: Db, ids: readonly string[], now: number) {
-  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
-    await db
-      .update(contestReschedules)
-      .set({ handledAt: now })
-      .where(inArray(contestReschedules.id, ids.slice(i, i + IDS_PER_QUERY)))
-  }
+  if (ids.length === 0) return
+  await db
+    .update(contestReschedules)
+    .set({ handledAt: now })
+    .where(sql`${contestReschedules.id} IN ${idList(ids)}`)
 }

@@ -3,6 +3,7 @@
 import { CHANNELS, type Channel } from '../channels/registry.ts'
 import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { idList } from '../db/id-list.ts'
 import { notificationDeliveries, notifications } from '../db/schema.ts'
 import {
   toApiNotification,
@@ -40,13 +41,10 @@ async function deliveriesOf(
 ): Promise<Map<string, NotificationDeliveryRow[]>> {
   const byNotification = new Map<string, NotificationDeliveryRow[]>(ids.map((id) => [id, []]))
   if (ids.length === 0) return byNotification
-  // One bound JSON array rather than an IN list: a page of 100 would meet D1's parameter limit.
   const rows = await db
     .select()
     .from(notificationDeliveries)
-    .where(
-      sql`${notificationDeliveries.notificationId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
-    )
+    .where(sql`${notificationDeliveries.notificationId} IN ${idList(ids)}`)
   for (const row of rows) byNotification.get(row.notificationId)?.push(row)
   return byNotification
 }
@@ -77,6 +75,16 @@ export async function listNotifications(db: Db, filters: ListPage & Scope) {
       .offset((filters.page - 1) * filters.limit),
   ])
   return { notifications: await render(db, rows), total }
+}
+
+/** The notifications with these ids that exist, rendered, in one read of each table. */
+export async function findNotifications(db: Db, ids: readonly string[]) {
+  if (ids.length === 0) return []
+  const rows = await db
+    .select()
+    .from(notifications)
+    .where(sql`${notifications.id} IN ${idList(ids)}`)
+  return render(db, rows)
 }
 
 /** The notification if it exists and `ownerId` (when given) owns it. */

@@ -1,7 +1,7 @@
 // The users notifications go to, read for the notifier: whether requested users can get an email,
 // keyset pages of an announcement's audience and of one time zone's digest audience, the zones
 // that take digests, and the one recipient a send is for.
-import { eq, type SQLWrapper } from 'drizzle-orm'
+import { sql, type SQLWrapper } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import { LIVE_USER_SQL } from './live.ts'
@@ -151,13 +151,14 @@ export async function digestTimeZones(db: Db) {
 }
 
 /**
- * The statement reading what a send needs of its recipient; `userId` may be a subquery, so the
- * caller can batch it with the read that names the user. A deleted account is read too (until it
- * is purged), so the send can say why it stops.
+ * The statement reading what sends need of their recipients, each row with its id; `userIds` is
+ * a subquery (or a bound list) of ids, so the caller can batch it with the read that names the
+ * users. A deleted account is read too (until it is purged), so the send can say why it stops.
  */
-export function recipientQuery(db: Db, userId: string | SQLWrapper) {
+export function recipientsQuery(db: Db, userIds: SQLWrapper) {
   return db
     .select({
+      id: users.id,
       name: users.name,
       email: users.email,
       phoneNumber: users.phoneNumber,
@@ -178,5 +179,5 @@ export function recipientQuery(db: Db, userId: string | SQLWrapper) {
       deletedAt: users.deletedAt,
     })
     .from(users)
-    .where(eq(users.id, userId))
+    .where(sql`${users.id} IN ${userIds}`)
 }

@@ -1,7 +1,8 @@
 // Web Push subscriptions of a user: register (at most 10 a user; an endpoint changes account only
 // with its keys) and remove.
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { idList } from '../db/id-list.ts'
 import { pushSubscriptions, type PushSubscriptionRow } from '../db/schema.ts'
 import { badRequest, conflict } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -76,4 +77,16 @@ export async function removePushSubscription(db: Db, userId: string, endpoint: s
 
 export function listPushSubscriptions(db: Db, userId: string) {
   return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))
+}
+
+/** The subscriptions of many users in one read, by user id (users without any are absent). */
+export async function pushSubscriptionsOf(db: Db, userIds: readonly string[]) {
+  const byUser = new Map<string, PushSubscriptionRow[]>()
+  if (userIds.length === 0) return byUser
+  const rows = await db
+    .select()
+    .from(pushSubscriptions)
+    .where(sql`${pushSubscriptions.userId} IN ${idList(userIds)}`)
+  for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row])
+  return byUser
 }

@@ -64,21 +64,24 @@ export async function insertAndEnqueue(
   return ids
 }
 
-/**
- * Emits `events` to every enabled endpoint subscribed to their type; returns how many deliveries
- * were queued. Throws when D1 or the queue fails, for callers that report failures themselves.
- */
-export async function emitWebhookEvents(
-  env: WebhookBindings,
-  events: WebhookEvent[],
-  now: number,
-): Promise<number> {
-  if (events.length === 0) return 0
-  const db = createDb(env.DB)
-  const endpoints = await db
+/** The enabled endpoints and the event types each subscribes to. */
+function enabledEndpoints(db: Db) {
+  return db
     .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.enabled, true))
+}
+
+type Endpoints = Awaited<ReturnType<typeof enabledEndpoints>>
+
+/** Writes and queues one delivery per (event, subscribed endpoint); returns how many. */
+async function emitTo(
+  env: WebhookBindings,
+  db: Db,
+  endpoints: Endpoints,
+  events: WebhookEvent[],
+  now: number,
+) {
   const rows: NewDeliveryRow[] = []
   for (const event of events) {
     const subscribers = endpoints.filter((e) => e.events.includes(event.type))
@@ -93,16 +96,37 @@ export async function emitWebhookEvents(
 }
 
 /**
- * Emits one event for another feature (e.g. notification.sent once a notification is SENT).
- * Never throws: the caller's own write has happened and must not fail or be repeated because a
- * webhook could not be queued; the failure is logged instead.
+ * Emits `events` to every enabled endpoint subscribed to their type; returns how many deliveries
+ * were queued. Throws when D1 or the queue fails, for callers that report failures themselves.
  */
-export async function emitWebhookEvent(
+export async function emitWebhookEvents(
   env: WebhookBindings,
-  event: WebhookEvent,
+  events: WebhookEvent[],
+  now: number,
+): Promise<number> {
+  if (events.length === 0) return 0
+  const db = createDb(env.DB)
+  return emitTo(env, db, await enabledEndpoints(db), events, now)
+}
+
+/**
+ * Events of one type whose data costs reads to gather: `load` runs only when an enabled endpoint
+ * subscribes to `type`. Never throws, like emitWebhookEventsSafely.
+ */
+export async function emitLoadedWebhookEvents(
+  env: WebhookBindings,
+  type: WebhookEvent['type'],
+  load: () => Promise<WebhookEvent[]>,
   now: number,
 ): Promise<void> {
-  await emitWebhookEventsSafely(env, [event], now)
+  try {
+    const db = createDb(env.DB)
+    const endpoints = await enabledEndpoints(db)
+    if (!endpoints.some((e) => e.events.includes(type))) return
+    await emitTo(env, db, endpoints, await load(), now)
+  } catch (err) {
+    log.error('webhook-emit-failed', { types: [type], error: err })
+  }
 }
 
 /** emitWebhookEvents for callers whose own write must stand: failures are logged, not thrown. */

@@ -1,6 +1,7 @@
 // Test-side handle on the provider stand-in: its base URL, its recorded requests and its script.
 import { env } from 'cloudflare:test'
 import type { RecordedRequest, ScriptedResponse } from '../stand-ins/providers.ts'
+import type { AcceptedEmail } from '../stand-ins/resend.ts'
 
 export const standInUrl = env.STAND_IN_URL
 
@@ -11,12 +12,20 @@ async function control(action: string, init?: RequestInit) {
 }
 
 export const standIn = {
-  /** Forgets recorded requests and scripted rules. */
+  /** Forgets recorded requests, scripted rules and Resend's emails and idempotency keys. */
   reset: () => control('reset', { method: 'POST' }),
   /** Requests the stand-in received whose path starts with `pathPrefix`. */
   requests: (pathPrefix = '/') =>
     control(`requests?pathPrefix=${encodeURIComponent(pathPrefix)}`) as Promise<RecordedRequest[]>,
-  /** Answers matching requests with `responses` in turn (the last one repeats). */
+  /**
+   * Emails the Resend stand-in created, oldest first: a replayed idempotent answer adds none,
+   * and scripted answers are not Resend's, so they add none either.
+   */
+  emails: () => control('emails') as Promise<AcceptedEmail[]>,
+  /**
+   * Answers matching requests with `responses` in turn (the last one repeats); with none, the
+   * service's own answer, failing `failRate` of the requests with `failure` either way.
+   */
   script: (rule: {
     method?: string
     pathPrefix: string

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import type { GoogleProfile } from './google-client.ts'
 import { createGoogleStandIn } from './google.ts'
+import { createResendStandIn } from './resend.ts'
 
 export interface RecordedRequest {
   method: string
@@ -20,7 +21,11 @@ export interface ScriptedResponse {
   headers?: Record<string, string>
 }
 
-/** A rule answers requests whose method and path prefix match, in order; the last one repeats. */
+/**
+ * A rule answers requests whose method and path prefix match, in order; the last one repeats.
+ * With no responses the service's own answer is given, so `failRate` alone scripts an outage of
+ * an otherwise real-looking service (e.g. Resend's batch answers with their ids).
+ */
 interface Rule {
   method?: string
   pathPrefix: string
@@ -32,29 +37,6 @@ interface Rule {
 
 /** What the real services answer when nothing is scripted. */
 function defaultResponse(method: string, path: string, body: string): ScriptedResponse {
-  if (method === 'POST' && /\/emails\/batch$/.test(path)) {
-    const count = safeJson<unknown[]>(body)?.length ?? 0
-    return {
-      status: 200,
-      body: { data: Array.from({ length: count }, () => ({ id: randomUUID() })) },
-    }
-  }
-  if (method === 'POST' && /\/emails$/.test(path)) {
-    // Resend refuses `headers` that are not an object of string values, as here.
-    const headers = safeJson<{ headers?: unknown }>(body)?.headers
-    const valid =
-      headers === undefined ||
-      (typeof headers === 'object' &&
-        headers !== null &&
-        Object.values(headers).every((v) => typeof v === 'string'))
-    if (!valid) {
-      return {
-        status: 422,
-        body: { statusCode: 422, name: 'validation_error', message: 'Invalid `headers` field' },
-      }
-    }
-    return { status: 200, body: { id: randomUUID() } }
-  }
   if (method === 'POST' && /\/messages$/.test(path)) {
     const to = safeJson<{ to?: string }>(body)?.to ?? ''
     return {
@@ -110,6 +92,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
   let requests: RecordedRequest[] = []
   let rules: Rule[] = []
   const google = createGoogleStandIn()
+  const resend = createResendStandIn()
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in')
@@ -129,6 +112,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
         requests = []
         rules = []
         google.reset()
+        resend.reset()
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'script') {
@@ -139,6 +123,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
         google.script(JSON.parse(body) as GoogleProfile)
         return send({ status: 200, body: { ok: true } })
       }
+      if (action === 'emails') return send({ status: 200, body: resend.accepted() })
       if (action === 'requests') {
         const prefix = url.searchParams.get('pathPrefix') ?? '/'
         return send({ status: 200, body: requests.filter((r) => r.path.startsWith(prefix)) })
@@ -155,16 +140,21 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     const rule = rules.find(
       (r) => (!r.method || r.method === req.method) && url.pathname.startsWith(r.pathPrefix),
     )
-    if (!rule && url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))
-    if (!rule && url.pathname.startsWith('/google/')) {
-      return send(await google.respond(req.method ?? 'GET', url, headers, body))
-    }
-    if (!rule) return send(defaultResponse(req.method ?? 'GET', url.pathname, body))
-    if (rule.failRate && Math.random() < rule.failRate) {
+    if (rule?.failRate && Math.random() < rule.failRate) {
       return send(rule.failure ?? { status: 503, body: { error: 'scripted failure' } })
     }
-    const next = rule.responses.length > 1 ? rule.responses.shift()! : rule.responses[0]
-    send(next)
+    if (rule && rule.responses.length > 0) {
+      return send(rule.responses.length > 1 ? rule.responses.shift()! : rule.responses[0])
+    }
+    const method = req.method ?? 'GET'
+    if (url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))
+    if (url.pathname.startsWith('/google/')) {
+      return send(await google.respond(method, url, headers, body))
+    }
+    send(
+      resend.respond(method, url.pathname, headers, body) ??
+        defaultResponse(method, url.pathname, body),
+    )
   })
 
   return new Promise((resolve) => {

@@ -1,76 +1,132 @@
-// Queue consumers: the notifications queue sends one delivery per message and acks or retries
-// each message on its own; the dead-letter queue records what the queue gave up on as FAILED.
+// Queue consumers: the notifications queue attempts every delivery of a batch's messages at once
+// and then settles each message (ack, retry, or deliveries handed on to a new message); the
+// dead-letter queue records what the queue gave up on as FAILED.
 import type { Env } from '../../env.ts'
 import { log } from '../../lib/log.ts'
 import type { QueueBatch, QueueMessage } from '../../ports/queue.ts'
 import { notifier, type Notifier } from '../context.ts'
-import { attemptNotificationDelivery } from './deliver.ts'
-import { recordDeadLetter } from './delivery-store.ts'
-import { MAX_DELAY_SECONDS, type DeliveryMessage } from './enqueue.ts'
+import { attemptDeliveries, type DeliveryOutcome } from './deliver.ts'
+import { recordDeadLetters } from './delivery-store.ts'
+import {
+  deliveryIdsOf,
+  deliveryMessages,
+  MAX_DELAY_SECONDS,
+  sendDeliveryMessages,
+} from './enqueue.ts'
 import { NOTIFICATION_RETRY_DELAYS_SECONDS } from './status.ts'
 
-// Messages of a batch sent at once; Workers run six outgoing connections at a time anyway.
-const PARALLEL_MESSAGES = 6
-
-function deliveryIdOf(body: unknown): string | undefined {
-  const id = (body as Partial<DeliveryMessage> | null)?.deliveryId
-  return typeof id === 'string' && /^[0-9a-f]{24}$/.test(id) ? id : undefined
+/** The wait before a delivery is tried again, or undefined when it is done with. */
+function waitOf(outcome: DeliveryOutcome | undefined): number | undefined {
+  if (!outcome) return undefined
+  if (outcome.kind === 'retry' || outcome.kind === 'busy' || outcome.kind === 'held') {
+    return Math.min(outcome.delaySeconds, MAX_DELAY_SECONDS)
+  }
+  return undefined
 }
 
-async function handle(n: Notifier, message: QueueMessage): Promise<void> {
-  const deliveryId = deliveryIdOf(message.body)
-  if (!deliveryId) {
-    // Nothing can ever be done with it; retrying would only move it to the dead-letter queue.
-    log.warn('notification-message-malformed', { messageId: message.id })
-    message.ack()
+/**
+ * A message whose deliveries are all done is acked. One whose unfinished deliveries are all of
+ * it, retrying after the same wait, is retried as it is (a retry costs the queue no new write).
+ * Otherwise the unfinished deliveries go on in new messages, one per wait, and the message is
+ * acked. A held delivery is always a new message: waiting for its time spends none of the
+ * message's retries.
+ */
+async function settle(
+  n: Notifier,
+  message: QueueMessage,
+  ids: readonly string[],
+  outcomes: ReadonlyMap<string, DeliveryOutcome>,
+) {
+  const byWait = new Map<number, string[]>()
+  let held = false
+  for (const id of ids) {
+    const outcome = outcomes.get(id)
+    const wait = waitOf(outcome)
+    if (wait === undefined) continue
+    held ||= outcome?.kind === 'held'
+    byWait.set(wait, [...(byWait.get(wait) ?? []), id])
+  }
+  const [only] = byWait
+  if (byWait.size === 1 && only[1].length === ids.length && !held) {
+    message.retry({ delaySeconds: only[0] })
     return
   }
-  try {
-    const outcome = await attemptNotificationDelivery(n, deliveryId, {
-      now: Date.now(),
-      attempt: message.attempts,
-    })
-    if (outcome.kind === 'held') {
-      // A new message, not a retry: waiting for its time spends none of the delivery's retries.
-      // A wait longer than the queue allows is held again when the message comes back.
-      const delaySeconds = Math.min(outcome.delaySeconds, MAX_DELAY_SECONDS)
-      await n.queue.send({ deliveryId } satisfies DeliveryMessage, { delaySeconds })
-      message.ack()
-    } else if (outcome.kind === 'retry' || outcome.kind === 'busy') {
-      message.retry({ delaySeconds: outcome.delaySeconds })
-    } else {
-      message.ack()
-    }
-    if (outcome.kind === 'failed' || outcome.kind === 'retry') {
+  for (const [wait, later] of byWait) {
+    await sendDeliveryMessages(n.queue, deliveryMessages(later), wait)
+  }
+  message.ack()
+}
+
+function report(
+  message: QueueMessage,
+  outcomes: ReadonlyMap<string, DeliveryOutcome>,
+  ids: string[],
+) {
+  for (const id of ids) {
+    const outcome = outcomes.get(id)
+    if (outcome?.kind === 'failed' || outcome?.kind === 'retry') {
       log.warn('notification-delivery-failed', {
-        deliveryId,
+        deliveryId: id,
         attempt: message.attempts,
         ...outcome,
       })
     }
-  } catch (error) {
-    // D1 or another binding failed: the queue tries again, and after the last retry the
-    // dead-letter consumer records the delivery as FAILED.
-    const step = Math.min(message.attempts, NOTIFICATION_RETRY_DELAYS_SECONDS.length) - 1
-    log.error('notification-delivery-error', { deliveryId, error })
-    message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[Math.max(0, step)] })
   }
 }
 
 export async function consumeNotifications(batch: QueueBatch, env: Env) {
   const n = notifier(env)
-  const messages = [...batch.messages]
-  for (let i = 0; i < messages.length; i += PARALLEL_MESSAGES) {
-    await Promise.all(messages.slice(i, i + PARALLEL_MESSAGES).map((m) => handle(n, m)))
+  const work: { message: QueueMessage; ids: string[] }[] = []
+  for (const message of batch.messages) {
+    const ids = deliveryIdsOf(message.body)
+    if (ids) {
+      work.push({ message, ids })
+    } else {
+      // Nothing can ever be done with it; retrying would only move it to the dead-letter queue.
+      log.warn('notification-message-malformed', { messageId: message.id })
+      message.ack()
+    }
+  }
+  if (work.length === 0) return
+  let outcomes: Map<string, DeliveryOutcome>
+  try {
+    outcomes = await attemptDeliveries(
+      n,
+      work.map((w) => w.ids),
+      { now: Date.now() },
+    )
+  } catch (error) {
+    // D1 or another binding failed: the queue tries again, and after the last retry the
+    // dead-letter consumer records the deliveries as FAILED.
+    log.error('notification-delivery-error', {
+      deliveries: work.flatMap((w) => w.ids).length,
+      error,
+    })
+    for (const { message } of work) {
+      const step = Math.min(message.attempts, NOTIFICATION_RETRY_DELAYS_SECONDS.length) - 1
+      message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[Math.max(0, step)] })
+    }
+    return
+  }
+  for (const { message, ids } of work) {
+    report(message, outcomes, ids)
+    try {
+      await settle(n, message, ids, outcomes)
+    } catch (error) {
+      // The new messages could not be sent: retrying this one attempts its deliveries again,
+      // and the claims and statuses keep the finished ones from going out twice.
+      log.error('notification-message-settle-failed', { messageId: message.id, error })
+      message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
+    }
   }
 }
 
-/** Every dead letter is recorded against its delivery, then acknowledged. */
+/** Every dead letter is recorded against its deliveries, then acknowledged. */
 export async function consumeDeadLetters(batch: QueueBatch, env: Env) {
   const { d1 } = notifier(env)
   for (const message of batch.messages) {
-    const deliveryId = deliveryIdOf(message.body)
-    const recorded = deliveryId ? await recordDeadLetter(d1, deliveryId, Date.now()) : false
+    const ids = deliveryIdsOf(message.body) ?? []
+    const recorded = await recordDeadLetters(d1, ids, Date.now())
     log.error('notification-dead-letter', {
       queue: batch.queue,
       messageId: message.id,

@@ -1,142 +1,237 @@
-// One send attempt of one delivery: claim it, render and send it over its channel, record the
-// result and the notification's status. Used by the queue consumer and by manual retries.
+// One send attempt of many deliveries at once: claim them, hold those inside quiet hours, render
+// and send the rest (each message's emails as one provider call, other channels a few at a time),
+// record every result and the notifications' status. Used by the queue consumer and by manual
+// retries; its D1 statements do not grow with the number of deliveries.
 import { findContestsByIds } from '../../contests/notified.ts'
 import type { ContestRow } from '../../db/schema.ts'
+import { pushSubscriptionsOf } from '../../users/push-subscriptions.ts'
 import type { Notifier } from '../context.ts'
-import { findNotification } from '../history.ts'
 import { contestIdsOf, type StoredNotification } from '../kinds/rendering.ts'
 import {
-  claimDelivery,
-  isClaimed,
-  recordDelivery,
-  releaseClaim,
+  claimDeliveries,
+  recordDeliveries,
+  releaseClaims,
   type ClaimedDelivery,
   type DeliveryRecord,
+  type SendRecipient,
+  type Unclaimed,
 } from './delivery-store.ts'
 import { MAX_DELAY_SECONDS } from './enqueue.ts'
 import { sendableAt } from './hold.ts'
-import { sendOverChannel } from './send-channel.ts'
-import type { ChannelResult } from './send-request.ts'
-import { notificationSent } from './sent.ts'
-import { automaticRetryDelay, type NotificationStatus } from './status.ts'
+import { emailOf, sendOverChannel } from './send-channel.ts'
+import { sendEmails, type OutgoingEmail } from './send-emails.ts'
+import type { ChannelResult, SendRequest } from './send-request.ts'
+import { notificationsSent } from './sent.ts'
+import { automaticRetryDelay } from './status.ts'
 
 export type DeliveryOutcome =
   | { kind: 'sent' }
   | { kind: 'retry'; delaySeconds: number; error: string }
   | { kind: 'failed'; error: string }
-  /** Already SENT or FAILED (or, for a manual retry, not failed): nothing was sent. */
-  | { kind: 'settled'; status: NotificationStatus }
-  /** The delivery no longer exists (its notification was deleted). */
-  | { kind: 'missing' }
-  /** Another attempt holds it right now. */
-  | { kind: 'busy'; delaySeconds: number }
   /** Inside the recipient's quiet hours: send it again when they end. */
   | { kind: 'held'; delaySeconds: number }
+  /** Already settled, gone, or held by another attempt right now (delivery-store.ts). */
+  | Unclaimed
 
 export interface AttemptOptions {
   now: number
-  /** The queue's attempt number of the message (1 on first delivery). */
-  attempt: number
   /** A manual retry: a FAILED delivery may be taken, failures are final, and it counts a retry. */
   manual?: boolean
 }
 
-async function send(n: Notifier, delivery: ClaimedDelivery, now: number): Promise<ChannelResult> {
-  const { notification, recipient } = delivery
-  if (recipient.deletedAt !== null) {
+// Provider calls in flight at once: Workers open six connections at a time.
+const PARALLEL_SENDS = 6
+
+type Ready = ClaimedDelivery & { recipient: SendRecipient }
+
+/** Runs `work` over `items`, `limit` at a time. */
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await work(items[next++])
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+}
+
+/** Why a claimed delivery must not be sent at all, checked before any provider call. */
+function refusal(delivery: ClaimedDelivery): ChannelResult | undefined {
+  const { recipient, channel } = delivery
+  if (!recipient || recipient.deletedAt !== null) {
     return { ok: false, transient: false, error: 'The account was deleted' }
   }
   // Consent is read at send time: an unsubscribe, a bounce or a switch turned off after the
   // delivery was made (it may have waited in the queue) stops it.
-  if (!recipient.channelsOn[delivery.channel]) {
-    return { ok: false, transient: false, error: `Not sent: ${delivery.channel} is turned off` }
+  if (!recipient.channelsOn[channel]) {
+    return { ok: false, transient: false, error: `Not sent: ${channel} is turned off` }
   }
-  const contests = new Map<string, ContestRow>()
-  if (delivery.contest) contests.set(delivery.contest.id, delivery.contest)
-  // Digests name their contests in the payload; those are read now, as they are today.
-  const listed = contestIdsOf(notification).filter((id) => !contests.has(id))
-  if (listed.length > 0) {
-    for (const c of await findContestsByIds(n.db, listed)) contests.set(c.id, c)
-  }
-  try {
-    return await sendOverChannel({
-      env: n.env,
-      db: n.db,
-      channel: delivery.channel,
-      notification: notification as StoredNotification,
-      userId: notification.userId,
-      recipient,
-      content: { appUrl: n.settings.APP_URL, now, contests },
-      deliveryId: delivery.id,
-    })
-  } catch (error) {
-    // A bug or an outage inside a provider call must not leave the claim hanging.
-    return { ok: false, transient: true, error: `Send failed: ${error}` }
-  }
+  return undefined
 }
 
-function decide(delivery: ClaimedDelivery, result: ChannelResult, options: AttemptOptions) {
-  const increment = options.manual ? 1 : 0
-  if (result.ok) {
-    const record: DeliveryRecord = {
-      status: 'SENT',
-      providerMessageId: result.providerMessageId,
-      retryIncrement: increment,
+/** Everything the sends of the batch read besides the claim: digests' contests, push keys. */
+async function sendContext(n: Notifier, ready: readonly Ready[]) {
+  const contests = new Map<string, ContestRow>()
+  for (const d of ready) if (d.contest) contests.set(d.contest.id, d.contest)
+  // Digests name their contests in the payload; those are read now, as they are today.
+  const listed = [
+    ...new Set(ready.flatMap((d) => contestIdsOf(d.notification as StoredNotification))),
+  ].filter((id) => !contests.has(id))
+  for (const c of await findContestsByIds(n.db, listed)) contests.set(c.id, c)
+  const pushUsers = ready.filter((d) => d.channel === 'push').map((d) => d.notification.userId)
+  const subscriptions = await pushSubscriptionsOf(n.db, [...new Set(pushUsers)])
+  return { contests, subscriptions }
+}
+
+async function sendAll(
+  n: Notifier,
+  groups: readonly (readonly string[])[],
+  ready: readonly Ready[],
+  now: number,
+): Promise<Map<string, ChannelResult>> {
+  const { contests, subscriptions } = await sendContext(n, ready)
+  const request = (d: Ready): SendRequest => ({
+    env: n.env,
+    db: n.db,
+    channel: d.channel,
+    notification: d.notification as StoredNotification,
+    userId: d.notification.userId,
+    recipient: d.recipient,
+    content: { appUrl: n.settings.APP_URL, now, contests },
+    deliveryId: d.id,
+    pushSubscriptions: subscriptions.get(d.notification.userId),
+  })
+  const byId = new Map(ready.map((d) => [d.id, d]))
+  // Each message's emails are one call; a delivery named by two messages is sent with the first.
+  const calls: { ids: string[]; run: () => Promise<ChannelResult[]> }[] = []
+  const seen = new Set<string>()
+  for (const group of groups) {
+    const emails: Ready[] = []
+    for (const id of group) {
+      const d = byId.get(id)
+      if (!d || seen.has(id)) continue
+      seen.add(id)
+      if (d.channel === 'email') emails.push(d)
+      else calls.push({ ids: [d.id], run: async () => [await sendOverChannel(request(d))] })
     }
-    return { record, outcome: { kind: 'sent' } as DeliveryOutcome }
+    if (emails.length === 0) continue
+    // In id order: the same deliveries make the same body for the same idempotency key.
+    emails.sort((a, b) => (a.id < b.id ? -1 : 1))
+    calls.push({
+      ids: emails.map((d) => d.id),
+      run: async () => {
+        const outgoing: OutgoingEmail[] = await Promise.all(
+          emails.map(async (d) => ({
+            deliveryId: d.id,
+            retryCount: d.retryCount,
+            message: await emailOf(request(d)),
+          })),
+        )
+        return sendEmails(n.env, outgoing)
+      },
+    })
+  }
+  const results = new Map<string, ChannelResult>()
+  await inParallel(calls, PARALLEL_SENDS, async ({ ids, run }) => {
+    // A bug or an outage inside a provider call must not leave the claims hanging.
+    const answers = await run().catch((error: unknown) =>
+      ids.map(() => ({ ok: false, transient: true, error: `Send failed: ${error}` })),
+    )
+    ids.forEach((id, i) => results.set(id, answers[i]))
+  })
+  return results
+}
+
+function decide(
+  delivery: ClaimedDelivery,
+  result: ChannelResult,
+  options: AttemptOptions,
+): { record: DeliveryRecord; outcome: DeliveryOutcome } {
+  const increment = options.manual ? 1 : 0
+  const base = { id: delivery.id, notificationId: delivery.notificationId }
+  if (result.ok) {
+    return {
+      record: {
+        ...base,
+        status: 'SENT',
+        providerMessageId: result.providerMessageId,
+        retryIncrement: increment,
+      },
+      outcome: { kind: 'sent' },
+    }
   }
   const error = result.error ?? 'Unknown error'
   const policy =
-    result.transient && !options.manual
-      ? automaticRetryDelay(options.attempt, delivery.retryCount)
-      : undefined
-  // The provider's own wait, when it named one, wins over a shorter policy delay.
-  const delay =
-    policy === undefined
-      ? undefined
-      : Math.min(Math.max(policy, result.retryAfterSeconds ?? 0), MAX_DELAY_SECONDS)
-  if (delay !== undefined) {
-    const record: DeliveryRecord = { status: 'RETRYING', error, retryIncrement: 1 }
-    return { record, outcome: { kind: 'retry', delaySeconds: delay, error } as DeliveryOutcome }
-  }
-  const record: DeliveryRecord = { status: 'FAILED', error, retryIncrement: increment }
-  return { record, outcome: { kind: 'failed', error } as DeliveryOutcome }
-}
-
-export async function attemptNotificationDelivery(
-  n: Notifier,
-  deliveryId: string,
-  options: AttemptOptions,
-): Promise<DeliveryOutcome> {
-  const statuses: NotificationStatus[] = options.manual
-    ? ['FAILED', 'RETRYING']
-    : ['PENDING', 'RETRYING']
-  const claimed = await claimDelivery(n.db, deliveryId, statuses, options.now)
-  if (!isClaimed(claimed)) return claimed
-  // A manual retry is an operator's "now"; a queued reminder waits out the quiet hours.
-  if (!options.manual) {
-    const at = sendableAt(
-      {
-        type: claimed.notification.type,
-        contestStart: claimed.contest?.startTime,
-        recipient: claimed.recipient,
-      },
-      options.now,
+    result.transient && !options.manual ? automaticRetryDelay(delivery.retryCount) : undefined
+  if (policy !== undefined) {
+    // The provider's own wait, when it named one, wins over a shorter policy delay.
+    const delaySeconds = Math.min(
+      Math.max(policy, result.retryAfterSeconds ?? 0),
+      MAX_DELAY_SECONDS,
     )
-    // Within a second is now: a queue delay is whole seconds.
-    if (at - options.now >= 1000) {
-      await releaseClaim(n.d1, claimed.id, options.now)
-      return { kind: 'held', delaySeconds: Math.ceil((at - options.now) / 1000) }
+    return {
+      record: { ...base, status: 'RETRYING', error, retryIncrement: 1 },
+      outcome: { kind: 'retry', delaySeconds, error },
     }
   }
-  const result = await send(n, claimed, options.now)
-  const { record, outcome } = decide(claimed, result, options)
-  const becameSent = await recordDelivery(n.d1, claimed, record, options.now)
-  if (becameSent) await announceSent(n, claimed, options.now)
-  return outcome
+  return {
+    record: { ...base, status: 'FAILED', error, retryIncrement: increment },
+    outcome: { kind: 'failed', error },
+  }
 }
 
-async function announceSent(n: Notifier, delivery: ClaimedDelivery, now: number) {
-  const notification = await findNotification(n.db, delivery.notificationId)
-  if (notification) await notificationSent(n.env, notification, now)
+/**
+ * Attempts the deliveries of `groups` (each a queue message's ids) once, and says for each
+ * delivery id what became of it. Throws only when D1 fails; the caller retries the messages.
+ */
+export async function attemptDeliveries(
+  n: Notifier,
+  groups: readonly (readonly string[])[],
+  options: AttemptOptions,
+): Promise<Map<string, DeliveryOutcome>> {
+  const { now } = options
+  const statuses = options.manual
+    ? (['FAILED', 'RETRYING'] as const)
+    : (['PENDING', 'RETRYING'] as const)
+  const ids = [...new Set(groups.flat())]
+  const { claimed, unclaimed } = await claimDeliveries(n.db, ids, statuses, now)
+  const outcomes = new Map<string, DeliveryOutcome>(unclaimed)
+  const records: DeliveryRecord[] = []
+  const ready: Ready[] = []
+  const held: string[] = []
+  for (const d of claimed) {
+    const refused = refusal(d)
+    if (refused || !d.recipient) {
+      const { record, outcome } = decide(d, refused!, options)
+      records.push(record)
+      outcomes.set(d.id, outcome)
+      continue
+    }
+    // A manual retry is an operator's "now"; a queued reminder waits out the quiet hours.
+    const at = options.manual
+      ? now
+      : sendableAt(
+          {
+            type: d.notification.type,
+            contestStart: d.contest?.startTime,
+            recipient: d.recipient,
+          },
+          now,
+        )
+    // Within a second is now: a queue delay is whole seconds.
+    if (at - now >= 1000) {
+      held.push(d.id)
+      outcomes.set(d.id, { kind: 'held', delaySeconds: Math.ceil((at - now) / 1000) })
+    } else {
+      ready.push({ ...d, recipient: d.recipient })
+    }
+  }
+  await releaseClaims(n.d1, held, now)
+  const results = await sendAll(n, groups, ready, now)
+  for (const d of ready) {
+    const { record, outcome } = decide(d, results.get(d.id)!, options)
+    records.push(record)
+    outcomes.set(d.id, outcome)
+  }
+  const becameSent = await recordDeliveries(n.d1, records, now)
+  await notificationsSent(n.env, n.db, becameSent, now)
+  return outcomes
 }

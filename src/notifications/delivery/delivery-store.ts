@@ -1,11 +1,13 @@
-// The delivery rows the consumer works on: claim one, record what happened, and keep the
-// notification's overall status in step, each write a single D1 batch.
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+// The delivery rows the consumer works on, a whole batch at a time: claim them, read what their
+// sends need, give back the ones held for later, and record what happened with the notifications'
+// overall status, each step a constant number of D1 statements whatever the batch's size.
+import { sql } from 'drizzle-orm'
 import type { Channel } from '../../channels/registry.ts'
-import { contestQuery } from '../../contests/notified.ts'
+import { contestsQuery } from '../../contests/notified.ts'
 import type { Db } from '../../db/client.ts'
-import { notificationDeliveries, notifications, type ContestRow } from '../../db/schema.ts'
-import { recipientQuery } from '../../users/audiences.ts'
+import { idList } from '../../db/id-list.ts'
+import { notifications, type ContestRow } from '../../db/schema.ts'
+import { recipientsQuery } from '../../users/audiences.ts'
 import type { Recipient } from '../kinds/rendering.ts'
 import type { NotificationRow } from '../serialize.ts'
 import { overallStatusSql, type NotificationStatus } from './status.ts'
@@ -13,6 +15,13 @@ import { overallStatusSql, type NotificationStatus } from './status.ts'
 // A claim outlives the slowest send (10 s per provider call, a few push subscriptions), so a
 // duplicate message waits instead of sending again; a crashed consumer's claim lapses after it.
 export const CLAIM_MS = 5 * 60_000
+
+export type SendRecipient = Recipient & {
+  deletedAt: number | null
+  quietStart: string | null
+  quietEnd: string | null
+  channelsOn: Record<Channel, boolean>
+}
 
 export interface ClaimedDelivery {
   id: string
@@ -23,12 +32,8 @@ export interface ClaimedDelivery {
   attempts: number
   /** What the send needs, read right after the claim. */
   notification: NotificationRow
-  recipient: Recipient & {
-    deletedAt: number | null
-    quietStart: string | null
-    quietEnd: string | null
-    channelsOn: Record<Channel, boolean>
-  }
+  /** Undefined when the account is gone (purged) since the delivery was made. */
+  recipient: SendRecipient | undefined
   contest: ContestRow | null
 }
 
@@ -37,84 +42,127 @@ export type Unclaimed =
   | { kind: 'settled'; status: NotificationStatus }
   | { kind: 'busy'; delaySeconds: number }
 
-/** The notification, its recipient and its contest (null when none or gone), in one batch. */
-async function readForSend(db: Db, notificationId: string) {
-  const n = notifications
-  const ofNotification = (column: typeof n.userId | typeof n.contestId) =>
-    db.select({ id: column }).from(n).where(eq(n.id, notificationId))
-  const [[notification], [recipient], [contest]] = await db.batch([
-    db.select().from(n).where(eq(n.id, notificationId)),
-    recipientQuery(db, ofNotification(n.userId)),
-    contestQuery(db, ofNotification(n.contestId)),
+export interface Claims {
+  claimed: ClaimedDelivery[]
+  /** Why each requested delivery that was not claimed was not. */
+  unclaimed: Map<string, Unclaimed>
+}
+
+export const CLAIM_SQL = `UPDATE notification_deliveries
+  SET claimed_until = ?1, attempts = attempts + 1, updated_at = ?2
+  WHERE id IN (SELECT value FROM json_each(?3)) AND status IN (SELECT value FROM json_each(?4))
+    AND (claimed_until IS NULL OR claimed_until <= ?2)
+  RETURNING id, notification_id AS notificationId, channel, status, retry_count AS retryCount,
+    attempts`
+
+const CURRENT_SQL = `SELECT id, status, claimed_until AS claimedUntil FROM notification_deliveries
+  WHERE id IN (SELECT value FROM json_each(?1))`
+
+type ClaimedRow = Pick<
+  ClaimedDelivery,
+  'id' | 'notificationId' | 'channel' | 'status' | 'retryCount' | 'attempts'
+>
+
+/** The notifications, their recipients and their contests, in one batch of three reads. */
+async function readForSend(db: Db, notificationIds: readonly string[]) {
+  const ids = idList(notificationIds)
+  const column = (c: typeof notifications.userId | typeof notifications.contestId) =>
+    db
+      .select({ id: c })
+      .from(notifications)
+      .where(sql`${notifications.id} IN ${ids}`)
+  const [rows, recipients, contests] = await db.batch([
+    db
+      .select()
+      .from(notifications)
+      .where(sql`${notifications.id} IN ${ids}`),
+    recipientsQuery(db, column(notifications.userId)),
+    contestsQuery(db, column(notifications.contestId)),
   ])
-  if (!notification || !recipient) return undefined
-  return { notification, recipient, contest: contest ?? null }
+  return {
+    notifications: new Map(rows.map((r) => [r.id, r])),
+    recipients: new Map(recipients.map(({ id, ...r }) => [id, r])),
+    contests: new Map(contests.map((c) => [c.id, c])),
+  }
+}
+
+/** Why each of `ids` was not claimed: gone, settled, or held by another attempt until when. */
+async function whyUnclaimed(d1: D1Database, ids: string[], statuses: string[], now: number) {
+  const unclaimed = new Map<string, Unclaimed>(ids.map((id) => [id, { kind: 'missing' }]))
+  if (ids.length === 0) return unclaimed
+  const { results } = await d1
+    .prepare(CURRENT_SQL)
+    .bind(JSON.stringify(ids))
+    .all<{ id: string; status: NotificationStatus; claimedUntil: number | null }>()
+  for (const row of results) {
+    if (!statuses.includes(row.status)) {
+      unclaimed.set(row.id, { kind: 'settled', status: row.status })
+    } else {
+      // Claimable by status, so someone else holds it: come back when their claim lapses.
+      const left = (row.claimedUntil ?? now) - now
+      unclaimed.set(row.id, { kind: 'busy', delaySeconds: Math.max(1, Math.ceil(left / 1000)) })
+    }
+  }
+  return unclaimed
 }
 
 /**
- * Takes the delivery for one send attempt if it is in one of `statuses` and nobody else holds
- * it, with its notification, recipient and contest; otherwise says why not.
+ * Takes every delivery of `ids` that is in one of `statuses` and that nobody else holds, with
+ * what its send needs; one UPDATE for the claim and one batch for the reads, whatever the count.
  */
-export async function claimDelivery(
+export async function claimDeliveries(
   db: Db,
-  id: string,
-  statuses: NotificationStatus[],
+  ids: readonly string[],
+  statuses: readonly NotificationStatus[],
   now: number,
-): Promise<ClaimedDelivery | Unclaimed> {
-  const d = notificationDeliveries
-  const until = now + CLAIM_MS
-  const [row] = await db
-    .update(d)
-    .set({ claimedUntil: until, attempts: sql`${d.attempts} + 1`, updatedAt: now })
-    .where(
-      and(
-        eq(d.id, id),
-        inArray(d.status, statuses),
-        or(isNull(d.claimedUntil), lte(d.claimedUntil, now)),
-      ),
-    )
-    .returning()
-  // One batch after the claim: the notification, and its recipient and contest read through it.
-  const data = row ? await readForSend(db, row.notificationId) : undefined
-  if (row && data) {
-    return {
-      id: row.id,
-      notificationId: row.notificationId,
-      channel: row.channel,
-      status: row.status,
-      retryCount: row.retryCount,
-      attempts: row.attempts,
-      ...data,
+): Promise<Claims> {
+  const d1 = db.$client
+  const { results: rows } = await d1
+    .prepare(CLAIM_SQL)
+    .bind(now + CLAIM_MS, now, JSON.stringify(ids), JSON.stringify(statuses))
+    .all<ClaimedRow>()
+  const taken = new Set(rows.map((r) => r.id))
+  const unclaimed = await whyUnclaimed(
+    d1,
+    ids.filter((id) => !taken.has(id)),
+    [...statuses],
+    now,
+  )
+  if (rows.length === 0) return { claimed: [], unclaimed }
+  const data = await readForSend(db, [...new Set(rows.map((r) => r.notificationId))])
+  const claimed: ClaimedDelivery[] = []
+  for (const row of rows) {
+    const notification = data.notifications.get(row.notificationId)
+    // Deliveries go with their notification, so this is a race with its deletion: let it go.
+    if (!notification) {
+      unclaimed.set(row.id, { kind: 'missing' })
+      continue
     }
+    claimed.push({
+      ...row,
+      notification,
+      recipient: data.recipients.get(notification.userId),
+      contest: (notification.contestId && data.contests.get(notification.contestId)) || null,
+    })
   }
-  const current = await db
-    .select({ status: d.status, claimedUntil: d.claimedUntil })
-    .from(d)
-    .where(eq(d.id, id))
-    .get()
-  if (!current) return { kind: 'missing' }
-  if (!statuses.includes(current.status)) return { kind: 'settled', status: current.status }
-  // Claimable by status, so someone else holds it: come back when their claim lapses.
-  const left = (current.claimedUntil ?? now) - now
-  return { kind: 'busy', delaySeconds: Math.max(1, Math.ceil(left / 1000)) }
+  return { claimed, unclaimed }
 }
 
-export function isClaimed(result: ClaimedDelivery | Unclaimed): result is ClaimedDelivery {
-  return !('kind' in result)
-}
-
-/** Gives a claimed delivery back untouched (it is held for later): the claim was no attempt. */
-export async function releaseClaim(d1: D1Database, id: string, now: number): Promise<void> {
+/** Gives claimed deliveries back untouched (they are held for later): the claim was no attempt. */
+export async function releaseClaims(d1: D1Database, ids: readonly string[], now: number) {
+  if (ids.length === 0) return
   await d1
     .prepare(
       `UPDATE notification_deliveries SET claimed_until = NULL, attempts = attempts - 1,
-        updated_at = ?2 WHERE id = ?1`,
+        updated_at = ?2 WHERE id IN (SELECT value FROM json_each(?1))`,
     )
-    .bind(id, now)
+    .bind(JSON.stringify(ids), now)
     .run()
 }
 
 export interface DeliveryRecord {
+  id: string
+  notificationId: string
   status: 'SENT' | 'RETRYING' | 'FAILED'
   error?: string
   providerMessageId?: string
@@ -122,81 +170,97 @@ export interface DeliveryRecord {
   retryIncrement: 0 | 1
 }
 
-const RECORD_SQL = `UPDATE notification_deliveries SET
-    status = ?2,
-    error = ?3,
-    provider_message_id = coalesce(?4, provider_message_id),
-    sent_at = CASE WHEN ?2 = 'SENT' THEN ?5 ELSE sent_at END,
-    failed_at = CASE WHEN ?2 = 'FAILED' THEN ?5 ELSE failed_at END,
-    retry_count = retry_count + ?6,
+// The records go in as one JSON array; UPDATE ... FROM joins it to the rows by primary key.
+export const RECORD_SQL = `UPDATE notification_deliveries AS d SET
+    status = r.status,
+    error = r.error,
+    provider_message_id = coalesce(r.providerMessageId, d.provider_message_id),
+    sent_at = CASE WHEN r.status = 'SENT' THEN ?1 ELSE d.sent_at END,
+    failed_at = CASE WHEN r.status = 'FAILED' THEN ?1 ELSE d.failed_at END,
+    retry_count = d.retry_count + r.retryIncrement,
     claimed_until = NULL,
-    updated_at = ?5
-  WHERE id = ?1`
+    updated_at = ?1
+  FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.status') AS status,
+      json_extract(value, '$.error') AS error,
+      json_extract(value, '$.providerMessageId') AS providerMessageId,
+      json_extract(value, '$.retryIncrement') AS retryIncrement
+    FROM json_each(?2)) AS r
+  WHERE d.id = r.id`
 
-/** The statements that bring the notification's status (and its times) in line with its channels. */
-function notificationStatusStatements(d1: D1Database, idExpr: string, binds: unknown[]) {
+/**
+ * The SQL that brings the notifications' status (and their times) in line with their channels;
+ * `idsExpr` is SQL for the set of notification ids, ?1 is now. The unary pluses keep SQLite on
+ * the primary key: through the status index it would walk every SENT notification (a table that
+ * grows with each send) for each batch.
+ */
+export function notificationStatusSql(idsExpr: string): string[] {
   return [
-    d1
-      .prepare(
-        `UPDATE notifications SET status = ${overallStatusSql(idExpr)}, updated_at = ?1
-          WHERE id = ${idExpr}`,
-      )
-      .bind(...binds),
+    `UPDATE notifications SET status = ${overallStatusSql('notifications.id')}, updated_at = ?1
+      WHERE id IN ${idsExpr}`,
     // Only the first delivery sets sentAt, so exactly one caller sees the row come back.
-    d1
-      .prepare(
-        `UPDATE notifications SET sent_at = ?1
-          WHERE id = ${idExpr} AND status = 'SENT' AND sent_at IS NULL RETURNING id`,
-      )
-      .bind(...binds),
-    d1
-      .prepare(`UPDATE notifications SET failed_at = ?1 WHERE id = ${idExpr} AND status = 'FAILED'`)
-      .bind(...binds),
+    `UPDATE notifications SET sent_at = ?1
+      WHERE id IN ${idsExpr} AND +status = 'SENT' AND sent_at IS NULL RETURNING id`,
+    `UPDATE notifications SET failed_at = ?1 WHERE id IN ${idsExpr} AND +status = 'FAILED'`,
   ]
 }
 
-/**
- * Records the attempt's result and the notification's new status in one batch; true when this
- * attempt made the notification SENT.
- */
-export async function recordDelivery(
-  d1: D1Database,
-  delivery: ClaimedDelivery,
-  record: DeliveryRecord,
-  now: number,
-): Promise<boolean> {
-  const results = await d1.batch([
-    d1
-      .prepare(RECORD_SQL)
-      .bind(
-        delivery.id,
-        record.status,
-        record.status === 'SENT' ? null : (record.error ?? null),
-        record.providerMessageId ?? null,
-        now,
-        record.retryIncrement,
-      ),
-    ...notificationStatusStatements(d1, '?2', [now, delivery.notificationId]),
-  ])
-  return results[2].results.length > 0
+function notificationStatusStatements(d1: D1Database, idsExpr: string, binds: unknown[]) {
+  return notificationStatusSql(idsExpr).map((sql) => d1.prepare(sql).bind(...binds))
 }
 
 /**
- * A message the queue gave up on (it reached the dead-letter queue): its delivery is FAILED
- * unless it settled meanwhile, so nothing vanishes unrecorded. True when a row changed.
+ * Records every attempt's result and the notifications' new status in one batch of four
+ * statements; returns the ids of the notifications these attempts made SENT.
  */
-export async function recordDeadLetter(d1: D1Database, deliveryId: string, now: number) {
-  const notificationOf = '(SELECT notification_id FROM notification_deliveries WHERE id = ?2)'
+export async function recordDeliveries(
+  d1: D1Database,
+  records: readonly DeliveryRecord[],
+  now: number,
+): Promise<string[]> {
+  if (records.length === 0) return []
+  const rows = records.map((r) => ({
+    id: r.id,
+    status: r.status,
+    error: r.status === 'SENT' ? null : (r.error ?? null),
+    providerMessageId: r.providerMessageId ?? null,
+    retryIncrement: r.retryIncrement,
+  }))
+  const notificationIds = JSON.stringify([...new Set(records.map((r) => r.notificationId))])
+  const results = await d1.batch<{ id: string }>([
+    d1.prepare(RECORD_SQL).bind(now, JSON.stringify(rows)),
+    ...notificationStatusStatements(d1, '(SELECT value FROM json_each(?2))', [
+      now,
+      notificationIds,
+    ]),
+  ])
+  return results[2].results.map((r) => r.id)
+}
+
+/**
+ * Deliveries the queue gave up on (their message reached the dead-letter queue): FAILED unless
+ * they settled meanwhile, so nothing vanishes unrecorded. Returns how many rows changed.
+ */
+export async function recordDeadLetters(
+  d1: D1Database,
+  deliveryIds: readonly string[],
+  now: number,
+) {
+  if (deliveryIds.length === 0) return 0
+  const ids = '(SELECT value FROM json_each(?2))'
   const results = await d1.batch([
     d1
       .prepare(
         `UPDATE notification_deliveries SET status = 'FAILED', failed_at = ?1, updated_at = ?1,
           claimed_until = NULL,
           error = coalesce(error || '; ', '') || 'the queue gave up on this delivery'
-        WHERE id = ?2 AND status NOT IN ('SENT', 'FAILED')`,
+        WHERE id IN ${ids} AND status NOT IN ('SENT', 'FAILED')`,
       )
-      .bind(now, deliveryId),
-    ...notificationStatusStatements(d1, notificationOf, [now, deliveryId]),
+      .bind(now, JSON.stringify(deliveryIds)),
+    ...notificationStatusStatements(
+      d1,
+      `(SELECT notification_id FROM notification_deliveries WHERE id IN ${ids})`,
+      [now, JSON.stringify(deliveryIds)],
+    ),
   ])
-  return results[0].meta.changes > 0
+  return results[0].meta.changes
 }

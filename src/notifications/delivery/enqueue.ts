@@ -1,14 +1,19 @@
-// Hands deliveries to the notifications queue: sendBatch in chunks of 100 (the Queues limit), then
-// records them as queued; deliveries a crashed run left unqueued are picked up again later.
+// Hands deliveries to the notifications queue, many to a message (one channel each, so a message's
+// emails are one provider call), then records them as queued; deliveries a crashed run left
+// unqueued are picked up again later.
+import type { Channel } from '../../channels/registry.ts'
 import type { QueueProducer } from '../../ports/queue.ts'
 
 /** The body of every message on the notifications queue and its dead-letter queue. */
 export interface DeliveryMessage {
-  deliveryId: string
+  deliveryIds: string[]
 }
 
-// Queues accept at most 100 messages per sendBatch call.
-export const SEND_BATCH_LIMIT = 100
+/** Deliveries a message carries: Resend's batch endpoint takes 100 emails a call. */
+export const DELIVERIES_PER_MESSAGE = 100
+// Queues take at most 100 messages and 256 KB a sendBatch call; 50 messages of 100 ids (about
+// 2.7 KB each) stay well inside both.
+const MESSAGES_PER_SEND = 50
 // sendBatch calls in flight at once; each is a subrequest, and Workers run six at a time anyway.
 const PARALLEL_SENDS = 6
 // A delivery created this long ago and still unqueued was abandoned by the run that created it.
@@ -21,40 +26,80 @@ const MARK_QUEUED_SQL = `UPDATE notification_deliveries SET queued_at = ?1
 // Cloudflare Queues delay a message by at most 12 hours; the consumer holds a longer wait itself.
 export const MAX_DELAY_SECONDS = 12 * 60 * 60
 
+const ID = /^[0-9a-f]{24}$/
+
 /**
- * Enqueues one message per delivery id, after `delaySeconds` (for reminders made ahead of their
- * time); returns how many were accepted by the queue.
+ * The delivery ids a message carries, or undefined when it carries none that could exist. Reads
+ * the one-delivery body of earlier versions too, so messages queued before an upgrade still count.
  */
-export async function enqueueNotificationDeliveries(
-  queue: QueueProducer,
-  d1: D1Database,
-  deliveryIds: readonly string[],
-  now: number,
-  { delaySeconds = 0 }: { delaySeconds?: number } = {},
-): Promise<number> {
-  const delay = Math.min(Math.max(0, delaySeconds), MAX_DELAY_SECONDS)
-  const chunks: string[][] = []
-  for (let i = 0; i < deliveryIds.length; i += SEND_BATCH_LIMIT) {
-    chunks.push(deliveryIds.slice(i, i + SEND_BATCH_LIMIT))
+export function deliveryIdsOf(body: unknown): string[] | undefined {
+  const b = body as { deliveryIds?: unknown; deliveryId?: unknown } | null
+  const ids = Array.isArray(b?.deliveryIds) ? b.deliveryIds : [b?.deliveryId]
+  const valid = ids.filter((id): id is string => typeof id === 'string' && ID.test(id))
+  return valid.length > 0 && valid.length === ids.length ? [...new Set(valid)] : undefined
+}
+
+/** Splits ids into messages of at most DELIVERIES_PER_MESSAGE. */
+export function deliveryMessages(ids: readonly string[]): DeliveryMessage[] {
+  const messages: DeliveryMessage[] = []
+  for (let i = 0; i < ids.length; i += DELIVERIES_PER_MESSAGE) {
+    messages.push({ deliveryIds: ids.slice(i, i + DELIVERIES_PER_MESSAGE) })
   }
-  let sent = 0
-  for (let i = 0; i < chunks.length; i += PARALLEL_SENDS) {
+  return messages
+}
+
+/** Sends the messages in calls of MESSAGES_PER_SEND, a few at once; `after` runs per call. */
+export async function sendDeliveryMessages(
+  queue: QueueProducer,
+  messages: readonly DeliveryMessage[],
+  delaySeconds: number,
+  after?: (sent: readonly DeliveryMessage[]) => Promise<unknown>,
+) {
+  const delay = Math.min(Math.max(0, Math.ceil(delaySeconds)), MAX_DELAY_SECONDS)
+  const calls: DeliveryMessage[][] = []
+  for (let i = 0; i < messages.length; i += MESSAGES_PER_SEND) {
+    calls.push(messages.slice(i, i + MESSAGES_PER_SEND))
+  }
+  for (let i = 0; i < calls.length; i += PARALLEL_SENDS) {
     await Promise.all(
-      chunks.slice(i, i + PARALLEL_SENDS).map(async (chunk) => {
+      calls.slice(i, i + PARALLEL_SENDS).map(async (call) => {
         await queue.sendBatch(
-          chunk.map((deliveryId) => ({
-            body: { deliveryId } satisfies DeliveryMessage,
+          call.map((body) => ({
+            body,
             contentType: 'json' as const,
             ...(delay > 0 && { delaySeconds: delay }),
           })),
         )
-        // Marked only after the queue took them: a failure in between leaves them for the sweep,
-        // and a message sent twice is harmless because the consumer claims each delivery.
-        await d1.prepare(MARK_QUEUED_SQL).bind(now, JSON.stringify(chunk)).run()
-        sent += chunk.length
+        await after?.(call)
       }),
     )
   }
+}
+
+/**
+ * Enqueues the deliveries, grouped by channel into messages of up to 100, after `delaySeconds`
+ * (for reminders made ahead of their time); returns how many deliveries the queue accepted.
+ */
+export async function enqueueNotificationDeliveries(
+  queue: QueueProducer,
+  d1: D1Database,
+  deliveries: readonly { id: string; channel: Channel }[],
+  now: number,
+  { delaySeconds = 0 }: { delaySeconds?: number } = {},
+): Promise<number> {
+  const byChannel = new Map<Channel, string[]>()
+  for (const { id, channel } of deliveries) {
+    byChannel.set(channel, [...(byChannel.get(channel) ?? []), id])
+  }
+  const messages = [...byChannel.values()].flatMap(deliveryMessages)
+  let sent = 0
+  await sendDeliveryMessages(queue, messages, delaySeconds, async (call) => {
+    // Marked only after the queue took them: a failure in between leaves them for the sweep,
+    // and a message sent twice is harmless because the consumer claims each delivery.
+    const ids = call.flatMap((m) => m.deliveryIds)
+    await d1.prepare(MARK_QUEUED_SQL).bind(now, JSON.stringify(ids)).run()
+    sent += ids.length
+  })
   return sent
 }
 
@@ -67,21 +112,22 @@ export async function requeueStranded(queue: QueueProducer, d1: D1Database, now:
   const { results } = await d1
     .prepare(
       // Through the small partial index of unqueued rows (+status keeps it off the status one).
-      `SELECT d.id AS id, n.scheduled_at AS scheduledAt FROM notification_deliveries d
+      `SELECT d.id AS id, d.channel AS channel, n.scheduled_at AS scheduledAt
+        FROM notification_deliveries d
         JOIN notifications n ON n.id = d.notification_id
         WHERE d.queued_at IS NULL AND d.created_at < ?1 AND +d.status = 'PENDING'
         ORDER BY d.created_at LIMIT ?2`,
     )
     .bind(now - STRANDED_AFTER_MS, STRANDED_PER_RUN)
-    .all<{ id: string; scheduledAt: number | null }>()
-  const byDelay = new Map<number, string[]>()
-  for (const { id, scheduledAt } of results) {
+    .all<{ id: string; channel: Channel; scheduledAt: number | null }>()
+  const byDelay = new Map<number, { id: string; channel: Channel }[]>()
+  for (const { scheduledAt, ...delivery } of results) {
     const delaySeconds = Math.max(0, Math.ceil(((scheduledAt ?? now) - now) / 1000))
-    byDelay.set(delaySeconds, [...(byDelay.get(delaySeconds) ?? []), id])
+    byDelay.set(delaySeconds, [...(byDelay.get(delaySeconds) ?? []), delivery])
   }
   let sent = 0
-  for (const [delaySeconds, ids] of byDelay) {
-    sent += await enqueueNotificationDeliveries(queue, d1, ids, now, { delaySeconds })
+  for (const [delaySeconds, deliveries] of byDelay) {
+    sent += await enqueueNotificationDeliveries(queue, d1, deliveries, now, { delaySeconds })
   }
   return sent
 }

@@ -6,7 +6,7 @@ import { isId } from '../../lib/ids.ts'
 import type { Notifier } from '../context.ts'
 import { findNotification } from '../history.ts'
 import type { ApiNotification } from '../serialize.ts'
-import { attemptNotificationDelivery, type DeliveryOutcome } from './deliver.ts'
+import { attemptDeliveries } from './deliver.ts'
 import { manualRetryDecision } from './status.ts'
 
 export type RetryAnswer =
@@ -43,12 +43,8 @@ export async function retryNotification(
   const decision = manualRetryDecision(row.status, deliveries)
   if (!decision.ok) return refuse(decision.status, decision.error)
 
-  const outcomes: DeliveryOutcome[] = []
-  for (const deliveryId of decision.deliveryIds) {
-    outcomes.push(
-      await attemptNotificationDelivery(n, deliveryId, { now, attempt: 1, manual: true }),
-    )
-  }
+  const attempted = await attemptDeliveries(n, [decision.deliveryIds], { now, manual: true })
+  const outcomes = decision.deliveryIds.map((id) => attempted.get(id)!)
   const notification = (await findNotification(n.db, id))!
   if (outcomes.some((o) => o.kind === 'sent') || notification.status === 'SENT') {
     return { status: 200, body: { success: true, notification } }

@@ -1,13 +1,12 @@
 // Sends one notification over one channel through its provider, in the words its kind module
 // writes (kinds/), and reports the result the same way for every channel: delivered, worth
 // retrying, or not.
-import { sendEmail } from '../../channels/email.ts'
+import type { EmailMessage } from '../../channels/email.ts'
 import { sendPush, type PushResult } from '../../channels/push.ts'
 import { sendWhatsApp } from '../../channels/whatsapp.ts'
 import { removeExpiredPushSubscription } from '../../users/channel-blocks.ts'
 import { muteLink } from '../../users/mute-link.ts'
 import { isPhoneVerified } from '../../users/phone.ts'
-import { listPushSubscriptions } from '../../users/push-subscriptions.ts'
 import { listUnsubscribeHeaders, unsubscribeLink } from '../../users/unsubscribe-link.ts'
 import { notificationKind } from '../kinds/registry.ts'
 import { sendDiscordDelivery } from './send-discord.ts'
@@ -34,7 +33,7 @@ function pushTtl(req: SendRequest): number {
  * no longer knows (404/410) are deleted, and push is turned off (with its block) once none is left.
  */
 async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
-  const subscriptions = await listPushSubscriptions(req.db, req.userId)
+  const subscriptions = req.pushSubscriptions ?? []
   if (subscriptions.length === 0) {
     return { ok: false, transient: false, error: 'The account has no push subscription' }
   }
@@ -68,38 +67,41 @@ async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
   return { ok: false, transient: results.some((r) => r.transient), error: errors.join('; ') }
 }
 
+/**
+ * The email of one delivery, with its links signed here, per recipient (kinds render without
+ * keys): the mute link only while the contest exists, and a link that cannot be signed (no usable
+ * JWT_SECRET) is left out rather than the email. Every kind sent as a notification is optional
+ * mail (reminders, reschedules, digests, announcements, bulk mail), so each carries the one-click
+ * unsubscribe (RFC 8058); transactional mail (codes, account mail, the contact form) never comes
+ * through here.
+ */
+export async function emailOf(req: SendRequest): Promise<EmailMessage> {
+  const { env, notification, recipient, content } = req
+  const contestId = notification.contestId
+  const muteUrl =
+    contestId && content.contests.has(contestId)
+      ? await muteLink(env, content.appUrl, { userId: req.userId, contestId }).catch(
+          () => undefined,
+        )
+      : undefined
+  const unsubscribeUrl = await unsubscribeLink(env, content.appUrl, req.userId).catch(
+    () => undefined,
+  )
+  return {
+    to: recipient.email,
+    ...notificationKind(notification).email(notification, recipient, {
+      ...content,
+      muteUrl,
+      unsubscribeUrl,
+    }),
+    ...(unsubscribeUrl && { headers: listUnsubscribeHeaders(unsubscribeUrl) }),
+  }
+}
+
+/** Sends over every channel but email, which goes out in batches (delivery/send-emails.ts). */
 export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> {
   const { env, notification, recipient, content } = req
   const kind = notificationKind(notification)
-  if (req.channel === 'email') {
-    // Signed here, per recipient: kinds render without keys. Only while the contest exists, and
-    // a link that cannot be signed (no usable JWT_SECRET) is left out rather than the email.
-    const contestId = notification.contestId
-    const muteUrl =
-      contestId && content.contests.has(contestId)
-        ? await muteLink(env, content.appUrl, { userId: req.userId, contestId }).catch(
-            () => undefined,
-          )
-        : undefined
-    // Every kind sent as a notification is optional mail (reminders, reschedules, digests,
-    // announcements, bulk mail): each carries the one-click unsubscribe (RFC 8058). Transactional
-    // mail (codes, account mail, the contact form) never comes through here.
-    const unsubscribeUrl = await unsubscribeLink(env, content.appUrl, req.userId).catch(
-      () => undefined,
-    )
-    const result = await sendEmail(env, {
-      to: recipient.email,
-      ...kind.email(notification, recipient, { ...content, muteUrl, unsubscribeUrl }),
-      idempotencyKey: req.deliveryId,
-      ...(unsubscribeUrl && { headers: listUnsubscribeHeaders(unsubscribeUrl) }),
-    })
-    return {
-      ok: result.ok,
-      providerMessageId: result.id,
-      error: result.error,
-      transient: result.transient,
-    }
-  }
   if (req.channel === 'whatsapp') {
     if (!recipient.phoneNumber?.trim()) {
       return { ok: false, transient: false, error: 'The account has no phone number' }
@@ -122,5 +124,6 @@ export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> 
   }
   if (req.channel === 'telegram') return sendTelegramDelivery(req)
   if (req.channel === 'discord') return sendDiscordDelivery(req)
-  return sendToSubscriptions(req)
+  if (req.channel === 'push') return sendToSubscriptions(req)
+  throw new Error(`sendOverChannel does not send ${req.channel}`)
 }

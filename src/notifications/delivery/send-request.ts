@@ -1,6 +1,7 @@
 // What a send over one channel is given and what it answers, the same for every channel.
 import type { Channel } from '../../channels/registry.ts'
 import type { Db } from '../../db/client.ts'
+import type { PushSubscriptionRow } from '../../db/schema.ts'
 import type { Env } from '../../env.ts'
 import type { ContentContext, Recipient, StoredNotification } from '../kinds/rendering.ts'
 
@@ -21,6 +22,8 @@ export interface SendRequest {
   userId: string
   recipient: Recipient
   content: ContentContext
-  /** The delivery id: Resend's Idempotency-Key and WhatsApp's callback reference. */
+  /** The delivery id: WhatsApp's callback reference. */
   deliveryId: string
+  /** The recipient's push subscriptions, read for the whole batch at once (push only). */
+  pushSubscriptions?: PushSubscriptionRow[]
 }

@@ -1,18 +1,28 @@
-// The one place a notification reaches SENT. It runs once per notification, right after its first
+// The one place notifications reach SENT. It runs once per notification, right after its first
 // channel was delivered; whatever follows a sent notification starts here.
+import type { Db } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
-import { emitWebhookEvent } from '../../webhooks/emit.ts'
-import type { ApiNotification } from '../serialize.ts'
+import { emitLoadedWebhookEvents } from '../../webhooks/emit.ts'
+import { findNotifications } from '../history.ts'
 
-export async function notificationSent(
+/** `notification.sent` for each; the notifications are read only when an endpoint listens. */
+export async function notificationsSent(
   env: Env,
-  notification: ApiNotification,
+  db: Db,
+  notificationIds: readonly string[],
   now: number,
 ): Promise<void> {
-  // Never throws: the delivery that was just recorded must stand whatever webhooks do.
-  await emitWebhookEvent(
+  if (notificationIds.length === 0) return
+  // Never throws: the deliveries that were just recorded must stand whatever webhooks do.
+  await emitLoadedWebhookEvents(
     env,
-    { type: 'notification.sent', subject: notification.id, data: notification },
+    'notification.sent',
+    async () =>
+      (await findNotifications(db, notificationIds)).map((notification) => ({
+        type: 'notification.sent' as const,
+        subject: notification.id,
+        data: notification,
+      })),
     now,
   )
 }

@@ -37,18 +37,12 @@ export function overallStatusSql(idExpr: string): string {
 }
 
 /**
- * Seconds until the next automatic retry after a transient failure on queue attempt `attempt`
- * (1 for the first delivery), or undefined when the retries are used up.
+ * Seconds until the next automatic retry of a delivery that failed transiently after
+ * `retryCount` retries (automatic and manual together), or undefined when they are used up.
  */
-export function automaticRetryDelay(attempt: number, retryCount: number): number | undefined {
-  if (
-    attempt < 1 ||
-    attempt > NOTIFICATION_RETRY_DELAYS_SECONDS.length ||
-    retryCount >= MAX_RETRIES
-  ) {
-    return undefined
-  }
-  return NOTIFICATION_RETRY_DELAYS_SECONDS[attempt - 1]
+export function automaticRetryDelay(retryCount: number): number | undefined {
+  if (retryCount < 0 || retryCount >= MAX_RETRIES) return undefined
+  return NOTIFICATION_RETRY_DELAYS_SECONDS[retryCount]
 }
 
 export interface RetryCandidate {

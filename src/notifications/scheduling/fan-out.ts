@@ -19,13 +19,18 @@ export function fanOutContext(n: Notifier, now: number): FanOutContext {
   return { d1: n.d1, now, ttlMs: n.settings.NOTIFICATION_TTL_DAYS * DAY_MS, enabled: n.enabled }
 }
 
+export interface QueuedDelivery {
+  id: string
+  channel: Channel
+}
+
 export interface PageResult {
   /** Notifications created (users already holding one with the same key are not counted). */
   created: number
   /** Deliveries of this page not yet handed to the queue, including ones a crashed run left. */
-  toQueue: string[]
+  toQueue: QueuedDelivery[]
   /** The same, per group in the order given. */
-  toQueueByGroup: string[][]
+  toQueueByGroup: QueuedDelivery[][]
 }
 
 // Same shape as lib/ids: 4 bytes of seconds then 8 random bytes, as 24 lowercase hex characters.
@@ -66,7 +71,7 @@ const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notifica
   ON CONFLICT DO NOTHING`
 
 // The unary pluses keep SQLite on the (notification_id, channel) key instead of the status index.
-const UNQUEUED_SQL = `SELECT d.id AS id FROM ${pageNotifications(1)}
+const UNQUEUED_SQL = `SELECT d.id AS id, d.channel AS channel FROM ${pageNotifications(1)}
   CROSS JOIN notification_deliveries d ON d.notification_id = n.id
   WHERE +d.queued_at IS NULL AND +d.status = 'PENDING'`
 
@@ -112,16 +117,16 @@ export async function createNotifications(
   ctx: FanOutContext,
   groups: readonly { spec: NotificationSpec; userIds: readonly string[] }[],
 ): Promise<PageResult> {
-  const toQueueByGroup = groups.map((): string[] => [])
+  const toQueueByGroup = groups.map((): QueuedDelivery[] => [])
   const live = [...groups.keys()].filter((i) => groups[i].userIds.length > 0)
   if (live.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
-  const results = await ctx.d1.batch<{ id: string }>(
+  const results = await ctx.d1.batch<QueuedDelivery>(
     live.flatMap((i) => pageStatements(ctx, groups[i].spec, groups[i].userIds)),
   )
   let created = 0
   for (const [k, i] of live.entries()) {
     created += results[3 * k].meta.changes
-    toQueueByGroup[i] = results[3 * k + 2].results.map((row) => row.id)
+    toQueueByGroup[i] = results[3 * k + 2].results
   }
   return { created, toQueue: toQueueByGroup.flat(), toQueueByGroup }
 }
