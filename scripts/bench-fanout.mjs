@@ -428,10 +428,17 @@ try {
       deliveriesPerSecond: Math.round(consume.result.deliveries / (consume.wallMs / 1000)),
       d1StatementsPerDelivery: +(consume.result.statements / consume.result.deliveries).toFixed(4),
       d1RowsReadPerDelivery: +(consume.result.rowsRead / consume.result.deliveries).toFixed(2),
-      d1RowsWrittenPerDelivery: +(consume.result.rowsWritten / consume.result.deliveries).toFixed(2),
+      d1RowsWrittenPerDelivery: +(consume.result.rowsWritten / consume.result.deliveries).toFixed(
+        2,
+      ),
       // Each message is written, read and deleted once on the happy path (Queues bills 3 each).
-      queueOperationsPerDelivery: +((3 * consume.result.messages) / consume.result.deliveries).toFixed(4),
-      workerInvocationsPerDelivery: +(consume.result.invocations / consume.result.deliveries).toFixed(4),
+      queueOperationsPerDelivery: +(
+        (3 * consume.result.messages) /
+        consume.result.deliveries
+      ).toFixed(4),
+      workerInvocationsPerDelivery: +(
+        consume.result.invocations / consume.result.deliveries
+      ).toFixed(4),
       providerCallsPerDelivery: +(calls / consume.result.deliveries).toFixed(4),
       d1MsPerTrivialStatement: calibration.msPerStatement,
     },

@@ -79,8 +79,8 @@ describe('the notifications consumer run twice at once', () => {
     const { e, tag, messages } = await dueReminders()
     await consume(e, messages)
     expect((await standIn.emails()).length).toBe(USERS)
-    // As if the consumer died between Resend's answer and the record: the rows are claimable again
-    // with the retry counts they had, so the same calls go out under the same keys.
+    // As if the consumer died between Resend's answer and the record: the rows are claimable again,
+    // so the same calls go out under the same keys.
     await env.DB.prepare(
       `UPDATE notification_deliveries SET status = 'PENDING', claimed_until = NULL, sent_at = NULL
         WHERE id IN (SELECT value FROM json_each(?1))`,

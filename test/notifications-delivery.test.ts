@@ -57,9 +57,7 @@ describe('email deliveries', () => {
     expect(result).toMatchObject({ acked: true, retried: false })
     const [mail] = await mailsTo(user.email)
     expect(mail.headers.authorization).toBe('Bearer re_test_key')
-    expect(mail.headers['idempotency-key']).toBe(
-      await emailBatchKey([{ deliveryId: email.id, retryCount: 0 }]),
-    )
+    expect(mail.headers['idempotency-key']).toBe(await emailBatchKey([email.id]))
     expect(mail.message.from).toBe('Contest Alerts <alerts@contest-alert.dev>')
     expect(mail.message.subject).toMatch(/^Reminder: Codeforces Round 1010 starts in/)
     expect(mail.message.html).toContain(round.websiteUrl ?? round.name)

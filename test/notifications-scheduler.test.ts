@@ -49,7 +49,7 @@ describe('reminders', () => {
     expect(notification.dedupeKey).toBe(`${round.startTime}:1440`)
     // Resend de-duplicates on the delivery id, so even a resent request could not mail twice.
     expect(mails[0].headers['idempotency-key']).toBe(
-      await emailBatchKey([{ deliveryId: notification.deliveries[0].id, retryCount: 0 }]),
+      await emailBatchKey([notification.deliveries[0].id]),
     )
   })
 

@@ -109,7 +109,9 @@ describe('query plans', () => {
       )),
     ]
     for (const detail of plans) {
-      expect(detail).toMatch(/SEARCH \w+ USING (COVERING )?INDEX sqlite_autoindex_notification\w*_1 \(id=\?\)/)
+      expect(detail).toMatch(
+        /SEARCH \w+ USING (COVERING )?INDEX sqlite_autoindex_notification\w*_1 \(id=\?\)/,
+      )
       expect(detail).not.toMatch(/_status|SCAN notification/)
     }
   })

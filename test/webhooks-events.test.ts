@@ -8,7 +8,11 @@ import { runCron } from '../src/jobs/cron.ts'
 import { webhookEventsJob } from '../src/jobs/webhook-events.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/lib/time.ts'
 import { FINISHED_WATERMARK_KEY } from '../src/webhooks/detection.ts'
-import { emitWebhookEvents, emitWebhookEventsSafely, type WebhookMessage } from '../src/webhooks/emit.ts'
+import {
+  emitWebhookEvents,
+  emitWebhookEventsSafely,
+  type WebhookMessage,
+} from '../src/webhooks/emit.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
 import { serveAllPlatforms, servePlatform } from './helpers/platforms.ts'
 import { standIn } from './helpers/stand-in.ts'

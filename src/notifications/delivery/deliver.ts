@@ -119,11 +119,7 @@ async function sendAll(
       ids: emails.map((d) => d.id),
       run: async () => {
         const outgoing: OutgoingEmail[] = await Promise.all(
-          emails.map(async (d) => ({
-            deliveryId: d.id,
-            retryCount: d.retryCount,
-            message: await emailOf(request(d)),
-          })),
+          emails.map(async (d) => ({ deliveryId: d.id, message: await emailOf(request(d)) })),
         )
         return sendEmails(n.env, outgoing)
       },
