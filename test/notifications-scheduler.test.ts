@@ -9,9 +9,11 @@ import { acquireLock } from '../src/db/job-lock.ts'
 import { newId } from '../src/lib/ids.ts'
 import { HOUR_MS, MINUTE_MS } from '../src/lib/time.ts'
 import { enqueueNotificationDeliveries } from '../src/notifications/delivery/enqueue.ts'
+import type { FanOutPage } from '../src/notifications/scheduling/fan-out-pages.ts'
 import { runNotificationScheduler } from '../src/notifications/scheduling/scheduler.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
+  consume,
   deliverQueued,
   mailsTo,
   notificationsOf,
@@ -257,6 +259,50 @@ describe('reminders', () => {
     expect(counts.remindersCreated).toBe(5)
     for (const u of users) expect(await remindedOf(u.id)).toEqual([round.id])
     expect(e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)).toHaveLength(5)
+  })
+
+  it('hands a platform with more followers than a page to the queue, page by page, each reminder once', async () => {
+    const users = await Promise.all(Array.from({ length: 5 }, () => recipient()))
+    const [round] = await addContests([contest(3)])
+    const e = testEnv()
+    const counts = await runNotificationScheduler(e, Date.now(), { fanOutPage: 2 })
+    // Nothing made in the run: every platform follower is in one of the queued pages.
+    expect(counts).toMatchObject({ remindersCreated: 0, contestsDue: 1 })
+    const pages = e.NOTIFICATIONS_QUEUE.bodies.splice(0).map((body) => ({ body, attempts: 1 }))
+    expect(pages).toHaveLength(counts.fanOutPagesQueued)
+    expect(pages.length).toBeGreaterThanOrEqual(3)
+    // The pages cover the followers end to end, without overlap.
+    const ranges = pages.map((p) => (p.body as unknown as { fanOut: FanOutPage }).fanOut)
+    expect(ranges[0].after).toBe('')
+    expect(ranges.at(-1)!.through).toBeNull()
+    for (let i = 1; i < ranges.length; i++) expect(ranges[i].after).toBe(ranges[i - 1].through)
+    expect(ranges.every((r) => r.contestId === round.id && r.startTime === round.startTime)).toBe(
+      true,
+    )
+
+    const results = await consume(e, pages)
+    expect(results.every((r) => r.acked && !r.retried)).toBe(true)
+    for (const u of users) expect(await remindedOf(u.id)).toEqual([round.id])
+    expect(e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)).toHaveLength(5)
+    // A page delivered again (at-least-once) makes nothing new.
+    e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    await consume(e, pages)
+    expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([])
+    for (const u of users) expect(await remindedOf(u.id)).toEqual([round.id])
+  })
+
+  it('takes a contest’s notified mark back when the queue gives up on one of its pages', async () => {
+    await recipient()
+    const [round] = await addContests([contest(0.5)])
+    const e = testEnv()
+    const counts = await runNotificationScheduler(e, Date.now(), { fanOutPage: 1 })
+    expect(counts.contestsMarkedNotified).toBe(1)
+    const [page] = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    await consume(e, [{ body: page, attempts: 4 }], 'notifications-dlq')
+    const row = await env.DB.prepare('SELECT is_notified AS notified FROM contests WHERE id = ?1')
+      .bind(round.id)
+      .first<{ notified: number }>()
+    expect(row?.notified).toBe(0)
   })
 
   it('packs up to 100 deliveries of one channel in a message, 50 messages a sendBatch call', async () => {

@@ -82,11 +82,14 @@ describe('query plans', () => {
     120,
     'round',
     500,
+    '~',
   ]
 
   it('the due followers of a platform are walked through (platform, user_id), no scan of users', async () => {
     const detail = await plan({ sql: PLATFORM_DUE_SQL, params: dueParams })
-    expect(detail).toMatch(/SEARCH up USING (COVERING )?INDEX user_platforms_platform_user/)
+    expect(detail).toMatch(
+      /SEARCH up USING (COVERING )?INDEX user_platforms_platform_user \(platform=\? AND user_id>\? AND user_id<\?\)/,
+    )
     expect(detail).toMatch(/SEARCH u USING INDEX sqlite_autoindex_users_1 \(id=\?\)/)
     expect(detail).toMatch(/SEARCH n USING (COVERING )?INDEX notifications_dedupe/)
     expect(detail).not.toMatch(/SCAN (u|up|users)\b/)

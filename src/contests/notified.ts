@@ -66,6 +66,21 @@ export function contestsQuery(db: Db, ids: SQLWrapper) {
     .where(sql`${contests.id} IN ${ids}`)
 }
 
+/**
+ * Takes a contest's notified mark back (its reminders could not all be made), so the next run
+ * walks its followers again; a contest rescheduled meanwhile (new start) is left alone.
+ */
+export async function unmarkContestNotified(
+  db: Db,
+  mark: { id: string; startTime: number },
+  now: number,
+) {
+  await db
+    .update(contests)
+    .set({ isNotified: false, updatedAt: now })
+    .where(and(eq(contests.id, mark.id), eq(contests.startTime, mark.startTime)))
+}
+
 /** Reschedules the sync recorded and nobody has announced yet, oldest first. */
 export function pendingReschedules(db: Db, limit: number) {
   return db

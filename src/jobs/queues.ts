@@ -1,14 +1,17 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
 import type { Env } from '../env.ts'
 import type { QueueBatch } from '../ports/queue.ts'
-import { consumeDeadLetters, consumeNotifications } from '../notifications/delivery/consumer.ts'
+import {
+  consumeNotificationDeadLetters,
+  consumeNotificationQueue,
+} from '../notifications/scheduling/queue-consumer.ts'
 import { consumeWebhookDeliveries, failDeadWebhookDeliveries } from '../webhooks/consumer.ts'
 
 export type Consumer = (batch: QueueBatch, env: Env) => Promise<void>
 
 const CONSUMERS: Record<string, Consumer> = {
-  notifications: consumeNotifications,
-  'notifications-dlq': consumeDeadLetters,
+  notifications: consumeNotificationQueue,
+  'notifications-dlq': consumeNotificationDeadLetters,
   webhooks: consumeWebhookDeliveries,
   'webhooks-dlq': failDeadWebhookDeliveries,
 }

@@ -45,3 +45,18 @@ export const PLATFORM_FOLLOWERS_FROM = `user_platforms up ${joinUserSql('up.user
 export const followsAnyPlatformSql = (platformsParam: string) =>
   `EXISTS (SELECT 1 FROM user_platforms up WHERE up.user_id = u.id
       AND up.platform IN (SELECT value FROM json_each(${platformsParam})))`
+
+/**
+ * Every `every`-th follower of the platform, in user id order: the ends of pages of `every`
+ * followers each, read from the (platform, user_id) index alone. Empty when one page holds them all.
+ */
+export async function followerPageEnds(d1: D1Database, platform: string, every: number) {
+  const { results } = await d1
+    .prepare(
+      `SELECT user_id AS id FROM (SELECT user_id, row_number() OVER (ORDER BY user_id) AS rn
+        FROM user_platforms WHERE platform = ?1) WHERE rn % ?2 = 0`,
+    )
+    .bind(platform, every)
+    .all<{ id: string }>()
+  return results.map((r) => r.id)
+}

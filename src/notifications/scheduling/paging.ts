@@ -5,6 +5,8 @@ export interface PagingOptions {
   pageSize?: number
   /** Wall-clock ms after which a run stops taking new pages; the next run carries on. */
   budgetMs?: number
+  /** Platform followers per queued fan-out page; a smaller audience is reminded in the run. */
+  fanOutPage?: number
 }
 
 export const DEFAULT_PAGE_SIZE = 1000

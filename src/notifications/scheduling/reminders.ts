@@ -1,16 +1,25 @@
 // The reminder step of the half-hourly scheduler: contests within the look-ahead window, their
 // due recipients matched in SQL page by page, one CONTEST_REMINDER per (user, lead
 // time), each held by the consumer until it is due, and the sends enqueued.
-import { listContestsToNotify, markContestsNotified } from '../../contests/notified.ts'
+import {
+  findContestsByIds,
+  listContestsToNotify,
+  markContestsNotified,
+} from '../../contests/notified.ts'
 import type { ContestRow } from '../../db/schema.ts'
 import { HOUR_MS, MINUTE_MS } from '../../lib/time.ts'
 import { CONTEST_FOLLOWERS_FROM, chose } from '../../users/contest-subscriptions.ts'
 import { MIN_LEAD_MINUTES } from '../../users/preferences.ts'
-import { LIVE_RECIPIENT_SQL, PLATFORM_FOLLOWERS_FROM } from '../../users/recipients.ts'
+import {
+  followerPageEnds,
+  LIVE_RECIPIENT_SQL,
+  PLATFORM_FOLLOWERS_FROM,
+} from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { reminderDueAt, reminderKeyPrefix, reminderSpec } from '../kinds/reminder.ts'
 import { contestTags, filtersPassSql, typesAllowSql } from '../../contests/matching.ts'
+import { enqueueFanOutPages, FAN_OUT_PAGE, type FanOutPage } from './fan-out-pages.ts'
 import { createNotifications, fanOutContext } from './fan-out.ts'
 import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
 
@@ -25,6 +34,8 @@ export const DEFAULT_BUDGET_MS = 10 * 60_000
  */
 export const SCHEDULER_PERIOD_MS = 30 * MINUTE_MS
 const CONTESTS_PER_RUN = 200
+// Above every user id (lowercase hex): the open end of the last page of a walk.
+const LAST_ID = '~'
 
 /**
  * SQL over the user `u`: the lead times (a JSON array of minutes) whose reminder this run makes for
@@ -48,7 +59,8 @@ const ANY_DUE_LEAD_SQL = `EXISTS (SELECT 1 FROM ${DUE_LEADS_FROM})`
  * Followers of the contest's platform, through the user_platforms (platform, user_id) index, who
  * can be notified, want reminders, allow the contest's type (?7) and pass their noise filters
  * (duration ?8, lower-cased name ?9), did not mute it, and have a due lead time. Keyset-paged by
- * user id (?2), ?10 a page.
+ * user id (?2), ?10 a page, up to and including user ?11 (LAST_ID: to the end), so a page of
+ * the fan-out walks its own stretch of the index and no further.
  */
 export const PLATFORM_DUE_SQL = `SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
   FROM ${PLATFORM_FOLLOWERS_FROM}
@@ -57,18 +69,18 @@ export const PLATFORM_DUE_SQL = `SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS le
     AND ${typesAllowSql('u.contest_types', '?7')}
     AND ${filtersPassSql('?8', '?9')}
     AND NOT ${chose('mute', '?5')}
-    AND ${ANY_DUE_LEAD_SQL}
+    AND ${ANY_DUE_LEAD_SQL} AND up.user_id <= ?11
   ORDER BY up.user_id LIMIT ?10`
 
 /**
  * Users who follow this one contest, through the (contest_id, mode, user_id) index: reminded
- * whatever their platforms, types, filters or alert frequency say. It binds the same ten values
+ * whatever their platforms, types, filters or alert frequency say. It binds the same eleven values
  * (SQLite counts parameters up to the highest number), leaving ?1 and ?7 to ?9 unused.
  */
 export const FOLLOWERS_DUE_SQL = `SELECT cs.user_id AS id, ${DUE_LEADS_SQL} AS leads
   FROM ${CONTEST_FOLLOWERS_FROM}
   WHERE cs.contest_id = ?5 AND cs.mode = 'follow' AND cs.user_id > ?2
-    AND ${LIVE_RECIPIENT_SQL} AND ${ANY_DUE_LEAD_SQL}
+    AND ${LIVE_RECIPIENT_SQL} AND ${ANY_DUE_LEAD_SQL} AND cs.user_id <= ?11
   ORDER BY cs.user_id LIMIT ?10`
 
 interface DueRow {
@@ -102,11 +114,12 @@ async function remindAudience(
   now: number,
   pageSize: number,
   deadline: number,
+  range: { after: string; through: string | null } = { after: '', through: null },
 ) {
   const ctx = fanOutContext(n, now)
   const binds = [
     contest.platform,
-    '',
+    range.after,
     contest.startTime - now,
     SCHEDULER_PERIOD_MS,
     contest.id,
@@ -115,6 +128,7 @@ async function remindAudience(
     contest.durationMinutes,
     contest.name.toLowerCase(),
     pageSize,
+    range.through ?? LAST_ID,
   ]
   let created = 0
   let queued = 0
@@ -143,22 +157,71 @@ async function remindAudience(
   return { created, queued, complete: true }
 }
 
-/** The contest's reminders due this run: platform followers first, then its own followers. */
+/**
+ * The contest's reminders due this run: platform followers first, then its own followers. A
+ * platform with more followers than a page hands them to the queue page by page instead
+ * (fan-out-pages.ts); its own followers, a few by nature, are reminded here.
+ */
 export async function remindFollowers(
   n: Notifier,
   contest: ContestRow,
   now: number,
-  pageSize = DEFAULT_PAGE_SIZE,
+  { pageSize = DEFAULT_PAGE_SIZE, fanOutPage = FAN_OUT_PAGE }: PagingOptions = {},
   deadline = Infinity,
+  pageEndsOf = (platform: string) => followerPageEnds(n.d1, platform, fanOutPage),
 ) {
-  const platform = await remindAudience(n, PLATFORM_DUE_SQL, contest, now, pageSize, deadline)
+  const ends = await pageEndsOf(contest.platform)
+  const platform =
+    ends.length > 0
+      ? {
+          created: 0,
+          queued: 0,
+          complete: true,
+          pages: await enqueueFanOutPages(n.queue, contest, ends),
+        }
+      : {
+          ...(await remindAudience(n, PLATFORM_DUE_SQL, contest, now, pageSize, deadline)),
+          pages: 0,
+        }
   if (!platform.complete) return platform
   const own = await remindAudience(n, FOLLOWERS_DUE_SQL, contest, now, pageSize, deadline)
   return {
     created: platform.created + own.created,
     queued: platform.queued + own.queued,
     complete: own.complete,
+    pages: platform.pages,
   }
+}
+
+/**
+ * One queued page of a contest's platform followers: their due reminders made and enqueued, as
+ * the run would have. Nothing when the contest is gone, moved or started since the page was cut.
+ */
+export async function remindFanOutPage(
+  n: Notifier,
+  page: FanOutPage,
+  now: number,
+  pageSize = DEFAULT_PAGE_SIZE,
+) {
+  const [contest] = await findContestsByIds(n.db, [page.contestId])
+  if (
+    !contest ||
+    !contest.isActive ||
+    contest.startTime !== page.startTime ||
+    contest.startTime <= now
+  ) {
+    return { created: 0, queued: 0 }
+  }
+  const { created, queued } = await remindAudience(
+    n,
+    PLATFORM_DUE_SQL,
+    contest,
+    now,
+    pageSize,
+    Infinity,
+    page,
+  )
+  return { created, queued }
 }
 
 export async function runReminders(n: Notifier, now: number, options: PagingOptions = {}) {
@@ -167,14 +230,24 @@ export async function runReminders(n: Notifier, now: number, options: PagingOpti
   // for: a lead time longer than the window is reminded when the contest enters it.
   const until = now + n.settings.NOTIFY_WINDOW_HOURS * HOUR_MS + SCHEDULER_PERIOD_MS
   const due = await listContestsToNotify(n.db, now, until, CONTESTS_PER_RUN)
+  // A platform's pages are cut once a run, whatever the number of its contests due.
+  const ends = new Map<string, Promise<string[]>>()
+  const pageEndsOf = (platform: string) => {
+    if (!ends.has(platform)) {
+      ends.set(platform, followerPageEnds(n.d1, platform, options.fanOutPage ?? FAN_OUT_PAGE))
+    }
+    return ends.get(platform)!
+  }
   let remindersCreated = 0
   let deliveriesQueued = 0
+  let fanOutPages = 0
   let unfinished = 0
   const done: { id: string; startTime: number }[] = []
   for (const [index, contest] of due.entries()) {
-    const result = await remindFollowers(n, contest, now, options.pageSize, deadline)
+    const result = await remindFollowers(n, contest, now, options, deadline, pageEndsOf)
     remindersCreated += result.created
     deliveriesQueued += result.queued
+    fanOutPages += result.pages
     if (!result.complete) {
       unfinished = due.length - index
       break
@@ -190,6 +263,7 @@ export async function runReminders(n: Notifier, now: number, options: PagingOpti
     contestsDue: due.length,
     remindersCreated,
     deliveriesQueued,
+    fanOutPagesQueued: fanOutPages,
     contestsMarkedNotified: done.length,
     contestsLeftForNextRun: unfinished,
   }

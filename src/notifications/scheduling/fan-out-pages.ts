@@ -1,0 +1,62 @@
+// A large audience is not reminded inside the cron run: the run cuts the platform's followers into
+// pages and queues one message per (contest, page), so consumers make the pages' reminders side by
+// side and the run ends in seconds whatever the audience.
+import type { ContestRow } from '../../db/schema.ts'
+import type { QueueProducer } from '../../ports/queue.ts'
+
+/** Followers per page: a page's reminders are made by one consumer invocation in about a second. */
+export const FAN_OUT_PAGE = 5_000
+// Queues take at most 100 messages a sendBatch call.
+const MESSAGES_PER_SEND = 100
+
+export interface FanOutPage {
+  contestId: string
+  /** The start the pages were cut for: a contest moved since is left to the next run. */
+  startTime: number
+  /** Followers with ids above this ('' for the first page)... */
+  after: string
+  /** ...up to and including this one (null for the last page). */
+  through: string | null
+}
+
+/** The body of a fan-out message on the notifications queue. */
+export interface FanOutMessage {
+  fanOut: FanOutPage
+}
+
+const ID = /^[0-9a-f]{24}$/
+const userId = (v: unknown) => typeof v === 'string' && v.length <= 64
+
+/** The page a message asks for, or undefined when it is no fan-out message. */
+export function fanOutOf(body: unknown): FanOutPage | undefined {
+  const page = (body as Partial<FanOutMessage> | null)?.fanOut
+  if (!page || typeof page !== 'object') return undefined
+  const { contestId, startTime, after, through } = page
+  if (typeof contestId !== 'string' || !ID.test(contestId)) return undefined
+  if (typeof startTime !== 'number' || !Number.isSafeInteger(startTime)) return undefined
+  if (!userId(after) || (through !== null && !userId(through))) return undefined
+  return { contestId, startTime, after, through }
+}
+
+/** One message per page between the page ends given (the last page is open); returns how many. */
+export async function enqueueFanOutPages(
+  queue: QueueProducer,
+  contest: Pick<ContestRow, 'id' | 'startTime'>,
+  ends: readonly string[],
+): Promise<number> {
+  const bounds = ['', ...ends]
+  const messages = bounds.map((after, i) => ({
+    body: {
+      fanOut: {
+        contestId: contest.id,
+        startTime: contest.startTime,
+        after,
+        through: ends[i] ?? null,
+      },
+    } satisfies FanOutMessage,
+  }))
+  for (let i = 0; i < messages.length; i += MESSAGES_PER_SEND) {
+    await queue.sendBatch(messages.slice(i, i + MESSAGES_PER_SEND))
+  }
+  return messages.length
+}
