@@ -72,6 +72,41 @@ async function drainQueue(e: Env & { NOTIFICATIONS_QUEUE: RecordingQueue }) {
   return { delays, deadLetters: deadLetters.length }
 }
 
+/** Resend, WhatsApp, the Telegram Bot API and Discord webhooks fail 30% of calls at random. */
+async function failThirtyPercent() {
+  await standIn.script({
+    method: 'POST',
+    pathPrefix: '/resend/emails',
+    responses: [],
+    failRate: 0.3,
+    failure: { status: 503, body: { message: 'scripted outage' } },
+  })
+  await standIn.script({
+    method: 'POST',
+    pathPrefix: '/whatsapp/',
+    responses: [{ status: 200, body: { messages: [{ id: 'wamid.x' }] } }],
+    failRate: 0.3,
+    failure: {
+      status: 500,
+      body: { error: { code: 2, message: 'Service temporarily unavailable' } },
+    },
+  })
+  await standIn.script({
+    method: 'POST',
+    pathPrefix: '/telegram/bot',
+    responses: [{ status: 200, body: { ok: true, result: { message_id: 1, date: 0 } } }],
+    failRate: 0.3,
+    failure: { status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } },
+  })
+  await standIn.script({
+    method: 'POST',
+    pathPrefix: '/discord/api/webhooks/',
+    responses: [{ status: 200, body: { id: '1200000000000000001', channel_id: '1' } }],
+    failRate: 0.3,
+    failure: { status: 503, body: { message: 'upstream connect error' } },
+  })
+}
+
 /** Every email the Resend stand-in was asked to send, one entry per request it was in. */
 async function emailsRequested(): Promise<{ to: string; subject: string }[]> {
   const requests = await standIn.requests('/resend/emails')
@@ -116,38 +151,7 @@ describe('providers failing 30% of calls', () => {
       }
     }
     const rounds = await addContests([contest(2), contest(4)])
-    const failure = { status: 503, body: { message: 'scripted outage' } }
-    await standIn.script({
-      method: 'POST',
-      pathPrefix: '/resend/emails',
-      responses: [],
-      failRate: 0.3,
-      failure,
-    })
-    await standIn.script({
-      method: 'POST',
-      pathPrefix: '/whatsapp/',
-      responses: [{ status: 200, body: { messages: [{ id: 'wamid.x' }] } }],
-      failRate: 0.3,
-      failure: {
-        status: 500,
-        body: { error: { code: 2, message: 'Service temporarily unavailable' } },
-      },
-    })
-    await standIn.script({
-      method: 'POST',
-      pathPrefix: '/telegram/bot',
-      responses: [{ status: 200, body: { ok: true, result: { message_id: 1, date: 0 } } }],
-      failRate: 0.3,
-      failure: { status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } },
-    })
-    await standIn.script({
-      method: 'POST',
-      pathPrefix: '/discord/api/webhooks/',
-      responses: [{ status: 200, body: { id: '1200000000000000001', channel_id: '1' } }],
-      failRate: 0.3,
-      failure: { status: 503, body: { message: 'upstream connect error' } },
-    })
+    await failThirtyPercent()
     await runScheduler(e)
 
     const due = e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds).length
@@ -234,24 +238,7 @@ describe('providers failing 30% of calls at 10,000 deliveries', () => {
     const e = testEnv()
     const tag = await seedRecipients(USERS_AT_SCALE, { whatsappEvery: WHATSAPP_EVERY })
     const rounds = await addContests([contest(2), contest(4)])
-    const failure = { status: 503, body: { message: 'scripted outage' } }
-    await standIn.script({
-      method: 'POST',
-      pathPrefix: '/resend/emails',
-      responses: [],
-      failRate: 0.3,
-      failure,
-    })
-    await standIn.script({
-      method: 'POST',
-      pathPrefix: '/whatsapp/',
-      responses: [],
-      failRate: 0.3,
-      failure: {
-        status: 500,
-        body: { error: { code: 2, message: 'Service temporarily unavailable' } },
-      },
-    })
+    await failThirtyPercent()
     await runScheduler(e)
     const queued = e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)
     const whatsapp = Math.ceil(USERS_AT_SCALE / WHATSAPP_EVERY)
