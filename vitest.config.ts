@@ -31,6 +31,14 @@ export default defineConfig({
           ATCODER_URL: `${inject('standInUrl')}/atcoder`,
           // The intelligence stand-in speaks grpc-web, so it is a server of its own.
           INTELLIGENCE_URL: inject('intelligenceUrl'),
+          // Google sign-in is off unless a test turns it on (`npm start` writes a stand-in's
+          // client into .dev.vars, which must not reach the tests).
+          GOOGLE_CLIENT_ID: '',
+          GOOGLE_CLIENT_SECRET: '',
+          GOOGLE_CLIENT_REDIRECTS: '',
+          GOOGLE_AUTH_URL: `${inject('standInUrl')}/google/auth`,
+          GOOGLE_TOKEN_URL: `${inject('standInUrl')}/google/token`,
+          GOOGLE_JWKS_URL: `${inject('standInUrl')}/google/jwks`,
         },
       },
     })),

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startRuntime } from '../contract/runtimes.mjs'
+import { startGoogleStandIn } from '../scripts/google-stand-in.mjs'
 import { launchBrowser } from '../scripts/lib/browser.mjs'
+import { freePort } from '../scripts/lib/dev-server.mjs'
 import { startFixtureServer } from '../scripts/lib/fixture-server.mjs'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -17,27 +19,43 @@ const SYNC_CRON = '0 */6 * * *'
  * Starts the service with fresh state in a temporary directory (as the contract suite starts it),
  * syncs the recorded payloads of all four platforms into it through the real adapters (as `npm run
  * seed` does), and launches Chromium. stop() undoes all of it.
+ *
+ * `options.outbox`: mail goes to the local outbox (GET /dev/outbox) instead of nowhere.
+ * `options.google`: a Google stand-in plays Sign in with Google (`google` in the answer scripts
+ * its next user); APP_URL is then the service's own address, where Google sends the browser back.
+ * `options.settings`: more settings of the service (BOOTSTRAP_ADMIN_EMAILS, for an admin).
  */
-export async function startHarness() {
+export async function startHarness(options = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'browser-tests-'))
   const fixtures = await startFixtureServer()
   let service
   let browser
+  let google
   const stop = async () => {
     await browser?.close()
     await service?.stop()
+    await google?.close()
     fixtures.server.close()
     rmSync(dir, { recursive: true, force: true })
   }
   try {
+    const port = await freePort()
+    const extra = { ...options.settings }
+    if (options.outbox) extra.DEV_OUTBOX = 'true'
+    if (options.google) {
+      google = await startGoogleStandIn()
+      Object.assign(extra, google.settings, { APP_URL: `http://127.0.0.1:${port}` })
+    }
     service = await startRuntime('workers', {
       dir,
+      port,
       settings: {
         JWT_SECRET: randomBytes(36).toString('base64url'),
         CODEFORCES_API_URL: `${fixtures.url}/codeforces/api`,
         LEETCODE_API_URL: `${fixtures.url}/leetcode`,
         CODECHEF_API_URL: `${fixtures.url}/codechef`,
         ATCODER_URL: `${fixtures.url}/atcoder`,
+        ...extra,
       },
     })
     await service.fireCron(SYNC_CRON)
@@ -47,7 +65,7 @@ export async function startHarness() {
     await stop()
     throw new Error(`${error.message}\n--- workers.log ---\n${log}`)
   }
-  return { base: service.base, browser, log: () => service.log(), stop }
+  return { base: service.base, browser, google, log: () => service.log(), stop }
 }
 
 /**

@@ -74,7 +74,7 @@ async function started(name, dir, start) {
 }
 
 /** The Worker under `wrangler dev`, with local D1, KV, Queues (consumers run) and the limiter. */
-async function startWorkers({ dir, settings }) {
+async function startWorkers({ dir, settings, port }) {
   const persistTo = join(dir, 'state')
   wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`, {
     cwd: ROOT,
@@ -85,7 +85,7 @@ async function startWorkers({ dir, settings }) {
   writeFileSync(envFile, '')
   return started('workers', dir, async (output) =>
     startDevServer({
-      port: await freePort(),
+      port: port ?? (await freePort()),
       persistTo,
       vars: settings,
       testScheduled: true,
@@ -99,10 +99,10 @@ async function startWorkers({ dir, settings }) {
 }
 
 /** The Deno entry: SQLite and Deno KV files in `dir`, which it migrates itself on start. */
-async function startDeno({ dir, settings }) {
+async function startDeno({ dir, settings, port }) {
   return started('deno', dir, async (output) =>
     startDenoServer({
-      port: await freePort(),
+      port: port ?? (await freePort()),
       state: join(dir, 'state'),
       vars: settings,
       testScheduled: true,
@@ -116,12 +116,13 @@ export const RUNTIMES = { workers: startWorkers, deno: startDeno }
 
 /**
  * Starts the service on `name`. `dir` is a fresh directory the runtime may fill (state, logs);
- * `settings` come from contractSettings().
+ * `settings` come from contractSettings(); `port`, when given, is the loopback port to serve on
+ * (a caller whose settings must name the service's own address, such as APP_URL, picks it first).
  */
-export async function startRuntime(name, { dir, settings }) {
+export async function startRuntime(name, { dir, settings, port }) {
   const start = RUNTIMES[name]
   if (!start) {
     throw new Error(`Unknown runtime "${name}"; known: ${Object.keys(RUNTIMES).join(', ')}`)
   }
-  return start({ dir, settings })
+  return start({ dir, settings, port })
 }

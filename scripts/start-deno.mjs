@@ -2,11 +2,12 @@
 // and intelligence stand-in as `npm start`. The entry migrates its SQLite file (.deno-state/) on
 // start and runs the crons on Deno.cron; the scheduled route runs one by hand, as under `npm start`.
 import { startDenoServer } from './lib/dev-server.mjs'
-import { intelligenceUrl, parseDevVars, prepareDevVars } from './lib/local-run.mjs'
+import { googleStandIn, intelligenceUrl, parseDevVars, prepareDevVars } from './lib/local-run.mjs'
 
 const port = Number(process.env.PORT ?? 8787)
 const devVars = parseDevVars(prepareDevVars())
 const intelligence = await intelligenceUrl(devVars)
+await googleStandIn(devVars)
 
 const state = process.env.STATE_DIR ?? '.deno-state'
 const server = await startDenoServer({

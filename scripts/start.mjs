@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { cronMatches, cronsOf } from './lib/cron.mjs'
 import { startDevServer, wrangler } from './lib/dev-server.mjs'
-import { intelligenceUrl, parseDevVars, prepareDevVars } from './lib/local-run.mjs'
+import { googleStandIn, intelligenceUrl, parseDevVars, prepareDevVars } from './lib/local-run.mjs'
 
 const port = Number(process.env.PORT ?? 8787)
 const persistTo = '.wrangler/state'
@@ -14,6 +14,8 @@ wrangler(`d1 migrations apply DB --local --persist-to ${persistTo}`, { stdio: 'i
 // The intelligence service runs elsewhere; unless INTELLIGENCE_URL is set (environment first,
 // then .dev.vars, which wrangler reads itself), a local grpc-web stand-in answers for it.
 const intelligence = await intelligenceUrl(devVars)
+// Sign in with Google against a loopback stand-in, when .dev.vars points there (it does at first).
+await googleStandIn(devVars)
 // wrangler (offline: no Request.cf download, no metrics) reads .dev.vars itself.
 const server = await startDevServer({
   port,

@@ -1,6 +1,7 @@
 // The Hono environment type shared by the app and its middleware: bindings and request variables.
+import type { Context } from 'hono'
 import type { Env } from './env.ts'
-import type { AccessClaims } from './lib/jwt.ts'
+import type { AccessClaims, Role } from './lib/jwt.ts'
 
 /**
  * What the bearer guards (http/auth.ts) ask of the sessions' owner (auth), which sits above them
@@ -13,6 +14,15 @@ export interface SessionChecks {
   isAdminLive(env: Env, claims: AccessClaims, now: number): Promise<boolean>
 }
 
+/**
+ * The user a request's web app cookie signs in, when it names a live session (web/ reads the
+ * cookie, auth the session). The limits in http/ ask it through a request variable, as the guards
+ * ask SessionChecks, since they cannot import the layers above them.
+ */
+export type WebSessionUser = (
+  c: Context<AppEnv>,
+) => Promise<{ userId: string; role: Role } | undefined>
+
 export interface AppEnv {
   Bindings: Env
   Variables: {
@@ -23,5 +33,7 @@ export interface AppEnv {
     clientAddress?: string
     /** Set by the app for every request, before any guard runs. */
     sessionChecks: SessionChecks
+    /** Set by the app for every request: who the web app's session cookie signs in. */
+    webSessionUser: WebSessionUser
   }
 }

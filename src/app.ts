@@ -37,8 +37,13 @@ import { telegramUserRoutes } from './users/telegram-routes.ts'
 import { telegramWebhookRoutes } from './users/telegram-webhook-routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { contestSubscriptionRoutes } from './users/subscription-routes.ts'
+import { appPageHeaders, limitsAsPages } from './web/app/page-answers.tsx'
+import { webAppRoutes } from './web/app/routes.ts'
+import { webSessionUser } from './web/app/web-session.ts'
 import { assetRoutes } from './web/asset-routes.ts'
 import { homeRoutes } from './web/home-routes.tsx'
+import { pushRoutes } from './web/push-routes.ts'
+import { serviceWorkerRoutes } from './web/service-worker.ts'
 import { emitContestCreated } from './webhooks/contest-events.ts'
 import { webhookRoutes } from './webhooks/routes.ts'
 
@@ -81,12 +86,16 @@ export function createApp(options: AppOptions) {
 
   // What every later middleware may ask, set once: the client's address (from the runtime's port,
   // before anything counts or records it) and auth's session checks, which the guards below http/
-  // cannot import.
+  // cannot import, and the web app's session lookup, which the limits count a browser's user by.
   app.use(async (c, next) => {
     c.set('clientAddress', options.clientAddress(c))
     c.set('sessionChecks', sessionChecks)
+    c.set('webSessionUser', webSessionUser)
     await next()
   })
+  // The web app's pages get their headers and a page for a refusal of the general limit too,
+  // which answers before the web app's router (and its own such middleware) is reached.
+  app.use('/app/*', appPageHeaders, limitsAsPages)
   app.use(generalRateLimit)
   // After the general limit (a refused caller's body is never read), before any route reads one.
   app.use(requestBodyLimit)
@@ -105,6 +114,8 @@ export function createApp(options: AppOptions) {
     ),
   )
   app.route('/users/phone', phoneRoutes)
+  // The web app's push: the VAPID public key and the test push (users/ holds the subscriptions).
+  app.route('/users/push-subscriptions', pushRoutes)
   app.route('/dev', outboxRoutes)
   app.route(
     '/contests',
@@ -136,6 +147,11 @@ export function createApp(options: AppOptions) {
   // The web app: pages for people, and the files they load (no inline script or style).
   app.route('/', homeRoutes)
   app.route('/assets', assetRoutes)
+  // The signed-in web app: cookie sessions and CSRF-checked forms (never the API's bearer tokens).
+  // Mounted with the slash, so its home page is /app/ (Hono joins '/app' and '/' as '/app').
+  app.route('/app/', webAppRoutes)
+  // The push service worker at the root, so its scope is every page of the origin.
+  app.route('/', serviceWorkerRoutes)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -187,7 +187,8 @@ describe('the page’s security headers and assets', () => {
 
     expect(res.headers.get('Content-Security-Policy')).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "connect-src 'self'; worker-src 'self'; form-action 'self'; frame-ancestors 'none'; " +
+        "base-uri 'none'",
     )
     const scripts = await select(html, 'script')
     expect(scripts.map((s) => s.attrs.src)).toEqual([appScript.path])

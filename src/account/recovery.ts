@@ -2,7 +2,7 @@
 // of (db, input, now). Recovery proves the password, so it also signs the user in.
 import { INVALID_CREDENTIALS, type SignedIn } from '../auth/accounts.ts'
 import type { AuthConfig } from '../auth/config.ts'
-import { openSession, revokeUserSessionsStatement } from '../auth/sessions.ts'
+import { openSession, revokeUserSessionsStatement, type SessionKind } from '../auth/sessions.ts'
 import type { Db } from '../db/client.ts'
 import { burnPasswordCheck, verifyPassword } from '../lib/crypto.ts'
 import { conflict, notFound, unauthorized } from '../lib/errors.ts'
@@ -30,12 +30,14 @@ export async function softDeleteAccount(db: Db, userId: string, now: number) {
  * Restores a soft-deleted account and opens a session, as a sign-in would. The password is
  * checked before anything about the account is told, so the answers reveal nothing to a caller
  * who does not know it: an unknown email or a wrong password are both 401 Invalid credentials.
+ * `kind` 'web' opens the web app's cookie session instead of an API client's.
  */
 export async function recoverAccount(
   db: Db,
   config: AuthConfig,
   input: { email: string; password: string },
   now: number,
+  kind: SessionKind = 'api',
 ): Promise<SignedIn> {
   const found = await findAnyUserByEmail(db, input.email)
   if (!found) {
@@ -48,7 +50,7 @@ export async function recoverAccount(
   if (found.deletedAt == null) throw conflict('Account is not deleted; sign in instead')
   if (now - found.deletedAt >= RECOVERY_PERIOD_MS) throw notFound(RECOVERY_EXPIRED)
 
-  const session = await openSession(db, config.jwt, found, now)
+  const session = await openSession(db, config.jwt, found, now, kind)
   const results = await db.batch([
     restoreStatement(db, found.id, found.deletedAt, now),
     session.statement,

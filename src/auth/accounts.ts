@@ -27,6 +27,7 @@ import {
   revokeSession,
   revokeUserSessionsStatement,
   rotateRefreshToken,
+  type SessionKind,
   type TokenPair,
 } from './sessions.ts'
 
@@ -63,6 +64,7 @@ export async function signUp(
   config: AuthConfig,
   input: { email: string; password: string; name: string; phoneNumber?: string },
   now: number,
+  kind: SessionKind = 'api',
 ): Promise<SignedIn & { code: string; codeExpiresAt: number }> {
   // Checked before hashing so a duplicate costs no PBKDF2; the unique index settles races.
   if (await isEmailTaken(db, input.email)) throw conflict(EMAIL_TAKEN)
@@ -72,7 +74,7 @@ export async function signUp(
   const role = 'user'
   const passwordHash = await hashPassword(input.password)
   const code = await newCode(db, await config.codeKey, id, 'verify_email', now)
-  const session = await openSession(db, config.jwt, { id, role }, now)
+  const session = await openSession(db, config.jwt, { id, role }, now, kind)
   const newUser = { id, email: input.email, name: input.name, passwordHash, role } as const
   try {
     const user = await writeThenRead(db, id, [
@@ -94,6 +96,7 @@ export async function signIn(
   config: AuthConfig,
   input: { email: string; password: string },
   now: number,
+  kind: SessionKind = 'api',
 ): Promise<SignedIn> {
   const found = await findUserByEmail(db, input.email)
   if (!found) {
@@ -103,7 +106,7 @@ export async function signIn(
   const check = await verifyPassword(input.password, found.passwordHash)
   if (!check.ok) throw unauthorized(INVALID_CREDENTIALS)
 
-  const session = await openSession(db, config.jwt, found, now)
+  const session = await openSession(db, config.jwt, found, now, kind)
   const statements: Statement[] = [session.statement, recordSignInStatement(db, found.id, now)]
   if (check.needsRehash) {
     const passwordHash = await hashPassword(input.password)
@@ -149,6 +152,7 @@ export async function verifyEmail(
   config: AuthConfig,
   input: { email: string; code: string },
   now: number,
+  kind: SessionKind = 'api',
 ): Promise<SignedIn> {
   const found = await findUserByEmail(db, input.email)
   const key = await config.codeKey
@@ -157,7 +161,7 @@ export async function verifyEmail(
   }
   // The session opened here already carries the bootstrap role the proof earns.
   const role = earnsBootstrapRole(config, found) ? 'admin' : found.role
-  const session = await openSession(db, config.jwt, { id: found.id, role }, now)
+  const session = await openSession(db, config.jwt, { id: found.id, role }, now, kind)
   const user = await writeThenRead(db, found.id, [
     proveAddress(db, config, found, now),
     session.statement,

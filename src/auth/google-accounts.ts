@@ -16,7 +16,7 @@ import {
 import { writeThenRead, type SignedIn } from './accounts.ts'
 import type { AuthConfig } from './config.ts'
 import type { GoogleIdentity } from './google-id-token.ts'
-import { openSession } from './sessions.ts'
+import { openSession, type SessionKind } from './sessions.ts'
 
 /** Why a Google identity was refused, as the client's redirect says it (`error=<reason>`). */
 export type GoogleRefusal = 'email_not_verified' | 'account_not_verified' | 'account_unavailable'
@@ -88,10 +88,11 @@ export async function openGoogleSession(
   config: AuthConfig,
   userId: string,
   now: number,
+  kind: SessionKind = 'api',
 ): Promise<SignedIn> {
   const found = await findUser(db, userId)
   if (!found) throw unauthorized()
-  const session = await openSession(db, config.jwt, found, now)
+  const session = await openSession(db, config.jwt, found, now, kind)
   const user = await writeThenRead(db, found.id, [
     session.statement,
     recordSignInStatement(db, found.id, now),

@@ -6,6 +6,7 @@ import { log } from '../lib/log.ts'
 import type { KeyValueStore } from '../ports/key-value.ts'
 import type { SignedIn } from './accounts.ts'
 import type { AuthConfig } from './config.ts'
+import type { SessionKind } from './sessions.ts'
 import { accountForGoogle, openGoogleSession, type GoogleRefusal } from './google-accounts.ts'
 import { isAllowedRedirect, type GoogleConfig } from './google-config.ts'
 import {
@@ -109,7 +110,10 @@ export async function finishGoogleSignIn(
   return clientRedirect(flow, { code })
 }
 
-/** Redeems the one-time code for the same answer as POST /auth/signin; a second use fails. */
+/**
+ * Redeems the one-time code for the same answer as POST /auth/signin; a second use fails. The web
+ * app redeems it for a cookie session (`kind` 'web') at its own redirect_uri.
+ */
 export async function redeemGoogleSignIn(
   db: Db,
   kv: KeyValueStore,
@@ -117,8 +121,9 @@ export async function redeemGoogleSignIn(
   code: string,
   claim: ClaimOnce,
   now: number,
+  kind: SessionKind = 'api',
 ): Promise<SignedIn> {
   const finished = await takeFinishedSignIn(kv, code, claim)
   if (!finished) throw badRequest(INVALID_EXCHANGE_CODE)
-  return openGoogleSession(db, config, finished.userId, now)
+  return openGoogleSession(db, config, finished.userId, now, kind)
 }

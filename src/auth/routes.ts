@@ -1,16 +1,10 @@
 // Auth endpoints: sign-up with an emailed code, sign-in, token refresh and sign-out, passwords.
 import { createRoute } from '@hono/zod-openapi'
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.ts'
-import { emailChannelStatus } from '../channels/email.ts'
 import { createDb, type Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
 import { currentUser } from '../http/auth.ts'
-import { defer } from '../http/defer.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
-import { ApiError } from '../lib/errors.ts'
-import { log } from '../lib/log.ts'
 import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { toProfile } from '../users/serialize.ts'
 import {
@@ -23,11 +17,10 @@ import {
   signOut,
   signUp,
   verifyEmail,
-  type IssuedCode,
 } from './accounts.ts'
 import { createRouter, signedInRoute } from '../http/router.ts'
+import { mailCodeIfIssued } from './code-mail.ts'
 import { authConfig } from './config.ts'
-import type { CodePurpose } from './codes.ts'
 import { sendCodeEmail } from './emails.ts'
 import {
   AuthResultSchema,
@@ -46,8 +39,6 @@ const tags = ['Auth']
 const invalid = errorResponse('Validation failed (message is an array of strings)')
 const limited = errorResponse('Too many requests')
 const unauthorized = errorResponse('Missing, invalid or expired credentials')
-
-const EMAIL_DISABLED = 'Email delivery is not configured; no code was sent'
 
 function post<T>(path: string, summary: string, schema: T, responses: Record<number, object>) {
   return { method: 'post' as const, path, tags, summary, request: jsonBody(schema), responses }
@@ -160,28 +151,6 @@ const changePasswordRoute = signedInRoute({
 })
 
 const signedIn = (user: UserRow, tokens: TokenPair) => ({ user: toProfile(user), ...tokens })
-
-/**
- * Issues a code when the account calls for one and mails it, after the answer: neither the answer
- * nor its timing may reveal whether the account exists, so a provider failure is only logged
- * (by sendCodeEmail). Only a dead email channel, the same for every address, is reported.
- */
-async function mailCodeIfIssued(
-  c: Context<AppEnv>,
-  email: string,
-  purpose: CodePurpose,
-  issue: (db: Db, email: string) => Promise<IssuedCode | undefined>,
-) {
-  if (!emailChannelStatus(c.env).enabled) throw new ApiError(503, EMAIL_DISABLED)
-  await defer(c, async () => {
-    try {
-      const issued = await issue(createDb(c.env.DB), email)
-      if (issued) await sendCodeEmail(c.env, issued.user, purpose, issued.code, issued.expiresAt)
-    } catch (error) {
-      log.with({ requestId: c.get('requestId') }).error('code-email-failed', { purpose, error })
-    }
-  })
-}
 
 export const authRoutes = createRouter()
 

@@ -18,12 +18,20 @@ export interface TokenPair {
   refreshToken: string
 }
 
+/**
+ * Who holds a session: an API client (bearer access tokens and a rotating refresh token) or a
+ * browser of the web app (the refresh token is the cookie's secret, never rotated and never
+ * exchanged at /auth/refresh). Both are rows here, so every revocation reaches both.
+ */
+export type SessionKind = 'api' | 'web'
+
 /** A new session for `user`: the insert to batch with the caller's writes, and its tokens. */
 export async function openSession(
   db: Db,
   jwt: JwtConfig,
   user: { id: string; role: Role },
   now: number,
+  kind: SessionKind = 'api',
 ) {
   const sessionId = newId(now)
   const refreshToken = randomToken()
@@ -32,6 +40,7 @@ export async function openSession(
     userId: user.id,
     refreshHash: await sha256Hex(refreshToken),
     role: user.role,
+    kind,
     expiresAt: now + SESSION_TTL_MS,
     createdAt: now,
   })
@@ -67,6 +76,8 @@ export async function rotateRefreshToken(db: Db, jwt: JwtConfig, token: string, 
       .where(
         and(
           eq(sessions.refreshHash, hash),
+          // A web session's cookie secret is no refresh token: it never buys API tokens.
+          eq(sessions.kind, 'api'),
           isNull(sessions.revokedAt),
           gt(sessions.expiresAt, now),
           ownerIsLive,

@@ -19,6 +19,19 @@ export async function issueFeedToken(db: Db, userId: string, now: number): Promi
   return token
 }
 
+/**
+ * When the user's current feed address was made, or undefined when they have none. Only the hash
+ * is stored, so a page can say that an address exists but never show it again.
+ */
+export async function feedCreatedAt(db: Db, userId: string): Promise<number | undefined> {
+  const row = await db
+    .select({ createdAt: calendarFeeds.createdAt })
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.userId, userId))
+    .get()
+  return row?.createdAt
+}
+
 /** Removes the user's feed, if any. */
 export async function revokeFeed(db: Db, userId: string): Promise<void> {
   await db.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId))

@@ -171,6 +171,11 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     refreshHash: text('refresh_hash').notNull(),
     role: text('role', { enum: ['user', 'admin'] }).notNull(),
+    // 'web': the browser's cookie session of the web app, whose secret is the refresh_hash's token
+    // and is never exchanged for API tokens; 'api': a client's refresh-token session.
+    kind: text('kind', { enum: ['api', 'web'] })
+      .notNull()
+      .default('api'),
     expiresAt: integer('expires_at').notNull(),
     revokedAt: integer('revoked_at'),
     createdAt: integer('created_at').notNull(),

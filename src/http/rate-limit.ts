@@ -73,6 +73,8 @@ export const RULES = {
   googleToken: rule('google-token', 15 * MINUTE_MS, { ip: 30 }),
   changePassword: rule('change-password', 15 * MINUTE_MS, { user: 5 }),
   pushSubscriptions: rule('push-subscriptions', 15 * MINUTE_MS, { user: 30 }),
+  // A test push is a request to every push service the user subscribed at (up to 10): a few tries.
+  pushTest: rule('push-test', 15 * MINUTE_MS, { user: 5 }),
   // Phone codes are WhatsApp messages the operator pays for: 3 an hour and 5 a day per user (and
   // per number, users/phone-send-limits.ts); checks as strict as for emailed codes.
   phoneCodeSend: rule('phone-code-send', HOUR_MS, { user: 3 }),
@@ -104,8 +106,23 @@ function hitObject(c: Context<AppEnv>, key: string, limit: number, windowMs: num
   return limiterFor(c.env, key).hit(limit, windowMs)
 }
 
-/** Applies `rule` to a route; put it after requireUser when the rule counts per user. */
-export function rateLimit(rule: RateRule): MiddlewareHandler<AppEnv> {
+/**
+ * The user the request's web app session cookie signs in: the app hands the lookup in (web/ reads
+ * the cookie, auth/ the session), as it hands the guards their session checks.
+ */
+function webSessionUser(c: Context<AppEnv>) {
+  const lookup = c.get('webSessionUser')
+  return lookup ? lookup(c) : Promise.resolve(undefined)
+}
+
+/** The address a request names, as the counter of an account (a JSON body's, or a form's). */
+export type EmailOf = (c: Context<AppEnv>) => Promise<string | undefined>
+
+/**
+ * Applies `rule` to a route; put it after requireUser when the rule counts per user. `emailOf`
+ * finds the address its email counter keys on (the web app's forms are not JSON).
+ */
+export function rateLimit(rule: RateRule, emailOf: EmailOf = bodyEmail): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (limitsDisabled(c.env)) return next()
     const keys: [string, number][] = []
@@ -113,10 +130,12 @@ export function rateLimit(rule: RateRule): MiddlewareHandler<AppEnv> {
     if (ip !== undefined) keys.push([`${rule.name}:ip:${clientIp(c)}`, ip])
     if (user !== undefined) {
       const claims = c.get('auth') ?? (await authenticate(c))
-      if (claims) keys.push([`${rule.name}:user:${claims.sub}`, user])
+      // A web app page counts its session's user, on the same counter as the API's route.
+      const userId = claims?.sub ?? (await webSessionUser(c))?.userId
+      if (userId) keys.push([`${rule.name}:user:${userId}`, user])
     }
     if (email !== undefined) {
-      const address = await bodyEmail(c)
+      const address = await emailOf(c)
       if (address) keys.push([`${rule.name}:email:${address}`, email])
     }
     let results: WindowResult[]
@@ -161,11 +180,20 @@ const isCatalogueRead = (method: string, path: string) =>
  */
 export const generalRateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (limitsDisabled(c.env) || EXEMPT_PATHS.has(c.req.path)) return next()
+  const catalogue = isCatalogueRead(c.req.method, c.req.path)
   // authorize, not authenticate: a revoked or demoted admin's token counts as an anonymous caller.
-  const claims = isCatalogueRead(c.req.method, c.req.path) ? undefined : await authorize(c)
-  if (claims?.role === 'admin') return next()
-  if (claims) {
-    const key = `${RULES.authenticated.name}:user:${claims.sub}`
+  const claims = catalogue ? undefined : await authorize(c)
+  // A browser signed in to the web app is its session's user too, not its address: people behind
+  // one address (an office, a campus) would otherwise share 100 requests. When the session cannot
+  // be read (the database), the browser counts by its address; the page then answers the failure.
+  const user = claims
+    ? { userId: claims.sub, role: claims.role }
+    : catalogue
+      ? undefined
+      : await webSessionUser(c).catch(() => undefined)
+  if (user?.role === 'admin') return next()
+  if (user) {
+    const key = `${RULES.authenticated.name}:user:${user.userId}`
     let result: WindowResult
     try {
       result = await hitObject(c, key, AUTHENTICATED_LIMIT, GENERAL_WINDOW_MS)

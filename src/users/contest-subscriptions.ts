@@ -52,6 +52,25 @@ export async function clearSubscription(
   return removed.length > 0
 }
 
+/** The user's choice for one contest, if any (the web app's page of one contest). */
+export async function subscriptionOf(
+  db: Db,
+  userId: string,
+  contestId: string,
+): Promise<ContestSubscription | undefined> {
+  return db
+    .select({
+      contestId: contestSubscriptions.contestId,
+      mode: contestSubscriptions.mode,
+      updatedAt: contestSubscriptions.updatedAt,
+    })
+    .from(contestSubscriptions)
+    .where(
+      and(eq(contestSubscriptions.userId, userId), eq(contestSubscriptions.contestId, contestId)),
+    )
+    .get()
+}
+
 /** The user's choices, the latest first. */
 export function subscriptionsOf(db: Db, userId: string): Promise<ContestSubscription[]> {
   return db

@@ -28,6 +28,16 @@ export function ContestItem({ contest, running }: { contest: ContestView; runnin
       <a class="add-to-calendar" href={contest.calendarPath}>
         Add to calendar<span class="visually-hidden">: {contest.name}</span>
       </a>
+      {/* A GET form, so the cached page is the same for everyone and carries no token: it leads to
+          the signed-in page of this contest (sign-in first), which posts the choice. */}
+      <form class="contest-choice" method="get" action={`/app/subscriptions/${contest.id}`}>
+        <button type="submit" class="button-secondary" name="mode" value="follow">
+          Follow<span class="visually-hidden"> {contest.name}</span>
+        </button>
+        <button type="submit" class="button-secondary" name="mode" value="mute">
+          Mute<span class="visually-hidden"> {contest.name}</span>
+        </button>
+      </form>
     </li>
   )
 }

@@ -5,10 +5,19 @@ import { appScript, appStyle } from './assets/hashed.ts'
 
 export interface DocumentProps {
   title: string
+  /** More of <head>, after the assets (the web app's CSRF token meta). */
+  head?: Child
+  /** The skip link's words; the home page skips to its contests. */
+  skipLabel?: string
   children?: Child
 }
 
-export function Document({ title, children }: DocumentProps) {
+export function Document({
+  title,
+  head,
+  skipLabel = 'Skip to the contests',
+  children,
+}: DocumentProps) {
   return (
     <>
       {raw('<!doctype html>')}
@@ -22,10 +31,11 @@ export function Document({ title, children }: DocumentProps) {
           <link rel="icon" href="data:," />
           <link rel="stylesheet" href={appStyle.path} />
           <script src={appScript.path} defer></script>
+          {head}
         </head>
         <body>
           <a class="skip-link" href="#main">
-            Skip to the contests
+            {skipLabel}
           </a>
           {children}
         </body>

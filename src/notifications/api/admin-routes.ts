@@ -10,7 +10,12 @@ import { notifier } from '../context.ts'
 import { channelHealth, overallHealth } from '../delivery/health.ts'
 import { adminRoute, createRouter, signedInRoute } from '../../http/router.ts'
 import { queueAnnouncement, queueBulkEmail, queueContestReminder } from './admin-emails.ts'
-import { sendCustomEmail, sendTestEmail, sendTestPush, sendTestWhatsApp } from './direct-sends.ts'
+import {
+  sendAdminTestPush,
+  sendCustomEmail,
+  sendTestEmail,
+  sendTestWhatsApp,
+} from './direct-sends.ts'
 import {
   AnnouncementBody,
   BulkEmailBody,
@@ -148,7 +153,7 @@ notificationAdminRoutes
   })
   .openapi(testPush, async (c) => {
     const { userId } = c.req.valid('json')
-    return c.json(await sendTestPush(c.env, createDb(c.env.DB), userId, Date.now()), 200)
+    return c.json(await sendAdminTestPush(c.env, createDb(c.env.DB), userId, Date.now()), 200)
   })
   .openapi(custom, async (c) => {
     return c.json(await sendCustomEmail(c.env, c.req.valid('json')), 200)

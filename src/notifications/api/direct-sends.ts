@@ -1,15 +1,14 @@
 // Admin sends that go straight through a channel's provider, not through the queue: test
 // messages on each channel and the custom email, each reported as it went.
 import { sendEmail } from '../../channels/email.ts'
-import { sendPush } from '../../channels/push.ts'
 import { sendWhatsApp } from '../../channels/whatsapp.ts'
 import type { Db } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts'
-import { listPushSubscriptions, removePushSubscription } from '../../users/push-subscriptions.ts'
 import { findUser } from '../../users/queries.ts'
 import { testMessage } from '../kinds/test-message.ts'
 import { isEmailAddress } from './schemas.ts'
+import { sendTestPush, type TestPushResult } from './test-push.ts'
 
 export interface TestSendResult {
   success: boolean
@@ -53,42 +52,39 @@ export async function sendTestWhatsApp(
     : { success: false, message: `Test WhatsApp message not sent: ${result.error}`, payload }
 }
 
-/** Pushes to every subscription of the user; 404s when there is no such user. */
-export async function sendTestPush(
+const whyNot = (result: TestPushResult) =>
+  result.errors.length > 0 ? result.errors.join('; ') : 'every push subscription had expired'
+
+/**
+ * The admin's test push to a user: the user's own test push (test-push.ts), reported in the shape
+ * of the other test sends; 404s when there is no such user.
+ */
+export async function sendAdminTestPush(
   env: Env,
   db: Db,
   userId: string,
   now: number,
 ): Promise<TestSendResult> {
   if (!(await findUser(db, userId))) throw notFound('User not found')
-  const subscriptions = await listPushSubscriptions(db, userId)
-  const content = testMessage(now).push
-  if (subscriptions.length === 0) {
-    return {
-      success: false,
-      message: 'The user has no push subscription',
-      payload: { channel: 'push', userId, subscriptions: 0, delivered: 0 },
-    }
-  }
-  let delivered = 0
-  const errors: string[] = []
-  for (const sub of subscriptions) {
-    const result = await sendPush(env, sub, content, { ttl: 60 * 60 })
-    if (result.gone) await removePushSubscription(db, userId, sub.endpoint)
-    if (result.ok) delivered++
-    else if (result.error) errors.push(result.error)
-  }
+  const result = await sendTestPush(env, db, userId, now)
   const payload = {
     channel: 'push',
     userId,
-    title: content.title,
-    subscriptions: subscriptions.length,
-    delivered,
-    ...(errors.length && { errors }),
+    title: testMessage(now).push.title,
+    subscriptions: result.subscriptions,
+    delivered: result.accepted,
+    ...(result.errors.length && { errors: result.errors }),
   }
-  return delivered > 0
-    ? { success: true, message: `Test push sent to ${delivered} subscription(s)`, payload }
-    : { success: false, message: `Test push not sent: ${errors.join('; ')}`, payload }
+  if (result.subscriptions === 0) {
+    return { success: false, message: 'The user has no push subscription', payload }
+  }
+  if (!result.enabled) {
+    const message = 'Test push not sent: VAPID_PUBLIC_KEY or VAPID_PRIVATE_KEY is not set'
+    return { success: false, message, payload }
+  }
+  return result.accepted > 0
+    ? { success: true, message: `Test push sent to ${result.accepted} subscription(s)`, payload }
+    : { success: false, message: `Test push not sent: ${whyNot(result)}`, payload }
 }
 
 export interface CustomEmail {

@@ -11,6 +11,7 @@ export const APP_STYLE = `:root {
   --accent: #1d4ed8;
   --on-accent: #ffffff;
   --focus: #b45309;
+  --error: #b91c1c;
 }
 @media (prefers-color-scheme: dark) {
   :root {
@@ -23,6 +24,7 @@ export const APP_STYLE = `:root {
     --accent: #93c5fd;
     --on-accent: #0f172a;
     --focus: #fbbf24;
+    --error: #fca5a5;
   }
 }
 *,
@@ -197,6 +199,127 @@ footer {
   padding-bottom: 24px;
   color: var(--muted);
 }
+/* The web app (/app): header navigation, account forms, inline errors and notices. */
+.app-nav {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px 24px;
+  align-items: center;
+  justify-content: space-between;
+  padding-bottom: 12px;
+  border-bottom: 1px solid var(--border);
+}
+.app-nav .brand {
+  font-weight: 700;
+  color: var(--text);
+  text-decoration: none;
+}
+.app-nav ul {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 4px 16px;
+  align-items: center;
+  list-style: none;
+  margin: 0;
+  padding: 0;
+}
+.app-nav a[aria-current='page'] {
+  font-weight: 700;
+}
+.app-nav form {
+  margin: 0;
+}
+main > h1 {
+  margin-top: 24px;
+}
+.link-button {
+  min-height: 0;
+  padding: 0;
+  background: none;
+  color: var(--link);
+  text-decoration: underline;
+}
+.account-form {
+  display: grid;
+  gap: 16px;
+  max-width: 28rem;
+  margin: 16px 0;
+}
+.account-form .field {
+  display: grid;
+  gap: 4px;
+}
+.account-form .field > label {
+  margin: 0;
+}
+input[type='text'],
+input[type='email'],
+input[type='password'] {
+  font: inherit;
+  color: var(--text);
+  background: var(--bg);
+  border: 1px solid var(--border);
+  border-radius: 6px;
+  padding: 6px 8px;
+  min-height: 40px;
+  width: 100%;
+}
+.field-invalid input {
+  border-color: var(--error);
+  border-width: 2px;
+}
+.hint {
+  margin: 0;
+  color: var(--muted);
+}
+.field-error {
+  margin: 0;
+  color: var(--error);
+  font-weight: 600;
+}
+.form-errors,
+.notice,
+.callout {
+  padding: 12px 16px;
+  border-radius: 8px;
+  border: 1px solid var(--border);
+  background: var(--surface);
+}
+.form-errors {
+  border-color: var(--error);
+  border-width: 2px;
+}
+.form-errors p,
+.form-errors ul {
+  margin: 0;
+}
+.notice {
+  margin: 16px 0;
+}
+.button {
+  display: inline-block;
+  min-height: 40px;
+  padding: 8px 16px;
+  border-radius: 6px;
+  background: var(--accent);
+  color: var(--on-accent);
+  text-decoration: none;
+}
+.button-secondary {
+  background: var(--bg);
+  color: var(--link);
+  border: 1px solid var(--border);
+}
+.alt-signin {
+  max-width: 28rem;
+}
+.divider {
+  color: var(--muted);
+  margin: 8px 0;
+}
+.next-steps {
+  padding-left: 1.25rem;
+}
 @media (max-width: 36rem) {
   h1 {
     font-size: 1.4rem;
@@ -214,6 +337,254 @@ footer {
   .contest .add-to-calendar {
     grid-column: 1;
     grid-row: auto;
+  }
+}
+/* The web app's lists (history, followed contests), their filters, pages and buttons. */
+.page-filters {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 16px;
+  align-items: flex-end;
+  margin: 16px 0;
+  padding: 16px;
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+}
+.list-heading {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px 16px;
+  align-items: center;
+  justify-content: space-between;
+}
+.list-heading form {
+  margin: 24px 0 8px;
+}
+.cards {
+  list-style: none;
+  margin: 0;
+  padding: 0;
+}
+.card {
+  padding: 12px 16px;
+  margin: 8px 0;
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+  overflow-wrap: anywhere;
+}
+.card.unread {
+  border-left: 4px solid var(--accent);
+}
+.card p,
+.card ul {
+  margin: 4px 0;
+}
+.card .meta,
+.card .when {
+  color: var(--muted);
+}
+.badge {
+  display: inline-block;
+  padding: 0 6px;
+  border-radius: 4px;
+  background: var(--accent);
+  color: var(--on-accent);
+  font-size: 0.85rem;
+  vertical-align: middle;
+}
+.deliveries {
+  padding-left: 1.25rem;
+}
+.actions.item-actions {
+  flex-wrap: wrap;
+  gap: 8px 16px;
+  margin-top: 8px;
+}
+.item-actions form {
+  margin: 0;
+}
+.pager {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px 24px;
+  align-items: center;
+  margin: 16px 0;
+}
+.field.check {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  align-items: center;
+}
+.field.check input {
+  width: 20px;
+  height: 20px;
+  margin: 0;
+}
+.field.check label {
+  flex: 1 1 0;
+  min-width: 0;
+  margin: 0;
+  font-weight: 400;
+}
+.field.check .field-error {
+  flex-basis: 100%;
+}
+.button-danger {
+  background: var(--error);
+  color: var(--bg);
+}
+.contest-choice {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  margin: 4px 0 0;
+}
+.contest-choice button {
+  min-height: 32px;
+  padding: 2px 12px;
+}
+section + section {
+  margin-top: 32px;
+}
+@media (max-width: 36rem) {
+  .page-filters {
+    flex-direction: column;
+    align-items: stretch;
+  }
+}
+/* The settings page (/app/settings): its contents, one card per section, choices and rows. */
+.settings-contents ul {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 4px 16px;
+  list-style: none;
+  margin: 8px 0 16px;
+  padding: 0;
+}
+.settings-section {
+  margin: 16px 0;
+  padding: 16px;
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+  overflow-wrap: anywhere;
+}
+.settings-section h2 {
+  margin-top: 0;
+}
+.settings-section .notice {
+  background: var(--bg);
+}
+.settings-form {
+  display: grid;
+  gap: 16px;
+  max-width: 40rem;
+  margin: 16px 0 0;
+}
+.settings-form .field {
+  display: grid;
+  gap: 4px;
+}
+.choice-group {
+  display: grid;
+  gap: 8px;
+  min-width: 0;
+}
+.choice-group .choice-group legend {
+  font-weight: 400;
+  color: var(--muted);
+}
+.choices-stacked {
+  flex-direction: column;
+}
+.choice input[type='checkbox'],
+.choice input[type='radio'] {
+  width: 18px;
+  height: 18px;
+  margin: 0 4px 0 0;
+  vertical-align: -3px;
+}
+.choice-hint,
+.channel-status {
+  display: block;
+  margin: 0 0 0 26px;
+}
+.duration-row {
+  display: grid;
+  gap: 4px;
+}
+.duration-inputs {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  align-items: center;
+}
+.duration-inputs input {
+  width: 6rem;
+}
+.time-pair {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 16px;
+}
+input[type='tel'],
+input[type='url'],
+input[type='time'] {
+  font: inherit;
+  color: var(--text);
+  background: var(--bg);
+  border: 1px solid var(--border);
+  border-radius: 6px;
+  padding: 6px 8px;
+  min-height: 40px;
+}
+input[type='tel'],
+input[type='url'],
+.secret input {
+  width: 100%;
+}
+.settings-section select {
+  max-width: 100%;
+}
+.channel-list {
+  display: grid;
+  gap: 8px;
+  list-style: none;
+  margin: 0;
+  padding: 0;
+}
+.channel-list .field-error {
+  margin-left: 26px;
+}
+.push-buttons button[aria-pressed='true'] {
+  background: var(--accent);
+  color: var(--on-accent);
+}
+.push-buttons {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px 16px;
+}
+.secret {
+  display: grid;
+  gap: 8px;
+  margin: 16px 0 0;
+}
+.secret p {
+  margin: 0;
+}
+.secret label {
+  font-weight: 600;
+}
+@media (max-width: 36rem) {
+  .settings-section {
+    padding: 12px;
+  }
+  .duration-inputs input {
+    width: 4.5rem;
   }
 }
 `

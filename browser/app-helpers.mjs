@@ -1,0 +1,110 @@
+// What the web app's browser tests share: unique accounts, the emailed code from the local outbox,
+// submitting a form and waiting for the next document, signing up and in through the pages, the
+// session cookie, and the checks every page must pass (a quiet console, axe-core).
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { createRequire } from 'node:module'
+import { test } from 'node:test'
+
+export const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+
+const RUN = randomUUID().slice(0, 8)
+let seq = 0
+export const uniqueEmail = (label) => `${label}-${RUN}-${++seq}@example.test`
+export const uniquePassword = () => `pw-${randomUUID()}`
+
+/** A bounded test whose failure carries the service's last log lines (`harness()` gives it). */
+export function appTestOf(harness) {
+  return (name, fn) =>
+    test(name, { timeout: 60_000 }, async () => {
+      try {
+        await fn()
+      } catch (error) {
+        error.message += `\n--- workers.log ---\n${harness().log()}`
+        throw error
+      }
+    })
+}
+
+/** The six-digit code of the newest verification mail to `email` in the local outbox. */
+export async function codeFromOutbox(base, email) {
+  const res = await fetch(`${base}/dev/outbox`)
+  assert.equal(res.status, 200)
+  const { messages } = await res.json()
+  const mail = messages.find((m) => [m.to].flat().includes(email))
+  assert.ok(mail, `a mail to ${email} in the outbox`)
+  const code = mail.text.match(/\b(\d{6})\b/)?.[1]
+  assert.ok(code, 'the mail carries a six-digit code')
+  return code
+}
+
+/** Submits the page's form with its submit button and waits for the next document. */
+export async function submit(page, button) {
+  const [response] = await Promise.all([
+    page.waitForNavigation({ waitUntil: 'load' }),
+    page.getByRole('button', { name: button, exact: true }).click(),
+  ])
+  return response
+}
+
+/** Signs in through /app/signin; the browser lands on the app's home. */
+export async function signIn(page, base, { email, password }) {
+  await page.goto(`${base}/app/signin`)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await submit(page, 'Sign in')
+  assert.equal(new URL(page.url()).pathname, '/app/')
+}
+
+/** Creates an account through /app/signup and verifies it with the code from the outbox. */
+export async function signUp(page, base, { name, email, password }) {
+  await page.goto(`${base}/app/signup`)
+  await page.getByLabel('Name').fill(name)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await submit(page, 'Create account')
+  assert.equal(new URL(page.url()).pathname, '/app/verify')
+  await page.getByLabel('Code').fill(await codeFromOutbox(base, email))
+  await submit(page, 'Verify')
+  assert.equal(new URL(page.url()).pathname, '/app/')
+}
+
+export async function sessionCookie(page, base) {
+  const cookies = await page.context().cookies(base)
+  return cookies.find((c) => c.name === '__Host-session')
+}
+
+export function assertQuiet(report, violations) {
+  assert.deepEqual(violations, [], 'CSP violations')
+  assert.deepEqual(report.consoleErrors, [], 'console errors')
+  assert.deepEqual(report.pageErrors, [], 'uncaught exceptions')
+}
+
+/**
+ * axe-core's serious and critical findings on the page as it is now. axe is injected as an inline
+ * script, so the page must be opened in a context that bypasses its CSP (`bypassCSP: true`).
+ */
+export async function severeViolations(page) {
+  await page.addScriptTag({ path: AXE_PATH })
+  const violations = await page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] })
+    return results.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    }))
+  })
+  return violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+}
+
+/** What a page holds that its CSP would refuse: inline scripts, styles and event handlers. */
+export function inlineContent(page) {
+  return page.evaluate(() => ({
+    scripts: [...document.querySelectorAll('script:not([src])')].length,
+    styles: [...document.querySelectorAll('style, [style]')].length,
+    handlers: [...document.querySelectorAll('*')].flatMap((el) =>
+      [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name),
+    ),
+  }))
+}

@@ -1,0 +1,47 @@
+// /app/account/recover: an account deleted in the last 30 days, restored with its email and
+// password (the API's POST /auth/recover-account), which also signs this browser in.
+import { AppFrame } from './app-frame.tsx'
+import { CsrfField } from './csrf-field.tsx'
+import { Field, FormErrors, Notice } from './form-controls.tsx'
+import { fieldError, formErrors, type FormPageProps } from './form-page.ts'
+import { RECOVERY_DAYS } from './account-page.tsx'
+
+export function RecoverPage(props: FormPageProps) {
+  return (
+    <AppFrame title="Recover your account" session={props.session} csrf={props.csrf}>
+      {props.notice && <Notice>{props.notice}</Notice>}
+      <p class="lead">
+        A deleted account can be restored for {RECOVERY_DAYS} days, with everything it held. Enter
+        its email and password.
+      </p>
+      <form
+        id="recover-form"
+        class="account-form"
+        method="post"
+        action="/app/account/recover"
+        novalidate
+      >
+        <FormErrors errors={formErrors(props)} />
+        <CsrfField />
+        <Field
+          name="email"
+          label="Email"
+          type="email"
+          autocomplete="email"
+          value={props.values?.email}
+          error={fieldError(props, 'email')}
+        />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autocomplete="current-password"
+          error={fieldError(props, 'password')}
+        />
+        <div class="actions">
+          <button type="submit">Recover my account</button>
+        </div>
+      </form>
+    </AppFrame>
+  )
+}

@@ -1,0 +1,51 @@
+// /app/signup: name, email and password; a code is then mailed to verify the address.
+import { AppFrame } from './app-frame.tsx'
+import { CsrfField } from './csrf-field.tsx'
+import { Field, FormErrors } from './form-controls.tsx'
+import { fieldError, formErrors, type FormPageProps } from './form-page.ts'
+import { GoogleButton } from './google-button.tsx'
+
+export function SignupPage(props: FormPageProps & { google: boolean }) {
+  return (
+    <AppFrame title="Create an account" csrf={props.csrf} current="signup">
+      <form id="signup-form" class="account-form" method="post" action="/app/signup" novalidate>
+        <FormErrors errors={formErrors(props)} />
+        <CsrfField />
+        <Field
+          name="name"
+          label="Name"
+          autocomplete="name"
+          maxlength={100}
+          value={props.values?.name}
+          error={fieldError(props, 'name')}
+        />
+        <Field
+          name="email"
+          label="Email"
+          type="email"
+          autocomplete="email"
+          hint="We send a 6-digit code to this address to verify it."
+          value={props.values?.email}
+          error={fieldError(props, 'email')}
+        />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autocomplete="new-password"
+          hint="At least 8 characters."
+          minlength={8}
+          maxlength={128}
+          error={fieldError(props, 'password')}
+        />
+        <div class="actions">
+          <button type="submit">Create account</button>
+        </div>
+      </form>
+      {props.google && <GoogleButton />}
+      <p class="switch">
+        Already have an account? <a href="/app/signin">Sign in</a>
+      </p>
+    </AppFrame>
+  )
+}

@@ -1,0 +1,128 @@
+// GET and POST /app/signup (an account and its web session, the code mailed), and /app/verify with
+// its second button, POST /app/verify/resend.
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { AppEnv } from '../../app-env.ts'
+import { EMAIL_TAKEN, resendVerification, signUp, verifyEmail } from '../../auth/accounts.ts'
+import { EMAIL_DISABLED, mailCodeIfIssued } from '../../auth/code-mail.ts'
+import { authConfig } from '../../auth/config.ts'
+import { sendCodeEmail } from '../../auth/emails.ts'
+import { googleConfig } from '../../auth/google-config.ts'
+import { createDb, type Db } from '../../db/client.ts'
+import { failureBudget, FAILURE_BUDGETS } from '../../http/failure-budget.ts'
+import { rateLimit, RULES } from '../../http/rate-limit.ts'
+import { createRouter } from '../../http/router.ts'
+import { LABELS, ResendForm, SignupForm, VerifyForm } from './auth-forms.ts'
+import { csrfToken, requireCsrf } from './csrf.ts'
+import { formEmail, readForm } from './form-body.ts'
+import type { FormPageProps } from './form-page.ts'
+import { wordsFor } from './lookup.ts'
+import { APP_HOME } from './next-path.ts'
+import { refusal } from './refusal.ts'
+import { SignupPage } from './signup-page.tsx'
+import { VerifyPage } from './verify-page.tsx'
+import { beginWebSession, webSession } from './web-session.ts'
+
+const NOTICES: Record<string, string> = {
+  sent: 'We emailed you a 6-digit code.',
+  'not-sent': 'Your account is ready, but the code email could not be sent. Send a new code below.',
+}
+
+async function signupPage(
+  c: Context<AppEnv>,
+  props: Omit<FormPageProps, 'csrf'>,
+  status: ContentfulStatusCode = 200,
+) {
+  const google = googleConfig(c.env) !== undefined
+  return c.html(<SignupPage {...props} csrf={await csrfToken(c)} google={google} />, status)
+}
+
+async function verifyPage(
+  c: Context<AppEnv>,
+  props: Omit<FormPageProps, 'csrf' | 'session'>,
+  status: ContentfulStatusCode = 200,
+) {
+  const session = await webSession(c)
+  return c.html(<VerifyPage {...props} session={session} csrf={await csrfToken(c)} />, status)
+}
+
+export const signupRoutes = createRouter()
+
+signupRoutes
+  .get('/signup', async (c) => {
+    if (await webSession(c)) return c.redirect(APP_HOME, 303)
+    return signupPage(c, {})
+  })
+  .post('/signup', requireCsrf, rateLimit(RULES.signup), async (c) => {
+    const form = await readForm(c, SignupForm, LABELS.signup)
+    if (!form.ok) return signupPage(c, form, 400)
+    const now = Date.now()
+    let result: Awaited<ReturnType<typeof signUp>>
+    try {
+      result = await signUp(createDb(c.env.DB), authConfig(c.env), form.data, now, 'web')
+    } catch (error) {
+      refusal(error, [409])
+      const errors = {
+        fields: { email: `${EMAIL_TAKEN}. Sign in, or reset its password.` },
+        form: [],
+      }
+      return signupPage(c, { values: form.values, errors }, 409)
+    }
+    const { delivery } = await sendCodeEmail(
+      c.env,
+      result.user,
+      'verify_email',
+      result.code,
+      result.codeExpiresAt,
+    )
+    await beginWebSession(c, result, now)
+    return c.redirect(`/app/verify?code=${delivery.sent ? 'sent' : 'not-sent'}`, 303)
+  })
+  .get('/verify', async (c) => {
+    const session = await webSession(c)
+    if (session?.user.emailVerifiedAt != null) return c.redirect(APP_HOME, 303)
+    return verifyPage(c, { notice: wordsFor(NOTICES, c.req.query('code')) })
+  })
+  .post(
+    '/verify',
+    requireCsrf,
+    rateLimit(RULES.codeCheck),
+    failureBudget(FAILURE_BUDGETS.codeCheck, formEmail),
+    async (c) => {
+      const form = await readForm(c, VerifyForm, LABELS.verify)
+      if (!form.ok) return verifyPage(c, form, 400)
+      const now = Date.now()
+      try {
+        const signedIn = await verifyEmail(
+          createDb(c.env.DB),
+          authConfig(c.env),
+          form.data,
+          now,
+          'web',
+        )
+        await beginWebSession(c, signedIn, now)
+        return c.redirect('/app/?notice=verified', 303)
+      } catch (error) {
+        refusal(error, [400])
+        const code =
+          'This code is wrong, used or expired. Check the latest email, or send a new code.'
+        return verifyPage(c, { values: form.values, errors: { fields: { code }, form: [] } }, 400)
+      }
+    },
+  )
+  .post('/verify/resend', requireCsrf, rateLimit(RULES.codeSend, formEmail), async (c) => {
+    const form = await readForm(c, ResendForm, LABELS.verify)
+    if (!form.ok) return verifyPage(c, form, 400)
+    const values = { email: form.values.email ?? '' }
+    const issue = (db: Db, email: string) =>
+      resendVerification(db, authConfig(c.env), email, Date.now())
+    try {
+      await mailCodeIfIssued(c, form.data.email, 'verify_email', issue)
+    } catch (error) {
+      refusal(error, [503])
+      return verifyPage(c, { values, errors: { fields: {}, form: [EMAIL_DISABLED] } }, 503)
+    }
+    // The same words whether or not such an account exists, as the API's answer.
+    const notice = 'If an unverified account exists for that email, a new code has been sent.'
+    return verifyPage(c, { values, notice })
+  })

@@ -1,0 +1,67 @@
+// The service worker served at /sw.js: shows each Web Push message as a notification and opens
+// its page when clicked. Plain ES2017 in a string, as the page script; no fetch handler, no cache.
+export const SERVICE_WORKER_SCRIPT = `'use strict'
+// Only the notification; the pages are never cached here, so the service works as without it.
+
+// A new version replaces the old one at once: it holds no state a running page depends on.
+self.addEventListener('install', function () {
+  self.skipWaiting()
+})
+
+// The link a notification opens: an http(s) URL (the contest's page, from the payload's url or
+// data.url), else this service's home page, so a notification never opens nothing.
+function linkOf(payload) {
+  var data = payload.data && typeof payload.data === 'object' ? payload.data : {}
+  var wanted = typeof payload.url === 'string' ? payload.url : data.url
+  if (typeof wanted !== 'string' || !wanted) return self.registration.scope
+  try {
+    var url = new URL(wanted, self.registration.scope)
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.href
+  } catch (error) {}
+  return self.registration.scope
+}
+
+// What the push kinds send: {title, body, tag, url?, data}. A message that is not JSON is still
+// shown (as its text), because a push the user cannot see is one the browser may penalise.
+function payloadOf(event) {
+  if (!event.data) return {}
+  try {
+    var parsed = event.data.json()
+    return parsed && typeof parsed === 'object' ? parsed : {}
+  } catch (error) {
+    return { body: event.data.text() }
+  }
+}
+
+self.addEventListener('push', function (event) {
+  var payload = payloadOf(event)
+  var data = payload.data && typeof payload.data === 'object' ? payload.data : {}
+  var options = {
+    body: typeof payload.body === 'string' ? payload.body : '',
+    data: Object.assign({}, data, { url: linkOf(payload) }),
+  }
+  // One notification per tag: a newer message of the same notification replaces the older one,
+  // and renotify lets the replacement be noticed (a second test push, say).
+  if (typeof payload.tag === 'string' && payload.tag) {
+    options.tag = payload.tag
+    options.renotify = true
+  }
+  var title = typeof payload.title === 'string' && payload.title ? payload.title : 'Contest Alerts'
+  event.waitUntil(self.registration.showNotification(title, options))
+})
+
+// A tab already showing the link is brought forward; otherwise the link opens in a new one.
+self.addEventListener('notificationclick', function (event) {
+  event.notification.close()
+  var data = event.notification.data || {}
+  var url = typeof data.url === 'string' ? data.url : self.registration.scope
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (tabs) {
+      for (var i = 0; i < tabs.length; i++) {
+        if (tabs[i].url === url && 'focus' in tabs[i]) return tabs[i].focus()
+      }
+      return self.clients.openWindow ? self.clients.openWindow(url) : undefined
+    })
+  )
+})
+`

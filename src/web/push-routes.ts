@@ -1,0 +1,109 @@
+// Web Push for the web app, under /users/push-subscriptions next to the subscribe and unsubscribe
+// routes: the VAPID public key a browser subscribes with, and a test push to the caller's browsers.
+import { createRoute, z } from '@hono/zod-openapi'
+import { pushProvider, vapidKeysValid } from '../channels/push.ts'
+import { createDb } from '../db/client.ts'
+import { settings, type Env } from '../env.ts'
+import { currentUser } from '../http/auth.ts'
+import { rateLimit, RULES } from '../http/rate-limit.ts'
+import { createRouter, signedInRoute } from '../http/router.ts'
+import { badRequest } from '../lib/errors.ts'
+import { errorResponse, json } from '../lib/openapi.ts'
+import { sendTestPush, type TestPushResult } from '../notifications/api/test-push.ts'
+
+const tags = ['Users']
+
+// Browsers may keep the key a while, but not so long that turning push on (or a new key) waits.
+const PUBLIC_KEY_MAX_AGE = 300
+
+export const PushPublicKeySchema = z
+  .object({
+    enabled: z.boolean(),
+    publicKey: z.string().optional().openapi({
+      description: 'The VAPID public key (base64url P-256 point): applicationServerKey',
+    }),
+  })
+  .openapi('PushPublicKey')
+
+export const TestPushSchema = z
+  .object({
+    enabled: z.boolean(),
+    provider: z.enum(['web-push', 'outbox', 'none']),
+    subscriptions: z.number().int(),
+    accepted: z.number().int(),
+    removed: z.number().int(),
+    errors: z.array(z.string()),
+    message: z.string(),
+  })
+  .openapi('TestPushResult')
+
+/**
+ * The key browsers subscribe with, when this service can push to them: both VAPID keys set and
+ * well formed. The local outbox alone is no push service a browser could subscribe at, so it is
+ * `enabled: false` here.
+ */
+export function pushPublicKey(env: Env): z.infer<typeof PushPublicKeySchema> {
+  const s = settings(env)
+  if (pushProvider(env) !== 'web-push' || !vapidKeysValid(s)) return { enabled: false }
+  return { enabled: true, publicKey: s.VAPID_PUBLIC_KEY! }
+}
+
+/** The test push's outcome in words a person reads in the settings page's status line. */
+export function describeTestPush(result: TestPushResult): string {
+  const { subscriptions, accepted, removed } = result
+  if (!result.enabled) return 'Push notifications are not available on this server.'
+  if (subscriptions === 0) return 'No browser is subscribed to push notifications yet.'
+  const where = result.provider === 'outbox' ? ' (to the local outbox, DEV_OUTBOX)' : ''
+  if (accepted === subscriptions) {
+    return `Test notification sent to ${accepted} browser${accepted === 1 ? '' : 's'}${where}.`
+  }
+  const parts = [
+    accepted === 0
+      ? 'Test notification not sent.'
+      : `Test notification sent to ${accepted} of ${subscriptions} browsers${where}.`,
+  ]
+  if (removed > 0) {
+    parts.push(`${removed} subscription(s) had expired and were removed: turn push on again there.`)
+  }
+  if (result.errors.length > 0) parts.push(`Not sent: ${result.errors.join('; ')}.`)
+  return parts.join(' ')
+}
+
+const publicKey = createRoute({
+  method: 'get',
+  path: '/public-key',
+  tags,
+  summary: 'The VAPID public key browsers subscribe with; enabled is false without push',
+  responses: {
+    200: json(PushPublicKeySchema, 'Whether push is on, and the key (cacheable, 300 s)'),
+  },
+})
+
+const testPush = signedInRoute({
+  method: 'post',
+  path: '/test',
+  tags,
+  summary: 'Send a test notification to every push subscription of the caller',
+  middleware: [rateLimit(RULES.pushTest)] as const,
+  responses: {
+    200: json(TestPushSchema, 'Sent (see accepted), or enabled false when push is off'),
+    400: errorResponse('The caller has no push subscription'),
+    429: errorResponse('Too many requests'),
+  },
+})
+
+/** Mounted at /users/push-subscriptions. */
+export const pushRoutes = createRouter()
+  .openapi(publicKey, (c) => {
+    c.header('Cache-Control', `public, max-age=${PUBLIC_KEY_MAX_AGE}`)
+    return c.json(pushPublicKey(c.env), 200)
+  })
+  .openapi(testPush, async (c) => {
+    const db = createDb(c.env.DB)
+    const result = await sendTestPush(c.env, db, currentUser(c).sub, Date.now())
+    if (result.enabled && result.subscriptions === 0) {
+      throw badRequest('No push subscription: turn push notifications on in a browser first')
+    }
+    c.header('Cache-Control', 'no-store')
+    return c.json({ ...result, message: describeTestPush(result) }, 200)
+  })
