@@ -1,6 +1,7 @@
-// Sends one notification over one channel through its provider, in the words its kind module
-// writes (kinds/), and reports the result the same way for every channel: delivered, worth
-// retrying, or not.
+// One notification over one channel, in the words its kind module writes (kinds/): the email to
+// send (send-emails.ts sends a message's emails in one call), or the send itself over WhatsApp,
+// push, Telegram or Discord, reported the same way for every channel: delivered, worth retrying,
+// or not.
 import type { EmailMessage } from '../../channels/email.ts'
 import { sendPush, type PushResult } from '../../channels/push.ts'
 import { sendWhatsApp } from '../../channels/whatsapp.ts'
