@@ -363,10 +363,11 @@ export const notifications = sqliteTable(
       .on(t.userId, t.type, t.dedupeKey)
       .where(sql`contest_id IS NULL AND (dedupe_key LIKE 'daily:%' OR dedupe_key LIKE 'weekly:%')`),
     index('notifications_user_created').on(t.userId, t.createdAt),
-    // The admin history (all users, newest first) and the admin cleanup by age.
+    // The admin history (all users, newest first), the admin cleanup by age and the daily removal
+    // of expired notifications (expiry is creation plus NOTIFICATION_TTL_DAYS). No index on status
+    // or expires_at: no query needs them, and every reminder wrote both, and every status change
+    // rewrote the status one.
     index('notifications_created').on(t.createdAt),
-    index('notifications_status_updated').on(t.status, t.updatedAt),
-    index('notifications_expires').on(t.expiresAt),
     index('notifications_contest').on(t.contestId),
   ],
 )

@@ -21,7 +21,8 @@ export async function cleanupJob(env: Env, now: number) {
   const auth = await removeExpiredAuthRecords(db, now)
   const accountsPurged = await purgeDeletedAccounts(db, now)
   const ingestion = await sweepStuckIngestionJobs(db, intelligenceClient(env), now)
-  const notificationsExpired = await removeExpiredNotifications(env.DB, now)
+  const ttlMs = settings(env).NOTIFICATION_TTL_DAYS * DAY_MS
+  const notificationsExpired = await removeExpiredNotifications(env.DB, now - ttlMs)
   const telegramLinksExpired = await removeExpiredTelegramLinks(db, now)
   return {
     contestsRemoved,

@@ -47,8 +47,12 @@ export function cleanupNotifications(d1: D1Database, before: number, userId?: st
 // The daily job may take a large backlog, still bounded so it ends within its time.
 const DAILY_CHUNKS = 500
 
-/** Notifications past their expiry (NOTIFICATION_TTL_DAYS after creation). */
-export async function removeExpiredNotifications(d1: D1Database, now: number) {
-  const selection = { where: 'expires_at < ?2', params: [now], order: 'expires_at' }
+/**
+ * Notifications past their expiry: created before `createdBefore` (now less
+ * NOTIFICATION_TTL_DAYS), read through the creation index rather than one on expires_at, which
+ * every reminder would pay for.
+ */
+export async function removeExpiredNotifications(d1: D1Database, createdBefore: number) {
+  const selection = { where: 'created_at < ?2', params: [createdBefore], order: 'created_at' }
   return (await deleteInChunks(d1, selection, DAILY_CHUNKS)).deleted
 }
