@@ -1,9 +1,10 @@
 // /app/account/recover: an account deleted in the last 30 days, restored with its email and
 // password (the API's POST /auth/recover-account), which also signs this browser in.
+import { EmailField, PasswordField } from './account-fields.tsx'
 import { AppFrame } from './app-frame.tsx'
 import { CsrfField } from './csrf-field.tsx'
-import { Field, FormErrors, Notice } from './form-controls.tsx'
-import { fieldError, formErrors, type FormPageProps } from './form-page.ts'
+import { FormErrors, Notice } from './form-controls.tsx'
+import { formErrors, type FormPageProps } from './form-page.ts'
 import { RECOVERY_DAYS } from './account-page.tsx'
 
 export function RecoverPage(props: FormPageProps) {
@@ -23,21 +24,8 @@ export function RecoverPage(props: FormPageProps) {
       >
         <FormErrors errors={formErrors(props)} />
         <CsrfField />
-        <Field
-          name="email"
-          label="Email"
-          type="email"
-          autocomplete="email"
-          value={props.values?.email}
-          error={fieldError(props, 'email')}
-        />
-        <Field
-          name="password"
-          label="Password"
-          type="password"
-          autocomplete="current-password"
-          error={fieldError(props, 'password')}
-        />
+        <EmailField form={props} />
+        <PasswordField form={props} current />
         <div class="actions">
           <button type="submit">Recover my account</button>
         </div>

@@ -1,8 +1,9 @@
 // /app/forgot: the address to mail a password reset code to.
+import { EmailField } from './account-fields.tsx'
 import { AppFrame } from './app-frame.tsx'
 import { CsrfField } from './csrf-field.tsx'
-import { Field, FormErrors } from './form-controls.tsx'
-import { fieldError, formErrors, type FormPageProps } from './form-page.ts'
+import { FormErrors } from './form-controls.tsx'
+import { formErrors, type FormPageProps } from './form-page.ts'
 
 export function ForgotPage(props: FormPageProps) {
   return (
@@ -13,14 +14,7 @@ export function ForgotPage(props: FormPageProps) {
       <form id="forgot-form" class="account-form" method="post" action="/app/forgot" novalidate>
         <FormErrors errors={formErrors(props)} />
         <CsrfField />
-        <Field
-          name="email"
-          label="Email"
-          type="email"
-          autocomplete="email"
-          value={props.values?.email}
-          error={fieldError(props, 'email')}
-        />
+        <EmailField form={props} />
         <div class="actions">
           <button type="submit">Email me a code</button>
           <a href="/app/reset">I already have a code</a>

@@ -1,8 +1,9 @@
 // /app/signin: email and password, links to a reset and to a new account, and Google when set up.
+import { EmailField, PasswordField } from './account-fields.tsx'
 import { AppFrame } from './app-frame.tsx'
 import { CsrfField } from './csrf-field.tsx'
-import { Field, FormErrors, Notice } from './form-controls.tsx'
-import { fieldError, formErrors, type FormPageProps } from './form-page.ts'
+import { FormErrors, Notice } from './form-controls.tsx'
+import { formErrors, type FormPageProps } from './form-page.ts'
 import { GoogleButton } from './google-button.tsx'
 import { APP_HOME } from './next-path.ts'
 
@@ -21,21 +22,8 @@ export function SigninPage(props: SigninPageProps) {
       <form id="signin-form" class="account-form" method="post" action={action} novalidate>
         <FormErrors errors={formErrors(props)} />
         <CsrfField />
-        <Field
-          name="email"
-          label="Email"
-          type="email"
-          autocomplete="email"
-          value={props.values?.email}
-          error={fieldError(props, 'email')}
-        />
-        <Field
-          name="password"
-          label="Password"
-          type="password"
-          autocomplete="current-password"
-          error={fieldError(props, 'password')}
-        />
+        <EmailField form={props} />
+        <PasswordField form={props} current />
         <div class="actions">
           <button type="submit">Sign in</button>
           <a href="/app/forgot">Forgot your password?</a>

@@ -1,4 +1,5 @@
 // /app/signup: name, email and password; a code is then mailed to verify the address.
+import { EmailField, PasswordField } from './account-fields.tsx'
 import { AppFrame } from './app-frame.tsx'
 import { CsrfField } from './csrf-field.tsx'
 import { Field, FormErrors } from './form-controls.tsx'
@@ -19,25 +20,8 @@ export function SignupPage(props: FormPageProps & { google: boolean }) {
           value={props.values?.name}
           error={fieldError(props, 'name')}
         />
-        <Field
-          name="email"
-          label="Email"
-          type="email"
-          autocomplete="email"
-          hint="We send a 6-digit code to this address to verify it."
-          value={props.values?.email}
-          error={fieldError(props, 'email')}
-        />
-        <Field
-          name="password"
-          label="Password"
-          type="password"
-          autocomplete="new-password"
-          hint="At least 8 characters."
-          minlength={8}
-          maxlength={128}
-          error={fieldError(props, 'password')}
-        />
+        <EmailField form={props} hint="We send a 6-digit code to this address to verify it." />
+        <PasswordField form={props} hint="At least 8 characters." />
         <div class="actions">
           <button type="submit">Create account</button>
         </div>

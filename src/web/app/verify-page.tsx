@@ -1,8 +1,9 @@
 // /app/verify: the 6-digit code mailed at sign-up, and a second button that mails a new one.
+import { CodeField, EmailField } from './account-fields.tsx'
 import { AppFrame } from './app-frame.tsx'
 import { CsrfField } from './csrf-field.tsx'
-import { Field, FormErrors, Notice } from './form-controls.tsx'
-import { fieldError, formErrors, type FormPageProps } from './form-page.ts'
+import { FormErrors, Notice } from './form-controls.tsx'
+import { formErrors, type FormPageProps } from './form-page.ts'
 
 export function VerifyPage(props: FormPageProps) {
   const email = props.values?.email ?? props.session?.user.email
@@ -13,24 +14,8 @@ export function VerifyPage(props: FormPageProps) {
       <form id="verify-form" class="account-form" method="post" action="/app/verify" novalidate>
         <FormErrors errors={formErrors(props)} />
         <CsrfField />
-        <Field
-          name="email"
-          label="Email"
-          type="email"
-          autocomplete="email"
-          value={email}
-          error={fieldError(props, 'email')}
-        />
-        <Field
-          name="code"
-          label="Code"
-          autocomplete="one-time-code"
-          inputmode="numeric"
-          pattern="[0-9]{6}"
-          maxlength={6}
-          value={props.values?.code}
-          error={fieldError(props, 'code')}
-        />
+        <EmailField form={props} value={email} />
+        <CodeField form={props} />
         <div class="actions">
           {/* First in the form, so Enter in a field verifies rather than sends a new code. */}
           <button type="submit">Verify</button>
