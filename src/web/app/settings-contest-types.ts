@@ -1,58 +1,57 @@
 // The contest types the settings page offers as checkboxes: each platform's types and the
 // divisions the sync tags contests with (contests/matching.ts). The API stores free text, so
 // anything else a user chose stays in "Other types".
+import { platformName } from '../../contests/describe.ts'
 import { normalizeContestType } from '../../contests/matching.ts'
+import {
+  PLATFORMS,
+  TYPES_BY_PLATFORM,
+  type ContestType,
+  type Platform,
+} from '../../contests/schemas.ts'
 
 export interface TypeChoice {
   value: string
   label: string
 }
 
+// What each of the catalogue's types (contests/schemas.ts) is called on the page.
+const TYPE_LABELS: Record<ContestType, string> = {
+  CF: 'Rounds (CF)',
+  ICPC: 'ICPC format',
+  IOI: 'IOI format',
+  WEEKLY: 'Weekly',
+  BIWEEKLY: 'Biweekly',
+  STARTERS: 'Starters',
+  LONG: 'Long',
+  COOK_OFF: 'Cook-Off',
+  LUNCH_TIME: 'Lunchtime',
+  ABC: 'Beginner (ABC)',
+  ARC: 'Regular (ARC)',
+  AGC: 'Grand (AGC)',
+  AHC: 'Heuristic (AHC)',
+}
+
+// Not types but tags the sync reads from a round's name (contests/matching.ts).
+const DIVISIONS: TypeChoice[] = [
+  { value: 'div1', label: 'Div. 1' },
+  { value: 'div2', label: 'Div. 2' },
+  { value: 'div3', label: 'Div. 3' },
+  { value: 'div4', label: 'Div. 4' },
+  { value: 'educational', label: 'Educational' },
+  { value: 'global', label: 'Global' },
+]
+
+const platformGroup = (platform: Platform) => ({
+  legend: platformName(platform),
+  types: TYPES_BY_PLATFORM[platform].map((type) => ({ value: type, label: TYPE_LABELS[type] })),
+})
+
+// The divisions next to Codeforces, whose rounds carry them most.
 export const TYPE_GROUPS: { legend: string; types: TypeChoice[] }[] = [
-  {
-    legend: 'Codeforces',
-    types: [
-      { value: 'CF', label: 'Rounds (CF)' },
-      { value: 'ICPC', label: 'ICPC format' },
-      { value: 'IOI', label: 'IOI format' },
-    ],
-  },
-  {
-    legend: 'Divisions (Codeforces and CodeChef)',
-    types: [
-      { value: 'div1', label: 'Div. 1' },
-      { value: 'div2', label: 'Div. 2' },
-      { value: 'div3', label: 'Div. 3' },
-      { value: 'div4', label: 'Div. 4' },
-      { value: 'educational', label: 'Educational' },
-      { value: 'global', label: 'Global' },
-    ],
-  },
-  {
-    legend: 'LeetCode',
-    types: [
-      { value: 'WEEKLY', label: 'Weekly' },
-      { value: 'BIWEEKLY', label: 'Biweekly' },
-    ],
-  },
-  {
-    legend: 'CodeChef',
-    types: [
-      { value: 'STARTERS', label: 'Starters' },
-      { value: 'LONG', label: 'Long' },
-      { value: 'COOK_OFF', label: 'Cook-Off' },
-      { value: 'LUNCH_TIME', label: 'Lunchtime' },
-    ],
-  },
-  {
-    legend: 'AtCoder',
-    types: [
-      { value: 'ABC', label: 'Beginner (ABC)' },
-      { value: 'ARC', label: 'Regular (ARC)' },
-      { value: 'AGC', label: 'Grand (AGC)' },
-      { value: 'AHC', label: 'Heuristic (AHC)' },
-    ],
-  },
+  platformGroup('codeforces'),
+  { legend: 'Divisions (Codeforces and CodeChef)', types: DIVISIONS },
+  ...PLATFORMS.filter((p) => p !== 'codeforces').map(platformGroup),
 ]
 
 const KNOWN = new Map(

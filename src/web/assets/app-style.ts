@@ -254,7 +254,10 @@ main > h1 {
 }
 input[type='text'],
 input[type='email'],
-input[type='password'] {
+input[type='password'],
+input[type='tel'],
+input[type='url'],
+input[type='time'] {
   font: inherit;
   color: var(--text);
   background: var(--bg);
@@ -262,6 +265,13 @@ input[type='password'] {
   border-radius: 6px;
   padding: 6px 8px;
   min-height: 40px;
+}
+input[type='text'],
+input[type='email'],
+input[type='password'],
+input[type='tel'],
+input[type='url'],
+.secret input {
   width: 100%;
 }
 .field-invalid input {
@@ -529,22 +539,6 @@ section + section {
   display: flex;
   flex-wrap: wrap;
   gap: 16px;
-}
-input[type='tel'],
-input[type='url'],
-input[type='time'] {
-  font: inherit;
-  color: var(--text);
-  background: var(--bg);
-  border: 1px solid var(--border);
-  border-radius: 6px;
-  padding: 6px 8px;
-  min-height: 40px;
-}
-input[type='tel'],
-input[type='url'],
-.secret input {
-  width: 100%;
 }
 .settings-section select {
   max-width: 100%;
