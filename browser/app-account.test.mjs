@@ -10,6 +10,7 @@ import {
   assertQuiet,
   codeFromOutbox,
   inlineContent,
+  overflowOf,
   sessionCookie,
   severeViolations,
   signIn,
@@ -17,6 +18,7 @@ import {
   submit,
   uniqueEmail,
   uniquePassword,
+  unexpectedConsoleErrors,
 } from './app-helpers.mjs'
 import { openPage, startHarness } from './harness.mjs'
 
@@ -192,24 +194,13 @@ appTest(
         const name = entry.label ?? pathOf(entry)
         assert.deepEqual(await inlineContent(page), { scripts: 0, styles: 0, handlers: [] }, name)
         assert.deepEqual(await cspViolations(), [], `${name}: CSP violations`)
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        )
+        const overflow = await overflowOf(page)
         assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the phone`)
       }
       const origin = new URL(harness.base).origin
       for (const src of report.scripts) assert.equal(new URL(src).origin, origin, src)
-      // A page answered with an error status is reported once on the console: expected.
-      const expected = PAGES.filter((p) => p.status).map(
-        (p) => `Failed to load resource: the server responded with a status of ${p.status}`,
-      )
-      const unexpected = report.consoleErrors.filter((message) => {
-        const at = expected.findIndex((e) => message.startsWith(e))
-        if (at < 0) return true
-        expected.splice(at, 1)
-        return false
-      })
-      assert.deepEqual(unexpected, [], 'console errors')
+      const statuses = PAGES.filter((p) => p.status).map((p) => p.status)
+      assert.deepEqual(unexpectedConsoleErrors(report, statuses), [], 'console errors')
       assert.deepEqual(report.pageErrors, [], 'uncaught exceptions')
     } finally {
       await close()

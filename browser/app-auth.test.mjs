@@ -15,6 +15,7 @@ import {
   signIn as signInAt,
   submit,
   uniqueEmail,
+  unexpectedConsoleErrors,
 } from './app-helpers.mjs'
 import { openPage, startHarness } from './harness.mjs'
 
@@ -227,18 +228,8 @@ appTest(
       }
       const origin = new URL(harness.base).origin
       for (const src of report.scripts) assert.equal(new URL(src).origin, origin, src)
-      // A form answered with its errors is a 4xx document, which Chromium reports on the
-      // console; that line, once per such page, is the status working as meant.
-      const expected = PAGES.filter((p) => p.status).map(
-        (p) => `Failed to load resource: the server responded with a status of ${p.status}`,
-      )
-      const unexpected = report.consoleErrors.filter((message) => {
-        const at = expected.findIndex((e) => message.startsWith(e))
-        if (at < 0) return true
-        expected.splice(at, 1)
-        return false
-      })
-      assert.deepEqual(unexpected, [], 'console errors')
+      const statuses = PAGES.filter((p) => p.status).map((p) => p.status)
+      assert.deepEqual(unexpectedConsoleErrors(report, statuses), [], 'console errors')
       assert.deepEqual(report.pageErrors, [], 'uncaught exceptions')
     } finally {
       await close()

@@ -1,12 +1,16 @@
-// What the web app's browser tests share: unique accounts, the emailed code from the local outbox,
-// submitting a form and waiting for the next document, signing up and in through the pages, the
-// session cookie, and the checks every page must pass (a quiet console, axe-core).
+// What the browser tests share: bounded tests, unique accounts, the emailed code from the local
+// outbox, submitting a form and waiting for the next document, signing up and in through the
+// pages, the session cookie, the checks every page must pass (a quiet console, axe-core, no
+// sideways scrolling) and the screenshots in docs/.
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { test } from 'node:test'
+import { ROOT } from './harness.mjs'
 
-export const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 const RUN = randomUUID().slice(0, 8)
 let seq = 0
@@ -107,4 +111,47 @@ export function inlineContent(page) {
       [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name),
     ),
   }))
+}
+
+/** How many pixels the page is wider than its viewport (0 or less: it fits). */
+export function overflowOf(page) {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+}
+
+/**
+ * Console errors besides the one line Chromium logs for each page answered with an error status
+ * (a form's 400, a 403 page): those are the statuses working as meant.
+ */
+export function unexpectedConsoleErrors(report, statuses) {
+  const expected = statuses.map(
+    (status) => `Failed to load resource: the server responded with a status of ${status}`,
+  )
+  return report.consoleErrors.filter((message) => {
+    const at = expected.findIndex((e) => message.startsWith(e))
+    if (at < 0) return true
+    expected.splice(at, 1)
+    return false
+  })
+}
+
+const SCREENSHOTS = join(ROOT, 'docs', 'screenshots')
+
+/** Width and height of a PNG, from its IHDR chunk. */
+function pngSize(path) {
+  const png = readFileSync(path)
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', `${path} is a PNG`)
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
+}
+
+/** Saves docs/screenshots/`file` and checks it is the viewport's size in device pixels. */
+export async function saveScreenshot(page, file, { viewport, deviceScaleFactor }) {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  const path = join(SCREENSHOTS, file)
+  await page.screenshot({ path, animations: 'disabled' })
+  assert.deepEqual(pngSize(path), {
+    width: viewport.width * deviceScaleFactor,
+    height: viewport.height * deviceScaleFactor,
+  })
 }

@@ -4,13 +4,13 @@
 // push toggle is there and speaks; axe-core in light and dark, the CSP and a quiet console; a
 // phone's width without sideways scrolling; and the screenshots in docs/screenshots/.
 import assert from 'node:assert/strict'
-import { mkdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { after, before } from 'node:test'
 import {
   appTestOf,
   assertQuiet,
   inlineContent,
+  overflowOf,
+  saveScreenshot,
   severeViolations,
   signIn,
   signUp,
@@ -18,9 +18,7 @@ import {
   uniqueEmail,
   uniquePassword,
 } from './app-helpers.mjs'
-import { ROOT, openPage, startHarness } from './harness.mjs'
-
-const SCREENSHOTS = join(ROOT, 'docs', 'screenshots')
+import { openPage, startHarness } from './harness.mjs'
 
 let harness
 before(async () => (harness = await startHarness({ outbox: true })), { timeout: 150_000 })
@@ -221,13 +219,6 @@ appTest('loads under its strict CSP with same-origin scripts and a quiet console
   }
 })
 
-/** Width and height of a PNG, from its IHDR chunk. */
-function pngSize(path) {
-  const png = readFileSync(path)
-  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', `${path} is a PNG`)
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
-}
-
 const SHOTS = [
   { file: 'settings-desktop.png', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
   {
@@ -240,7 +231,6 @@ const SHOTS = [
 ]
 
 appTest('works at a phone’s width without sideways scrolling; the screenshots', async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true })
   for (const { file, ...options } of SHOTS) {
     // A fixed zone, light, no animation, so the pictures change only when the page does.
     const { page, close } = await signedInPage({
@@ -252,9 +242,7 @@ appTest('works at a phone’s width without sideways scrolling; the screenshots'
     try {
       await page.goto(settingsUrl())
       await page.waitForLoadState('networkidle')
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      )
+      const overflow = await overflowOf(page)
       assert.ok(overflow <= 0, `${file}: the page is ${overflow}px wider than the viewport`)
       // Every section too, each form's widest part included (a long select, a URL).
       const wide = await page.evaluate(() =>
@@ -268,12 +256,7 @@ appTest('works at a phone’s width without sideways scrolling; the screenshots'
         sections.filter((s) => parseFloat(getComputedStyle(s).paddingLeft) < 8).map((s) => s.id),
       )
       assert.deepEqual(flat, [], `${file}: sections without their padding`)
-      const path = join(SCREENSHOTS, file)
-      await page.screenshot({ path, animations: 'disabled' })
-      assert.deepEqual(pngSize(path), {
-        width: options.viewport.width * options.deviceScaleFactor,
-        height: options.viewport.height * options.deviceScaleFactor,
-      })
+      await saveScreenshot(page, file, options)
     } finally {
       await close()
     }

@@ -1,14 +1,10 @@
 // The home page (`GET /`) in headless Chromium against a catalogue synced from the recorded platform
 // payloads: listing and local times, filters, search, keyboard, axe-core, CSP, and the screenshots.
 import assert from 'node:assert/strict'
-import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { join } from 'node:path'
-import { after, before, test } from 'node:test'
-import { ROOT, openPage, startHarness } from './harness.mjs'
+import { after, before } from 'node:test'
+import { appTestOf, overflowOf, saveScreenshot, severeViolations } from './app-helpers.mjs'
+import { openPage, startHarness } from './harness.mjs'
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
-const SCREENSHOTS = join(ROOT, 'docs', 'screenshots')
 const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder']
 /** How each zone may be named or offset in a rendered time, whatever format the page picks. */
 const ZONES = {
@@ -20,20 +16,8 @@ let harness
 before(async () => (harness = await startHarness()), { timeout: 150_000 })
 after(async () => harness?.stop(), { timeout: 30_000 })
 
-/**
- * A test of the home page, bounded so that a stuck page fails it rather than hanging the run; a
- * failure carries the service's last log lines, where a 500's cause is.
- */
-function homeTest(name, fn) {
-  test(name, { timeout: 60_000 }, async () => {
-    try {
-      await fn()
-    } catch (error) {
-      error.message += `\n--- workers.log ---\n${harness.log()}`
-      throw error
-    }
-  })
-}
+/** A bounded test of the home page whose failure carries the service's last log lines. */
+const homeTest = appTestOf(() => harness)
 
 /** Every listed contest as the page shows it. */
 function contestsOn(page) {
@@ -219,17 +203,7 @@ for (const colorScheme of ['light', 'dark']) {
     try {
       await page.goto(`${harness.base}/`)
       assert.ok((await contestsOn(page)).length > 0, 'axe judges a page with contests on it')
-      await page.addScriptTag({ path: AXE_PATH })
-      const violations = await page.evaluate(async () => {
-        const results = await window.axe.run(document, { resultTypes: ['violations'] })
-        return results.violations.map((v) => ({
-          id: v.id,
-          impact: v.impact,
-          help: v.help,
-          targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
-        }))
-      })
-      const severe = violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+      const severe = await severeViolations(page)
       assert.deepEqual(severe, [], JSON.stringify(severe, null, 2))
     } finally {
       await close()
@@ -287,13 +261,6 @@ homeTest(
   },
 )
 
-/** Width and height of a PNG, from its IHDR chunk. */
-function pngSize(path) {
-  const png = readFileSync(path)
-  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', `${path} is a PNG`)
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
-}
-
 const SHOTS = [
   { file: 'home-desktop.png', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
   {
@@ -308,7 +275,6 @@ const SHOTS = [
 homeTest(
   'screenshots of the home page at desktop and phone widths, nothing wider than the screen',
   async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true })
     for (const { file, ...options } of SHOTS) {
       // A fixed zone and no animation, so the pictures change only when the page does.
       const { page, close } = await openPage(harness.browser, {
@@ -319,16 +285,9 @@ homeTest(
       })
       try {
         await page.goto(`${harness.base}/`)
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        )
+        const overflow = await overflowOf(page)
         assert.ok(overflow <= 0, `${file}: the page is ${overflow}px wider than the viewport`)
-        const path = join(SCREENSHOTS, file)
-        await page.screenshot({ path, animations: 'disabled' })
-        assert.deepEqual(pngSize(path), {
-          width: options.viewport.width * options.deviceScaleFactor,
-          height: options.viewport.height * options.deviceScaleFactor,
-        })
+        await saveScreenshot(page, file, options)
       } finally {
         await close()
       }

@@ -4,7 +4,8 @@
 // real push service is never reached (this network has none): subscribe() is stood in for.
 import assert from 'node:assert/strict'
 import { createECDH, randomBytes } from 'node:crypto'
-import { after, before, test } from 'node:test'
+import { after, before } from 'node:test'
+import { appTestOf } from './app-helpers.mjs'
 import { openPage, startHarness } from './harness.mjs'
 
 let harness
@@ -36,20 +37,8 @@ const PUSH_MARKUP = `
     <p id="push-status" role="status" aria-live="polite"></p>
   </section>`
 
-/**
- * A test bounded so that a stuck page fails it rather than hanging the run; a failure carries the
- * service's last log lines.
- */
-function pushTest(name, fn) {
-  test(name, { timeout: 60_000 }, async () => {
-    try {
-      await fn()
-    } catch (error) {
-      error.message += `\n--- workers.log ---\n${harness.log()}`
-      throw error
-    }
-  })
-}
+/** A bounded test whose failure carries the service's last log lines. */
+const pushTest = appTestOf(() => harness)
 
 /**
  * A page of the origin, as openPage gives it, that also records what the service worker logs
