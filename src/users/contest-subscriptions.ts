@@ -52,6 +52,13 @@ export async function clearSubscription(
   return removed.length > 0
 }
 
+// What a choice is as the API and the pages show it.
+const CHOICE = {
+  contestId: contestSubscriptions.contestId,
+  mode: contestSubscriptions.mode,
+  updatedAt: contestSubscriptions.updatedAt,
+}
+
 /** The user's choice for one contest, if any (the web app's page of one contest). */
 export async function subscriptionOf(
   db: Db,
@@ -59,11 +66,7 @@ export async function subscriptionOf(
   contestId: string,
 ): Promise<ContestSubscription | undefined> {
   return db
-    .select({
-      contestId: contestSubscriptions.contestId,
-      mode: contestSubscriptions.mode,
-      updatedAt: contestSubscriptions.updatedAt,
-    })
+    .select(CHOICE)
     .from(contestSubscriptions)
     .where(
       and(eq(contestSubscriptions.userId, userId), eq(contestSubscriptions.contestId, contestId)),
@@ -74,11 +77,7 @@ export async function subscriptionOf(
 /** The user's choices, the latest first. */
 export function subscriptionsOf(db: Db, userId: string): Promise<ContestSubscription[]> {
   return db
-    .select({
-      contestId: contestSubscriptions.contestId,
-      mode: contestSubscriptions.mode,
-      updatedAt: contestSubscriptions.updatedAt,
-    })
+    .select(CHOICE)
     .from(contestSubscriptions)
     .where(eq(contestSubscriptions.userId, userId))
     .orderBy(desc(contestSubscriptions.updatedAt), contestSubscriptions.contestId)
@@ -97,11 +96,7 @@ export async function subscriptionPage(
   const [[{ total }], rows] = await db.batch([
     db.select({ total: count() }).from(contestSubscriptions).where(mine),
     db
-      .select({
-        contestId: contestSubscriptions.contestId,
-        mode: contestSubscriptions.mode,
-        updatedAt: contestSubscriptions.updatedAt,
-      })
+      .select(CHOICE)
       .from(contestSubscriptions)
       .where(mine)
       .orderBy(desc(contestSubscriptions.updatedAt), contestSubscriptions.contestId)
