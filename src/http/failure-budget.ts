@@ -8,7 +8,7 @@ import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts'
 import type { LimiterStub, Reservation } from '../ports/rate-limiter.ts'
 import { clientIp } from './client-address.ts'
 import { limiterFor, limitsDisabled, limiterUnavailable, logLimiterFailure } from './limiter.ts'
-import { bodyEmail } from './rate-limit.ts'
+import { bodyEmail, webSessionUser } from './rate-limit.ts'
 import { refuse, report, tightest } from './rate-limit-response.ts'
 
 interface Budget {
@@ -49,10 +49,13 @@ export const FAILURE_BUDGETS = {
 /** The account a request's guess is aimed at, as a counter key; undefined when it names none. */
 export type AccountOf = (c: Context<AppEnv>) => Promise<string | undefined>
 
-/** The signed-in user (after requireUser or requireSession), for checks that name no email. */
+/**
+ * The signed-in user, for checks that name no email: the access token's (after requireUser or
+ * requireSession) or the web app's session, so a page and the API spend one budget.
+ */
 export const signedInAccount: AccountOf = async (c) => {
-  const claims = c.get('auth')
-  return claims ? `user:${claims.sub}` : undefined
+  const userId = c.get('auth')?.sub ?? (await webSessionUser(c))?.userId
+  return userId ? `user:${userId}` : undefined
 }
 
 /**

@@ -110,7 +110,7 @@ function hitObject(c: Context<AppEnv>, key: string, limit: number, windowMs: num
  * The user the request's web app session cookie signs in: the app hands the lookup in (web/ reads
  * the cookie, auth/ the session), as it hands the guards their session checks.
  */
-function webSessionUser(c: Context<AppEnv>) {
+export function webSessionUser(c: Context<AppEnv>) {
   const lookup = c.get('webSessionUser')
   return lookup ? lookup(c) : Promise.resolve(undefined)
 }

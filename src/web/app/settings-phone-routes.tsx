@@ -5,7 +5,7 @@ import { authConfig } from '../../auth/config.ts'
 import { refuseNumber } from '../../auth/phone-send-limits.ts'
 import { confirmPhoneCode, requestPhoneCode } from '../../auth/phone-verification.ts'
 import { createDb } from '../../db/client.ts'
-import { FAILURE_BUDGETS, failureBudget } from '../../http/failure-budget.ts'
+import { FAILURE_BUDGETS, failureBudget, signedInAccount } from '../../http/failure-budget.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'
 import { createRouter } from '../../http/router.ts'
 import { requireCsrf } from './csrf.ts'
@@ -18,7 +18,6 @@ import {
   submittedFields,
   UNREADABLE,
 } from './settings-form.ts'
-import { sessionAccount } from './settings-limits.ts'
 import { PHONE_FORMS, PhoneCodeForm } from './settings-phone.tsx'
 import { currentWebSession, requireWebUser } from './web-session.ts'
 
@@ -59,7 +58,7 @@ settingsPhoneRoutes
     requireCsrf,
     requireWebUser,
     rateLimit(RULES.phoneCodeCheck),
-    failureBudget(FAILURE_BUDGETS.codeCheck, sessionAccount),
+    failureBudget(FAILURE_BUDGETS.codeCheck, signedInAccount),
     async (c) => {
       const form = PHONE_FORMS.verify
       const submitted = await submittedFields(c)
