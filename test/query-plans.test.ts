@@ -17,6 +17,7 @@ import {
   RECORD_SQL,
 } from '../src/notifications/delivery/delivery-store.ts'
 import { FOLLOWERS_DUE_SQL, PLATFORM_DUE_SQL } from '../src/notifications/scheduling/reminders.ts'
+import { REMINDED_SQL } from '../src/notifications/scheduling/reschedules.ts'
 
 const db = createDb(env.DB)
 const now = Date.now()
@@ -94,6 +95,16 @@ describe('query plans', () => {
     expect(detail).toMatch(/SEARCH n USING (COVERING )?INDEX notifications_dedupe/)
     expect(detail).not.toMatch(/SCAN (u|up|users)\b/)
     expect(detail).not.toContain('TEMP B-TREE')
+  })
+
+  it('a moved contest’s reminded users are walked in order through the contest-first dedupe key', async () => {
+    const detail = await plan({ sql: REMINDED_SQL, params: ['c1', '1:', '', 500, HOUR_MS] })
+    expect(detail).toMatch(
+      /SEARCH n USING (COVERING )?INDEX notifications_dedupe \(contest_id=\? AND type=\? AND user_id>\?\)/,
+    )
+    // The index order is the ORDER BY, so LIMIT stops the walk at a page; DISTINCT's b-tree only
+    // remembers the users already given.
+    expect(detail).not.toContain('TEMP B-TREE FOR ORDER BY')
   })
 
   it('the followers of one contest come from the (contest_id, mode, user_id) index', async () => {

@@ -355,7 +355,11 @@ export const notifications = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('notifications_dedupe').on(t.userId, t.contestId, t.type, t.dedupeKey),
+    // Contest first: a page of a contest's followers inserts into one stretch of the index, where
+    // user first scattered every insert to its user's own leaf (twice the pages written per
+    // reminder). The same prefix serves the contest's lookups and its ON DELETE, and user id
+    // before the key walks a contest's reminded users in order (reschedules.ts).
+    uniqueIndex('notifications_dedupe').on(t.contestId, t.type, t.userId, t.dedupeKey),
     // SQLite treats NULLs as distinct, so digests (no contest) need their own key: one per user,
     // frequency and local date, even across concurrent scheduler runs. Limited to digest keys:
     // deleting a contest sets its reminders' contest_id to NULL, and those must not collide.
@@ -368,7 +372,6 @@ export const notifications = sqliteTable(
     // or expires_at: no query needs them, and every reminder wrote both, and every status change
     // rewrote the status one.
     index('notifications_created').on(t.createdAt),
-    index('notifications_contest').on(t.contestId),
   ],
 )
 

@@ -20,7 +20,7 @@ const RESCHEDULES_PER_RUN = 100
 // Users holding a reminder of this contest for another start time (its key does not begin with
 // the current start time, ?2), still able to receive one, with the shortest of their lead times
 // whose moment has passed for the new start (?5 ms away): the reminder the notice stands for.
-const REMINDED_SQL = `SELECT DISTINCT n.user_id AS id,
+export const REMINDED_SQL = `SELECT DISTINCT n.user_id AS id,
     (SELECT min(lt.value) FROM json_each(u.lead_times) lt
       WHERE lt.value * ${MINUTE_MS} >= ?5) AS dueLead
   FROM notifications n ${joinUserSql('n.user_id')}
