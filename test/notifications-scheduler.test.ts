@@ -8,7 +8,10 @@ import { createDb } from '../src/db/client.ts'
 import { acquireLock } from '../src/db/job-lock.ts'
 import { newId } from '../src/lib/ids.ts'
 import { HOUR_MS, MINUTE_MS } from '../src/lib/time.ts'
-import { enqueueNotificationDeliveries } from '../src/notifications/delivery/enqueue.ts'
+import {
+  enqueueNotificationDeliveries,
+  requeueStranded,
+} from '../src/notifications/delivery/enqueue.ts'
 import type { FanOutPage } from '../src/notifications/scheduling/fan-out-pages.ts'
 import { runNotificationScheduler } from '../src/notifications/scheduling/scheduler.ts'
 import { addContests, contest } from './helpers/contests.ts'
@@ -22,6 +25,7 @@ import {
   resetNotifications,
   runScheduler,
   testEnv,
+  type StoredDelivery,
 } from './helpers/notifications.ts'
 import { api } from './helpers/users.ts'
 import { emailBatchKey } from '../src/notifications/delivery/send-emails.ts'
@@ -291,14 +295,57 @@ describe('reminders', () => {
     for (const u of users) expect(await remindedOf(u.id)).toEqual([round.id])
   })
 
-  it('takes a contest’s notified mark back when the queue gives up on one of its pages', async () => {
-    await recipient()
+  // Fan-out pages of two followers each (earlier tests' users, deactivated, follow too). A page
+  // holding one of these users is consumed by an attempt whose queue fails once its reminders
+  // are made: they exist, marked queued, and were never enqueued.
+  async function pageThatDiedEnqueueing() {
+    const users = await Promise.all(Array.from({ length: 5 }, () => recipient()))
     const [round] = await addContests([contest(0.5)])
     const e = testEnv()
-    const counts = await runNotificationScheduler(e, Date.now(), { fanOutPage: 1 })
+    const now = Date.now()
+    const counts = await runNotificationScheduler(e, now, { fanOutPage: 2 })
     expect(counts.contestsMarkedNotified).toBe(1)
-    const [page] = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    const rest = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    const holds = (body: unknown) => {
+      const { after, through } = (body as { fanOut: FanOutPage }).fanOut
+      return users.some((u) => u.id > after && (through === null || u.id <= through))
+    }
+    const [page] = rest.splice(rest.findIndex(holds), 1)
+    const working = e.NOTIFICATIONS_QUEUE.sendBatch
+    e.NOTIFICATIONS_QUEUE.sendBatch = async () => {
+      throw new Error('queue unavailable')
+    }
+    const [died] = await consume(e, [{ body: page, attempts: 1 }])
+    expect(died.retried).toBe(true)
+    e.NOTIFICATIONS_QUEUE.sendBatch = working
+    const made = (await Promise.all(users.map((u) => reminded(u.id)))).flat()
+    expect(made.length).toBeGreaterThan(0)
+    const deliveries: StoredDelivery[] = made.flatMap((n) => n.deliveries)
+    expect(deliveries.every((d) => d.queuedAt !== null)).toBe(true)
+    // The sweep of unqueued deliveries leaves them to the page.
+    expect(await requeueStranded(e.NOTIFICATIONS_QUEUE, env.DB, now + 11 * MINUTE_MS)).toBe(0)
+    return { e, round, page, rest, users, deliveryIds: deliveries.map((d) => d.id) }
+  }
+
+  it('a fan-out page run again enqueues the reminders an attempt made and died before enqueueing', async () => {
+    const { e, page, rest, deliveryIds, users } = await pageThatDiedEnqueueing()
+    const pages = [...rest.map((body) => ({ body, attempts: 1 })), { body: page, attempts: 2 }]
+    const results = await consume(e, pages)
+    expect(results.every((r) => r.acked)).toBe(true)
+    const enqueued = e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)
+    expect(enqueued).toEqual(expect.arrayContaining(deliveryIds))
+    // Each of the five reminders once: the other pages made and enqueued the others.
+    expect(enqueued).toHaveLength(5)
+    expect(new Set(enqueued).size).toBe(5)
+    for (const u of users) expect(await reminded(u.id)).toHaveLength(1)
+  })
+
+  it('a fan-out page the queue gives up on hands over what it made and takes back the notified mark', async () => {
+    const { e, round, page, deliveryIds } = await pageThatDiedEnqueueing()
     await consume(e, [{ body: page, attempts: 4 }], 'notifications-dlq')
+    expect(e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds).sort()).toEqual(
+      [...deliveryIds].sort(),
+    )
     const row = await env.DB.prepare('SELECT is_notified AS notified FROM contests WHERE id = ?1')
       .bind(round.id)
       .first<{ notified: number }>()

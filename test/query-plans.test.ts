@@ -17,6 +17,7 @@ import {
   RECORD_SQL,
 } from '../src/notifications/delivery/delivery-store.ts'
 import { FOLLOWERS_DUE_SQL, PLATFORM_DUE_SQL } from '../src/notifications/scheduling/reminders.ts'
+import { PAGE_UNTOUCHED_SQL } from '../src/notifications/scheduling/page-resume.ts'
 import { REMINDED_SQL } from '../src/notifications/scheduling/reschedules.ts'
 
 const db = createDb(env.DB)
@@ -105,6 +106,16 @@ describe('query plans', () => {
     // The index order is the ORDER BY, so LIMIT stops the walk at a page; DISTINCT's b-tree only
     // remembers the users already given.
     expect(detail).not.toContain('TEMP B-TREE FOR ORDER BY')
+  })
+
+  it('a fan-out page run again finds its reminders by the dedupe key and their deliveries by theirs', async () => {
+    const detail = await plan({ sql: PAGE_UNTOUCHED_SQL, params: ['c1', '', '~', '1:'] })
+    expect(detail).toMatch(
+      /SEARCH n USING INDEX notifications_dedupe \(contest_id=\? AND type=\? AND user_id>\? AND user_id<\?\)/,
+    )
+    expect(detail).toMatch(
+      /SEARCH d USING INDEX notification_deliveries_channel \(notification_id=\?\)/,
+    )
   })
 
   it('the followers of one contest come from the (contest_id, mode, user_id) index', async () => {

@@ -78,14 +78,15 @@ export async function sendDeliveryMessages(
 
 /**
  * Enqueues the deliveries, grouped by channel into messages of up to 100, after `delaySeconds`
- * (for reminders made ahead of their time); returns how many deliveries the queue accepted.
+ * (for reminders made ahead of their time), and marks them queued unless they were created so
+ * (fan-out.ts); returns how many deliveries the queue accepted.
  */
 export async function enqueueNotificationDeliveries(
   queue: QueueProducer,
   d1: D1Database,
   deliveries: readonly { id: string; channel: Channel }[],
   now: number,
-  { delaySeconds = 0 }: { delaySeconds?: number } = {},
+  { delaySeconds = 0, markQueued = true }: { delaySeconds?: number; markQueued?: boolean } = {},
 ): Promise<number> {
   const byChannel = new Map<Channel, string[]>()
   for (const { id, channel } of deliveries) {
@@ -97,7 +98,7 @@ export async function enqueueNotificationDeliveries(
     // Marked only after the queue took them: a failure in between leaves them for the sweep,
     // and a message sent twice is harmless because the consumer claims each delivery.
     const ids = call.flatMap((m) => m.deliveryIds)
-    await d1.prepare(MARK_QUEUED_SQL).bind(now, JSON.stringify(ids)).run()
+    if (markQueued) await d1.prepare(MARK_QUEUED_SQL).bind(now, JSON.stringify(ids)).run()
     sent += ids.length
   })
   return sent
@@ -119,15 +120,33 @@ export async function requeueStranded(queue: QueueProducer, d1: D1Database, now:
         ORDER BY d.created_at LIMIT ?2`,
     )
     .bind(now - STRANDED_AFTER_MS, STRANDED_PER_RUN)
-    .all<{ id: string; channel: Channel; scheduledAt: number | null }>()
+    .all<ScheduledDelivery>()
+  return enqueueWhenDue(queue, d1, results, now)
+}
+
+export interface ScheduledDelivery {
+  id: string
+  channel: Channel
+  /** Its notification's moment (a reminder made ahead of it), or null to send at once. */
+  scheduledAt: number | null
+}
+
+/** Enqueues deliveries made earlier, each with the wait its notification still has. */
+export async function enqueueWhenDue(
+  queue: QueueProducer,
+  d1: D1Database,
+  deliveries: readonly ScheduledDelivery[],
+  now: number,
+  { markQueued = true } = {},
+) {
   const byDelay = new Map<number, { id: string; channel: Channel }[]>()
-  for (const { scheduledAt, ...delivery } of results) {
+  for (const { scheduledAt, ...delivery } of deliveries) {
     const delaySeconds = Math.max(0, Math.ceil(((scheduledAt ?? now) - now) / 1000))
     byDelay.set(delaySeconds, [...(byDelay.get(delaySeconds) ?? []), delivery])
   }
   let sent = 0
-  for (const [delaySeconds, deliveries] of byDelay) {
-    sent += await enqueueNotificationDeliveries(queue, d1, deliveries, now, { delaySeconds })
+  for (const [delaySeconds, group] of byDelay) {
+    sent += await enqueueNotificationDeliveries(queue, d1, group, now, { delaySeconds, markQueued })
   }
   return sent
 }

@@ -8,6 +8,8 @@ import type { QueueProducer } from '../../ports/queue.ts'
 export const FAN_OUT_PAGE = 5_000
 // Queues take at most 100 messages a sendBatch call.
 const MESSAGES_PER_SEND = 100
+/** Above every user id (lowercase hex): the open end of the last page of a walk. */
+export const LAST_USER_ID = '~'
 
 export interface FanOutPage {
   contestId: string

@@ -1,5 +1,5 @@
-// Creates notifications for a page of users in SQL: one notification per user, one delivery per
-// channel the user can be reached on, and the deliveries still to be enqueued, in one transaction.
+// Creates notifications for a page of users in SQL: one notification per user and one delivery per
+// channel the user can be reached on, in one transaction that returns the deliveries to enqueue.
 import { CHANNELS, type Channel } from '../../channels/registry.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { joinUserSql, REACHABLE_ON_SQL } from '../../users/recipients.ts'
@@ -13,10 +13,21 @@ export interface FanOutContext {
   ttlMs: number
   /** Channels whose provider can send; the others are left out of new notifications. */
   enabled: Record<Channel, boolean>
+  /**
+   * Deliveries are created already marked queued: set for a fan-out page, whose own queue message
+   * stands for its deliveries until it is acked (page-resume.ts), which spares marking each one.
+   * Elsewhere they are marked once the queue took them, and the sweep finds any left unmarked.
+   */
+  queuedOnCreate: boolean
 }
 
-export function fanOutContext(n: Notifier, now: number): FanOutContext {
-  return { d1: n.d1, now, ttlMs: n.settings.NOTIFICATION_TTL_DAYS * DAY_MS, enabled: n.enabled }
+export function fanOutContext(
+  n: Notifier,
+  now: number,
+  { queuedOnCreate = false } = {},
+): FanOutContext {
+  const ttlMs = n.settings.NOTIFICATION_TTL_DAYS * DAY_MS
+  return { d1: n.d1, now, ttlMs, enabled: n.enabled, queuedOnCreate }
 }
 
 export interface QueuedDelivery {
@@ -27,7 +38,7 @@ export interface QueuedDelivery {
 export interface PageResult {
   /** Notifications created (users already holding one with the same key are not counted). */
   created: number
-  /** Deliveries of this page not yet handed to the queue, including ones a crashed run left. */
+  /** Deliveries this page created, to hand to the queue. */
   toQueue: QueuedDelivery[]
   /** The same, per group in the order given. */
   toQueueByGroup: QueuedDelivery[][]
@@ -63,21 +74,19 @@ const pageNotifications = (first: number) => `json_each(?${first}) j
   CROSS JOIN notifications n ON n.user_id = j.value AND n.contest_id IS ?${first + 1}
     AND n.type = ?${first + 2} AND n.dedupe_key = ?${first + 3}`
 
+// RETURNING gives only the rows inserted: a delivery another run made first is that run's to
+// enqueue, or the sweep's if it died before (enqueue.ts).
 const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notification_id, channel,
-    status, retry_count, attempts, created_at, updated_at)
-  SELECT ${newIdSql('?1')}, n.id, c.value, 'PENDING', 0, 0, ?2, ?2
+    status, retry_count, attempts, queued_at, created_at, updated_at)
+  SELECT ${newIdSql('?1')}, n.id, c.value, 'PENDING', 0, 0, ?7, ?2, ?2
   FROM ${pageNotifications(3)} JOIN json_each(n.channels) c
   WHERE 1
-  ON CONFLICT DO NOTHING`
-
-// The unary pluses keep SQLite on the (notification_id, channel) key instead of the status index.
-const UNQUEUED_SQL = `SELECT d.id AS id, d.channel AS channel FROM ${pageNotifications(1)}
-  CROSS JOIN notification_deliveries d ON d.notification_id = n.id
-  WHERE +d.queued_at IS NULL AND +d.status = 'PENDING'`
+  ON CONFLICT DO NOTHING
+  RETURNING id, channel`
 
 const flag = (on: boolean) => (on ? 1 : 0)
 
-/** The three statements for one spec and one page of user ids. */
+/** The two statements for one spec and one page of user ids. */
 export function pageStatements(
   ctx: FanOutContext,
   spec: NotificationSpec,
@@ -104,8 +113,9 @@ export function pageStatements(
         ids,
         ...CHANNELS.map(allowed),
       ),
-    ctx.d1.prepare(INSERT_DELIVERIES_SQL).bind(seconds, ctx.now, ...key),
-    ctx.d1.prepare(UNQUEUED_SQL).bind(...key),
+    ctx.d1
+      .prepare(INSERT_DELIVERIES_SQL)
+      .bind(seconds, ctx.now, ...key, ctx.queuedOnCreate ? ctx.now : null),
   ]
 }
 
@@ -125,8 +135,8 @@ export async function createNotifications(
   )
   let created = 0
   for (const [k, i] of live.entries()) {
-    created += results[3 * k].meta.changes
-    toQueueByGroup[i] = results[3 * k + 2].results
+    created += results[2 * k].meta.changes
+    toQueueByGroup[i] = results[2 * k + 1].results
   }
   return { created, toQueue: toQueueByGroup.flat(), toQueueByGroup }
 }

@@ -8,6 +8,7 @@ import { notifier } from '../context.ts'
 import { consumeDeadLetters, consumeNotifications } from '../delivery/consumer.ts'
 import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../delivery/status.ts'
 import { fanOutOf, type FanOutPage } from './fan-out-pages.ts'
+import { resumeFanOutPage } from './page-resume.ts'
 import { remindFanOutPage } from './reminders.ts'
 
 /** Splits the batch into fan-out pages and the rest (deliveries, or nothing usable). */
@@ -28,10 +29,11 @@ export async function consumeNotificationQueue(batch: QueueBatch, env: Env) {
   // One page after another: each is one writer's work, and D1 has one writer.
   for (const { message, page } of pages) {
     try {
-      await remindFanOutPage(n, page, Date.now())
+      await remindFanOutPage(n, page, Date.now(), { attempt: message.attempts })
       message.ack()
     } catch (error) {
-      // Made reminders stay made (their unique keys), so the retry finishes the page.
+      // Made reminders stay made (their unique keys): the retry hands them over, then finishes
+      // the page.
       log.error('notification-fan-out-failed', { ...page, attempt: message.attempts, error })
       message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
     }
@@ -40,14 +42,16 @@ export async function consumeNotificationQueue(batch: QueueBatch, env: Env) {
 }
 
 /**
- * A fan-out page the queue gave up on takes its contest's notified mark back, so the next run
- * walks the followers again; dead deliveries are recorded FAILED by the delivery consumer.
+ * A fan-out page the queue gave up on hands over the reminders it made and takes its contest's
+ * notified mark back, so the next run makes the rest; dead deliveries are recorded FAILED by the
+ * delivery consumer.
  */
 export async function consumeNotificationDeadLetters(batch: QueueBatch, env: Env) {
   const { pages, rest } = split(batch)
-  const { db } = notifier(env)
+  const n = notifier(env)
   for (const { message, page } of pages) {
-    await unmarkContestNotified(db, { id: page.contestId, startTime: page.startTime }, Date.now())
+    await resumeFanOutPage(n, page, Date.now())
+    await unmarkContestNotified(n.db, { id: page.contestId, startTime: page.startTime }, Date.now())
     log.error('notification-fan-out-dead-letter', { queue: batch.queue, ...page })
     message.ack()
   }

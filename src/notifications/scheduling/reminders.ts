@@ -19,8 +19,9 @@ import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { reminderDueAt, reminderKeyPrefix, reminderSpec } from '../kinds/reminder.ts'
 import { contestTags, filtersPassSql, typesAllowSql } from '../../contests/matching.ts'
-import { enqueueFanOutPages, FAN_OUT_PAGE, type FanOutPage } from './fan-out-pages.ts'
+import { enqueueFanOutPages, FAN_OUT_PAGE, LAST_USER_ID, type FanOutPage } from './fan-out-pages.ts'
 import { createNotifications, fanOutContext } from './fan-out.ts'
+import { resumeFanOutPage } from './page-resume.ts'
 import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
 
 // A Cron Trigger may run 15 minutes; a run past this leaves the rest to the next one, which
@@ -34,8 +35,6 @@ export const DEFAULT_BUDGET_MS = 10 * 60_000
  */
 export const SCHEDULER_PERIOD_MS = 30 * MINUTE_MS
 const CONTESTS_PER_RUN = 200
-// Above every user id (lowercase hex): the open end of the last page of a walk.
-const LAST_ID = '~'
 
 /**
  * SQL over the user `u`: the lead times (a JSON array of minutes) whose reminder this run makes for
@@ -59,7 +58,7 @@ const ANY_DUE_LEAD_SQL = `EXISTS (SELECT 1 FROM ${DUE_LEADS_FROM})`
  * Followers of the contest's platform, through the user_platforms (platform, user_id) index, who
  * can be notified, want reminders, allow the contest's type (?7) and pass their noise filters
  * (duration ?8, lower-cased name ?9), did not mute it, and have a due lead time. Keyset-paged by
- * user id (?2), ?10 a page, up to and including user ?11 (LAST_ID: to the end), so a page of
+ * user id (?2), ?10 a page, up to and including user ?11 (LAST_USER_ID: to the end), so a page of
  * the fan-out walks its own stretch of the index and no further.
  */
 export const PLATFORM_DUE_SQL = `SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
@@ -105,7 +104,8 @@ function byLeadTime(rows: readonly DueRow[]): Map<number, string[]> {
 /**
  * Walks one audience of the contest page by page: each page is one D1 batch that inserts the
  * notifications and deliveries of every due lead time, then each lead time's deliveries are
- * enqueued with the delay until they are due. Memory holds one page.
+ * enqueued with the delay until they are due. Memory holds one page. A fan-out page (`range`)
+ * creates its deliveries marked queued (page-resume.ts).
  */
 async function remindAudience(
   n: Notifier,
@@ -114,12 +114,12 @@ async function remindAudience(
   now: number,
   pageSize: number,
   deadline: number,
-  range: { after: string; through: string | null } = { after: '', through: null },
+  range?: FanOutPage,
 ) {
-  const ctx = fanOutContext(n, now)
+  const ctx = fanOutContext(n, now, { queuedOnCreate: range !== undefined })
   const binds = [
     contest.platform,
-    range.after,
+    range?.after ?? '',
     contest.startTime - now,
     SCHEDULER_PERIOD_MS,
     contest.id,
@@ -128,7 +128,7 @@ async function remindAudience(
     contest.durationMinutes,
     contest.name.toLowerCase(),
     pageSize,
-    range.through ?? LAST_ID,
+    range?.through ?? LAST_USER_ID,
   ]
   let created = 0
   let queued = 0
@@ -149,6 +149,7 @@ async function remindAudience(
       const delayMs = (spec.scheduledAt ?? now) - now
       queued += await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueueByGroup[i], now, {
         delaySeconds: Math.ceil(delayMs / 1000),
+        markQueued: !ctx.queuedOnCreate,
       })
     }
     if (results.length < pageSize) break
@@ -195,14 +196,16 @@ export async function remindFollowers(
 
 /**
  * One queued page of a contest's platform followers: their due reminders made and enqueued, as
- * the run would have. Nothing when the contest is gone, moved or started since the page was cut.
+ * the run would have. Nothing new when the contest is gone, moved or started since the page was
+ * cut. A page run again first enqueues what an earlier attempt made (`attempt` counts from 1).
  */
 export async function remindFanOutPage(
   n: Notifier,
   page: FanOutPage,
   now: number,
-  pageSize = DEFAULT_PAGE_SIZE,
+  { pageSize = DEFAULT_PAGE_SIZE, attempt = 1 } = {},
 ) {
+  const resumed = attempt > 1 ? await resumeFanOutPage(n, page, now) : 0
   const [contest] = await findContestsByIds(n.db, [page.contestId])
   if (
     !contest ||
@@ -210,7 +213,7 @@ export async function remindFanOutPage(
     contest.startTime !== page.startTime ||
     contest.startTime <= now
   ) {
-    return { created: 0, queued: 0 }
+    return { created: 0, queued: resumed }
   }
   const { created, queued } = await remindAudience(
     n,
@@ -221,7 +224,7 @@ export async function remindFanOutPage(
     Infinity,
     page,
   )
-  return { created, queued }
+  return { created, queued: resumed + queued }
 }
 
 export async function runReminders(n: Notifier, now: number, options: PagingOptions = {}) {
