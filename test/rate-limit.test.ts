@@ -5,6 +5,12 @@ import { anonymousKey, clientKey } from '../src/http/rate-limit.ts'
 import { MINUTE_MS } from '../src/lib/time.ts'
 import { hitKvWindow } from '../src/rate-limit/kv-window.ts'
 import type { WindowResult } from '../src/ports/rate-limiter.ts'
+import {
+  postResendEvent,
+  RESEND_WEBHOOK_SECRET,
+  resendEvent,
+  svixHeaders,
+} from './helpers/resend-events.ts'
 import { api, createAdmin, createUser, lastCode, nextIp, uniqueEmail } from './helpers/users.ts'
 import { call } from './helpers/worker.ts'
 
@@ -238,6 +244,66 @@ describe('KV windows for anonymous callers', () => {
     expect(results[0].reset).toBe((now + MINUTE_MS) / 1000)
     const next = await hitKvWindow(env.KV, key, 3, MINUTE_MS, now + MINUTE_MS, defer)
     expect([next.allowed, next.remaining]).toEqual([true, 2])
+  })
+})
+
+describe('provider webhooks', () => {
+  const delivered = () => resendEvent('email.delivered', 'unknown-email-id')
+
+  it('answers every signed Resend event, whatever the address spent of the anonymous window', async () => {
+    const ip = nextIp()
+    await spendKvWindow(anonymousKey(ip), 100)
+    expect((await call('/contests/upcoming', { headers: { 'CF-Connecting-IP': ip } })).status).toBe(
+      429,
+    )
+    for (let i = 0; i < 3; i++) {
+      const body = delivered()
+      const res = await postResendEvent(body, { ...svixHeaders(body), 'CF-Connecting-IP': ip })
+      expect(res.status).toBe(200)
+    }
+  })
+
+  it('answers Telegram’s updates that carry the secret, whatever the anonymous window says', async () => {
+    const ip = nextIp()
+    await spendKvWindow(anonymousKey(ip), 100)
+    const res = await api('POST', '/telegram/webhook', {
+      ip,
+      body: { update_id: 1 },
+      bindings: { TELEGRAM_WEBHOOK_SECRET: 'telegram-secret' },
+      headers: { 'X-Telegram-Bot-Api-Secret-Token': 'telegram-secret' },
+    })
+    expect(res.status).toBe(200)
+  })
+
+  it('refuses an address after 30 requests that fail the signature, signed ones too', async () => {
+    const ip = nextIp()
+    const body = delivered()
+    const post = (headers: Record<string, string>) =>
+      call(
+        '/providers/resend/events',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip, ...headers },
+          body,
+        },
+        { RESEND_WEBHOOK_SECRET },
+      )
+    const wrong = svixHeaders(body, { secret: `whsec_${btoa('somebody-else')}` })
+    for (let i = 1; i <= 30; i++) {
+      const res = await post(wrong)
+      expect(res.status).toBe(401)
+      expect(limitOf(res.headers)).toEqual({ limit: '30', remaining: String(30 - i) })
+    }
+    const refused = await post(wrong)
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toEqual(TOO_MANY)
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    // Refused before the check: a correctly signed request from there waits too.
+    expect((await post(svixHeaders(body))).status).toBe(429)
+    // Another address's events, and this address's other requests, are not affected.
+    expect((await postResendEvent(body, svixHeaders(body))).status).toBe(200)
+    const catalogue = await call('/contests/upcoming', { headers: { 'CF-Connecting-IP': ip } })
+    expect(catalogue.status).toBe(200)
   })
 })
 

@@ -5,13 +5,13 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { HOUR_MS, MINUTE_MS } from '../lib/time.ts'
-import { hitKvWindow } from '../rate-limit/kv-window.ts'
+import { hitKvWindow, peekKvWindow } from '../rate-limit/kv-window.ts'
 import type { WindowResult } from '../ports/rate-limiter.ts'
 import { authenticate, authorize } from './auth.ts'
 import { defer } from './defer.ts'
 import { clientAddress, clientIp, clientKey } from './client-address.ts'
 import { limiterFor, limitsDisabled, limiterUnavailable, logLimiterFailure } from './limiter.ts'
-import { enforce } from './rate-limit-response.ts'
+import { enforce, refuse, report } from './rate-limit-response.ts'
 
 export { clientKey }
 
@@ -48,6 +48,7 @@ const bucket = (name: string, capacity: number, refillMs: number): BucketRule =>
 const GENERAL_WINDOW_MS = 15 * MINUTE_MS
 const ANONYMOUS_LIMIT = 100
 const AUTHENTICATED_LIMIT = 1000
+const WEBHOOK_REFUSAL_LIMIT = 30
 
 export const RULES = {
   anonymous: rule('anonymous', GENERAL_WINDOW_MS, { ip: ANONYMOUS_LIMIT }),
@@ -89,10 +90,18 @@ export const RULES = {
   notificationCleanup: rule('notification-cleanup', HOUR_MS, { user: 10 }),
   notificationTestSend: rule('notification-test-send', 15 * MINUTE_MS, { user: 30 }),
   adminEmail: rule('admin-email', 15 * MINUTE_MS, { user: 60 }),
+  // Requests to a provider webhook that fail its signature check, per address (signedWebhooks).
+  webhookRefusals: rule('webhook-refusals', 15 * MINUTE_MS, { ip: WEBHOOK_REFUSAL_LIMIT }),
 } satisfies Record<string, RateRule | BucketRule>
 
 // Liveness checks stay answerable under any load.
 const EXEMPT_PATHS = new Set(['/contests/health'])
+
+// Webhooks our providers send, each checked against a secret before anything else is read:
+// Resend's (Svix-signed) events and Telegram's updates. They come as fast as our own sends make
+// events, from a few addresses, so the anonymous window (100 per 15 minutes per address) would
+// refuse most of a large send's deliveries and bounces.
+const SIGNED_WEBHOOK_PATHS = new Set(['/providers/resend/events', '/telegram/webhook'])
 
 /** The email of a JSON body, normalised, as the counter of an account. */
 export async function bodyEmail(c: Context<AppEnv>): Promise<string | undefined> {
@@ -167,6 +176,33 @@ export function tokenBucket(rule: BucketRule): MiddlewareHandler<AppEnv> {
   }
 }
 
+/** The KV counter name of an address's refused webhook requests. */
+const webhookRefusalsKey = (ip: string | undefined) =>
+  `${RULES.webhookRefusals.name}:${clientKey(ip)}`
+
+/**
+ * A provider webhook's signature is its limit: a request that passes it is never counted, and an
+ * address whose requests keep failing it (401) is refused before the check once it has failed
+ * RULES.webhookRefusals' 30 in 15 minutes. Only refusals write to KV.
+ */
+const signedWebhookLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { windowMs } = RULES.webhookRefusals
+  const key = webhookRefusalsKey(clientAddress(c))
+  const seen = await peekKvWindow(c.env.KV, key, WEBHOOK_REFUSAL_LIMIT, windowMs, Date.now())
+  if (!seen.allowed) return refuse(c, [seen])
+  await next()
+  if (c.res.status !== 401) return
+  const counted = await hitKvWindow(
+    c.env.KV,
+    key,
+    WEBHOOK_REFUSAL_LIMIT,
+    windowMs,
+    Date.now(),
+    (work) => defer(c, () => work.then(() => undefined)),
+  )
+  report(c, counted)
+}
+
 /** The KV counter name of an anonymous caller's general window. */
 export const anonymousKey = (ip: string | undefined) => `${RULES.anonymous.name}:${clientKey(ip)}`
 
@@ -180,6 +216,9 @@ const isCatalogueRead = (method: string, path: string) =>
  */
 export const generalRateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (limitsDisabled(c.env) || EXEMPT_PATHS.has(c.req.path)) return next()
+  if (c.req.method === 'POST' && SIGNED_WEBHOOK_PATHS.has(c.req.path)) {
+    return signedWebhookLimit(c, next)
+  }
   const catalogue = isCatalogueRead(c.req.method, c.req.path)
   // authorize, not authenticate: a revoked or demoted admin's token counts as an anonymous caller.
   const claims = catalogue ? undefined : await authorize(c)

@@ -17,6 +17,27 @@ function remember(key: string, count: number) {
   written.set(key, count)
 }
 
+/** The window of `name` that `now` falls in: its key and what it has counted so far. */
+async function currentWindow(kv: KeyValueStore, name: string, windowMs: number, now: number) {
+  const start = Math.floor(now / windowMs) * windowMs
+  const key = `${KEY_PREFIX}${name}:${start}`
+  const stored = Number(await kv.get(key)) || 0
+  return { key, start, count: Math.max(stored, written.get(key) ?? 0) }
+}
+
+/** Whether the window of `name` would still allow a request, without counting one. */
+export async function peekKvWindow(
+  kv: KeyValueStore,
+  name: string,
+  limit: number,
+  windowMs: number,
+  now: number,
+): Promise<WindowResult> {
+  const { start, count } = await currentWindow(kv, name, windowMs, now)
+  const { result } = consumeWindow({ start, count }, limit, windowMs, now)
+  return { ...result, remaining: Math.max(0, limit - count) }
+}
+
 /**
  * Counts one request for `name` against `limit` per `windowMs`. Windows are aligned to multiples
  * of `windowMs`, so each window is its own key and expires on its own. The write is handed to
@@ -30,10 +51,7 @@ export async function hitKvWindow(
   now: number,
   defer: (work: Promise<unknown>) => void,
 ): Promise<WindowResult> {
-  const start = Math.floor(now / windowMs) * windowMs
-  const key = `${KEY_PREFIX}${name}:${start}`
-  const stored = Number(await kv.get(key)) || 0
-  const count = Math.max(stored, written.get(key) ?? 0)
+  const { key, start, count } = await currentWindow(kv, name, windowMs, now)
   const { state, result } = consumeWindow({ start, count }, limit, windowMs, now)
   if (result.allowed) {
     remember(key, state.count)
