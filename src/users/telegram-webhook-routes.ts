@@ -45,6 +45,7 @@ const webhook = createRoute({
     200: json(TelegramAckSchema, 'Acknowledged (also for updates the bot ignores)'),
     400: errorResponse('Not a Telegram update'),
     401: errorResponse('Missing or wrong X-Telegram-Bot-Api-Secret-Token'),
+    429: errorResponse('30 requests with a wrong secret from this address in 15 minutes'),
     503: errorResponse('TELEGRAM_WEBHOOK_SECRET is not set'),
   },
 })

@@ -29,7 +29,7 @@ const resendEvents = createRoute({
   responses: {
     200: json(MessageSchema, 'Acknowledged'),
     401: errorResponse('Missing or wrong signature, or a timestamp more than 5 minutes away'),
-    429: errorResponse('Too many requests'),
+    429: errorResponse('30 wrongly signed requests from this address in 15 minutes'),
     503: errorResponse('RESEND_WEBHOOK_SECRET is not set'),
   },
 })
