@@ -15,15 +15,17 @@ export const RECOVERY_EXPIRED =
   'The 30-day recovery period has ended; the account can no longer be recovered'
 
 /**
- * Marks the account deleted and ends every session of it, in one batch. Undefined when no live
- * account has that id (deleted already, or never existed).
+ * Marks the account deleted and ends every session of it, in one batch; returns until when it can
+ * be recovered and whom to tell. Undefined when no live account has that id (deleted already, or
+ * never existed).
  */
 export async function softDeleteAccount(db: Db, userId: string, now: number) {
-  const [marked] = await db.batch([
+  const [[marked]] = await db.batch([
     markDeletedStatement(db, userId, now),
     revokeUserSessionsStatement(db, userId, now),
   ])
-  return marked.length > 0 ? { recoverableUntil: now + RECOVERY_PERIOD_MS } : undefined
+  if (!marked) return undefined
+  return { recoverableUntil: now + RECOVERY_PERIOD_MS, email: marked.email, name: marked.name }
 }
 
 /**

@@ -13,6 +13,7 @@ import { toProfile } from '../users/serialize.ts'
 import { createRouter, sessionRoute } from '../http/router.ts'
 import { recoverAccount, softDeleteAccount } from './recovery.ts'
 import { AccountDeletedSchema, RecoverAccountBody, RecoveredSchema } from './schemas.ts'
+import { noticeAfterAnswer } from '../auth/security-notices.ts'
 
 const tags = ['Account']
 const limited = errorResponse('Too many requests')
@@ -55,6 +56,12 @@ export const accountRoutes = createRouter().openapi(deleteAccount, async (c) => 
   const now = Date.now()
   const deleted = await softDeleteAccount(createDb(c.env.DB), currentUser(c).sub, now)
   if (!deleted) throw notFound('User not found')
+  await noticeAfterAnswer(
+    c,
+    deleted,
+    { kind: 'account-deleted', recoverableUntil: deleted.recoverableUntil },
+    now,
+  )
   return c.json(
     {
       message: 'Account deleted; it can be recovered within 30 days',

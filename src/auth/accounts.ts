@@ -199,7 +199,7 @@ export async function forgotPassword(db: Db, config: AuthConfig, email: string, 
 /**
  * Sets a new password with a mailed code. Every session ends: whoever asked for the reset may be
  * locking out someone who knew the old password. The code proves the address, so it is verified
- * (and a bootstrap address earns its role, which the next sign-in carries).
+ * (and a bootstrap address earns its role, which the next sign-in carries). Returns whom to tell.
  */
 export async function resetPassword(
   db: Db,
@@ -218,9 +218,13 @@ export async function resetPassword(
     proveAddress(db, config, user, now),
     revokeUserSessionsStatement(db, user.id, now),
   ])
+  return { email: user.email, name: user.name }
 }
 
-/** Changes the password of the signed-in user; their other sessions end, this one stays. */
+/**
+ * Changes the password of the signed-in user; their other sessions end, this one stays. Returns
+ * whom to tell.
+ */
 export async function changePassword(
   db: Db,
   claims: AccessClaims,
@@ -239,4 +243,5 @@ export async function changePassword(
     setPasswordHashStatement(db, user.id, passwordHash, now),
     revokeUserSessionsStatement(db, user.id, now, claims.sid),
   ])
+  return { email: user.email, name: user.name }
 }

@@ -1,11 +1,10 @@
 // The emails that carry verification and password-reset codes, and what sending them reports.
 import { sendEmail, type SendResult } from '../channels/email.ts'
 import type { Env } from '../env.ts'
+import { escapeHtml } from '../lib/html.ts'
 import { log } from '../lib/log.ts'
 import { toIso } from '../lib/time.ts'
 import { CODE_TTL_MS, type CodePurpose } from './codes.ts'
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 const WORDING: Record<CodePurpose, { subject: string; intro: string }> = {
   verify_email: {

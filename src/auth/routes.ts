@@ -34,6 +34,7 @@ import {
   VerifyEmailBody,
 } from './schemas.ts'
 import type { TokenPair } from './sessions.ts'
+import { noticeAfterAnswer } from './security-notices.ts'
 
 const tags = ['Auth']
 const invalid = errorResponse('Validation failed (message is an array of strings)')
@@ -208,11 +209,15 @@ authRoutes
   })
   .openapi(resetRoute, async (c) => {
     const db = createDb(c.env.DB)
-    await resetPassword(db, authConfig(c.env), c.req.valid('json'), Date.now())
+    const now = Date.now()
+    const owner = await resetPassword(db, authConfig(c.env), c.req.valid('json'), now)
+    await noticeAfterAnswer(c, owner, { kind: 'password-changed' }, now)
     return c.json({ message: 'Password reset successfully' }, 200)
   })
   .openapi(changePasswordRoute, async (c) => {
     const db = createDb(c.env.DB)
-    await changePassword(db, currentUser(c), c.req.valid('json'), Date.now())
+    const now = Date.now()
+    const owner = await changePassword(db, currentUser(c), c.req.valid('json'), now)
+    await noticeAfterAnswer(c, owner, { kind: 'password-changed' }, now)
     return c.json({ message: 'Password changed successfully' }, 200)
   })

@@ -11,7 +11,7 @@ export function markDeletedStatement(db: Db, id: string, now: number) {
     .update(users)
     .set({ deletedAt: now, updatedAt: now })
     .where(liveUserById(id))
-    .returning({ id: users.id })
+    .returning({ id: users.id, email: users.email, name: users.name })
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   requireWebUser,
   webSession,
 } from './web-session.ts'
+import { noticeAfterAnswer } from '../../auth/security-notices.ts'
 
 const NOTICES: Record<string, string> = {
   reactivated: 'Your account is active again: alerts are sent as your settings say.',
@@ -100,7 +101,15 @@ accountRoutes
         return accountPage(c, { values: form.values, errors: { fields: { email }, form: [] } }, 400)
       }
       // Marks the account deleted and ends every session of it, this browser's included.
-      await softDeleteAccount(createDb(c.env.DB), user.id, Date.now())
+      const now = Date.now()
+      const deleted = await softDeleteAccount(createDb(c.env.DB), user.id, now)
+      if (deleted)
+        await noticeAfterAnswer(
+          c,
+          deleted,
+          { kind: 'account-deleted', recoverableUntil: deleted.recoverableUntil },
+          now,
+        )
       clearSessionCookie(c)
       return closed(c, 'deleted')
     },

@@ -19,6 +19,7 @@ import { ForgotPage } from './forgot-page.tsx'
 import { refusal } from './refusal.ts'
 import { ResetPage } from './reset-page.tsx'
 import { webSession } from './web-session.ts'
+import { noticeAfterAnswer } from '../../auth/security-notices.ts'
 
 type PageProps = Omit<FormPageProps, 'csrf' | 'session'>
 
@@ -67,13 +68,16 @@ passwordRoutes
       const form = await readForm(c, ResetForm, LABELS.reset)
       const values = { email: form.values.email ?? '', code: form.values.code ?? '' }
       if (!form.ok) return resetPage(c, { values, errors: form.errors }, 400)
+      const now = Date.now()
+      let owner
       try {
-        await resetPassword(createDb(c.env.DB), authConfig(c.env), form.data, Date.now())
+        owner = await resetPassword(createDb(c.env.DB), authConfig(c.env), form.data, now)
       } catch (error) {
         refusal(error, [400])
         const code = 'This code is wrong, used or expired. Check the latest email, or ask again.'
         return resetPage(c, { values, errors: { fields: { code }, form: [] } }, 400)
       }
+      await noticeAfterAnswer(c, owner, { kind: 'password-changed' }, now)
       // The reset ended every session of the account; this browser's cookie goes too.
       clearSessionCookie(c)
       return c.redirect('/app/signin?notice=password-reset', 303)
