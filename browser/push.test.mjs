@@ -1,7 +1,8 @@
 // Web Push in headless Chromium: /sw.js registers at the root scope from the home page and shows
 // pushed messages (delivered through the DevTools protocol) as the push kinds send them; the page
-// script's push buttons turn push on, test it and turn it off, and say why when they cannot. The
-// real push service is never reached (this network has none): subscribe() is stood in for.
+// script's push buttons turn push on, test it and turn it off, and say why when they cannot; the
+// worker registers the subscription a browser replaces one with. The real push service is never
+// reached (this network has none): subscribe() is stood in for.
 import assert from 'node:assert/strict'
 import { createECDH, randomBytes } from 'node:crypto'
 import { after, before } from 'node:test'
@@ -394,5 +395,80 @@ pushTest('blocked notifications and browsers without push are told so', async ()
     await assertClean(old)
   } finally {
     await old.close()
+  }
+})
+
+pushTest('the service worker registers the subscription that replaces one', async () => {
+  const opened = await pushPage()
+  const { page, context } = opened
+  try {
+    await page.goto(`${harness.base}/`)
+    await page.evaluate(() => navigator.serviceWorker.register('/sw.js', { scope: '/' }))
+    await activeRegistration(page)
+    const worker = context.serviceWorkers().find((w) => w.url() === `${harness.base}/sw.js`)
+    assert.ok(worker, 'the service worker is running')
+    // Inside the worker: the push service (subscribe) and the network (fetch) stood in for, and
+    // the browser's pushsubscriptionchange, which DevTools cannot send, dispatched as it would be
+    // for a subscription it dropped without a replacement.
+    const seen = await worker.evaluate(async () => {
+      const sent = []
+      const subscribed = []
+      self.fetch = async (url, init) => {
+        sent.push({ url: String(url), method: init.method, headers: init.headers, body: init.body })
+        return new Response('{"message":"Push subscription renewed"}')
+      }
+      const subscription = (endpoint, keys, options) => ({
+        endpoint,
+        options,
+        toJSON: () => ({ endpoint, expirationTime: null, keys }),
+      })
+      const options = {
+        userVisibleOnly: true,
+        applicationServerKey: new Uint8Array([4, 7, 9]).buffer,
+      }
+      PushManager.prototype.subscribe = async function (given) {
+        subscribed.push({
+          userVisibleOnly: given.userVisibleOnly,
+          key: [...new Uint8Array(given.applicationServerKey)],
+        })
+        return subscription('https://push.example.test/send/new', {
+          p256dh: 'new-p',
+          auth: 'new-a',
+        })
+      }
+      const event = new ExtendableEvent('pushsubscriptionchange')
+      Object.defineProperties(event, {
+        oldSubscription: {
+          value: subscription(
+            'https://push.example.test/send/old',
+            { p256dh: 'old-p', auth: 'old-a' },
+            options,
+          ),
+        },
+        newSubscription: { value: null },
+      })
+      self.dispatchEvent(event)
+      for (let i = 0; i < 40 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
+      return { sent, subscribed }
+    })
+    assert.deepEqual(seen.subscribed, [{ userVisibleOnly: true, key: [4, 7, 9] }])
+    assert.equal(seen.sent.length, 1)
+    const [request] = seen.sent
+    assert.equal(request.url, `${harness.base}/users/push-subscriptions/renew`)
+    assert.equal(request.method, 'POST')
+    assert.deepEqual(request.headers, { 'Content-Type': 'application/json' })
+    assert.deepEqual(JSON.parse(request.body), {
+      old: {
+        endpoint: 'https://push.example.test/send/old',
+        keys: { p256dh: 'old-p', auth: 'old-a' },
+      },
+      subscription: {
+        endpoint: 'https://push.example.test/send/new',
+        keys: { p256dh: 'new-p', auth: 'new-a' },
+      },
+    })
+    await assertClean(opened)
+  } finally {
+    await opened.close()
   }
 })

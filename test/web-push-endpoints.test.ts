@@ -1,5 +1,6 @@
-// Web Push for the web app: the service worker at /sw.js, the VAPID public key endpoint, and the
-// signed-in user's test push through the real push channel (the provider stand-in's /push/).
+// Web Push for the web app: the service worker at /sw.js, the VAPID public key endpoint, the
+// signed-in user's test push through the real push channel (the provider stand-in's /push/), and
+// the renewal of a subscription the browser replaced.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createDb } from '../src/db/client.ts'
@@ -14,6 +15,7 @@ import {
   PROVIDERS,
   pushKeys,
   recipient,
+  type PushKeys,
   VAPID_PUBLIC_KEY,
 } from './helpers/notifications.ts'
 import { standIn } from './helpers/stand-in.ts'
@@ -53,6 +55,7 @@ describe('GET /sw.js', () => {
     expect(body).toBe(SERVICE_WORKER_SCRIPT)
     expect(body).toContain("self.addEventListener('push'")
     expect(body).toContain("self.addEventListener('notificationclick'")
+    expect(body).toContain("self.addEventListener('pushsubscriptionchange'")
     expect(body).toContain('showNotification(')
     expect(body).toContain('openWindow(')
     // Notifications only: no fetch handler, no offline copies of pages.
@@ -249,5 +252,68 @@ describe('sendTestPush', () => {
     })
     const nobody = await sendTestPush(e, createDb(env.DB), '0123456789abcdef01234567', Date.now())
     expect(nobody).toMatchObject({ enabled: true, subscriptions: 0, accepted: 0 })
+  })
+})
+
+describe('POST /users/push-subscriptions/renew', () => {
+  const RENEW_PATH = '/users/push-subscriptions/renew'
+  const body = (keys: PushKeys) => ({
+    endpoint: keys.endpoint,
+    keys: { p256dh: keys.p256dh, auth: keys.auth },
+  })
+  const renew = (old: PushKeys, next: PushKeys, bindings: Partial<Env> = WEB_PUSH) =>
+    api('POST', RENEW_PATH, { body: { old: body(old), subscription: body(next) }, bindings })
+  const endpointsOf = async (userId: string) =>
+    (await listPushSubscriptions(createDb(env.DB), userId)).map((s) => s.endpoint)
+
+  it('puts the new subscription in the old one’s place, proved by the old keys, and pushes there', async () => {
+    const user = await recipient({ push: true })
+    const next = await pushKeys()
+    const res = await renew(user.push!, next)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ message: 'Push subscription renewed' })
+    expect(await endpointsOf(user.id)).toEqual([next.endpoint])
+
+    const { result, bodies } = await capturePushBodies(() =>
+      api('POST', TEST_PATH, { token: user.accessToken, bindings: WEB_PUSH }),
+    )
+    expect(result.body).toMatchObject({ subscriptions: 1, accepted: 1 })
+    expect(await decryptPush(bodies.get(next.endpoint)!, next)).toMatchObject({ tag: 'test' })
+  })
+
+  it('answers 404 and changes nothing without the old subscription’s own keys', async () => {
+    const user = await recipient({ push: true })
+    const stranger = await pushKeys()
+    const forged = { ...stranger, endpoint: user.push!.endpoint }
+    const res = await renew(forged, await pushKeys())
+    expect(res.status).toBe(404)
+    expect(res.body.message).toBe('Push subscription not found')
+    expect(await endpointsOf(user.id)).toEqual([user.push!.endpoint])
+  })
+
+  it('refuses a new endpoint that is no known push service', async () => {
+    const user = await recipient({ push: true })
+    const next = { ...(await pushKeys()), endpoint: 'https://tracker.example/collect' }
+    const res = await renew(user.push!, next)
+    expect(res.status).toBe(400)
+    expect(res.body.message).toEqual(['endpoint must belong to a known push service'])
+    expect(await endpointsOf(user.id)).toEqual([user.push!.endpoint])
+  })
+
+  it('removes the old one when the new endpoint is registered already', async () => {
+    const user = await recipient({ push: true })
+    const second = await addBrowser(user.id)
+    const res = await renew(user.push!, second)
+    expect(res.status).toBe(200)
+    expect(await endpointsOf(user.id)).toEqual([second.endpoint])
+  })
+
+  it('rejects unknown keys in the body', async () => {
+    const user = await recipient({ push: true })
+    const res = await api('POST', RENEW_PATH, {
+      body: { old: body(user.push!), subscription: body(await pushKeys()), userId: user.id },
+      bindings: WEB_PUSH,
+    })
+    expect(res.status).toBe(400)
   })
 })

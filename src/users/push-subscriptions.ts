@@ -1,5 +1,5 @@
 // Web Push subscriptions of a user: register (at most 10 a user; an endpoint changes account only
-// with its keys) and remove.
+// with its keys), renew when the browser replaces one, and remove.
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { idList } from '../db/id-list.ts'
@@ -64,6 +64,39 @@ export async function savePushSubscription(
   throw badRequest(
     `At most ${MAX_PUSH_SUBSCRIPTIONS} push subscriptions per account; remove one first`,
   )
+}
+
+// The old subscription is found by its endpoint and keys together: only the browser that made it
+// knows its auth secret, so no session is needed (the service worker that asks has none to send).
+// OR IGNORE: when the new endpoint is registered already (the settings page got there first), the
+// old row is only removed.
+const RENEW_SQL = `UPDATE OR IGNORE push_subscriptions
+  SET endpoint = ?4, p256dh = ?5, auth = ?6, updated_at = ?7
+  WHERE endpoint = ?1 AND p256dh = ?2 AND auth = ?3
+  RETURNING id`
+const REMOVE_OLD_SQL = `DELETE FROM push_subscriptions
+  WHERE endpoint = ?1 AND p256dh = ?2 AND auth = ?3
+  RETURNING id`
+
+/**
+ * Puts the browser's new subscription in the place of the one it replaced (the service worker's
+ * pushsubscriptionchange), for the same account; false when no subscription has the old endpoint
+ * with those keys.
+ */
+export async function renewPushSubscription(
+  db: Db,
+  old: PushSubscriptionInput,
+  next: PushSubscriptionInput,
+  now: number,
+) {
+  const proof = [old.endpoint, old.keys.p256dh, old.keys.auth]
+  const [renewed, removed] = await db.$client.batch<{ id: string }>([
+    db.$client
+      .prepare(RENEW_SQL)
+      .bind(...proof, next.endpoint, next.keys.p256dh, next.keys.auth, now),
+    db.$client.prepare(REMOVE_OLD_SQL).bind(...proof),
+  ])
+  return renewed.results.length + removed.results.length > 0
 }
 
 /** Removes the caller's subscription at `endpoint`; false when the caller has none there. */

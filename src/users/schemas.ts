@@ -280,6 +280,13 @@ export const PushSubscriptionBody = z
 
 export const PushEndpointBody = z.strictObject({ endpoint }).openapi('PushSubscriptionRemoval')
 
+export const PushRenewalBody = z
+  .strictObject({
+    old: PushSubscriptionBody,
+    subscription: PushSubscriptionBody,
+  })
+  .openapi('PushSubscriptionRenewal')
+
 const timestamp = z.string().openapi({ example: '2026-11-22T14:35:00.000Z' })
 
 export const PreferencesSchema = z

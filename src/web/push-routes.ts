@@ -1,15 +1,19 @@
 // Web Push for the web app, under /users/push-subscriptions next to the subscribe and unsubscribe
-// routes: the VAPID public key a browser subscribes with, and a test push to the caller's browsers.
+// routes: the VAPID public key a browser subscribes with, a test push to the caller's browsers,
+// and the renewal the service worker asks for when the browser replaces a subscription.
 import { createRoute, z } from '@hono/zod-openapi'
 import { pushProvider, vapidKeysValid } from '../channels/push.ts'
+import { pushEndpointProblem } from '../channels/push-target.ts'
 import { createDb } from '../db/client.ts'
 import { settings, type Env } from '../env.ts'
 import { currentUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { createRouter, signedInRoute } from '../http/router.ts'
-import { badRequest } from '../lib/errors.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
+import { badRequest, notFound } from '../lib/errors.ts'
+import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { sendTestPush, type TestPushResult } from '../notifications/api/test-push.ts'
+import { renewPushSubscription } from '../users/push-subscriptions.ts'
+import { PushRenewalBody } from '../users/schemas.ts'
 
 const tags = ['Users']
 
@@ -92,6 +96,24 @@ const testPush = signedInRoute({
   },
 })
 
+const renew = createRoute({
+  method: 'post',
+  path: '/renew',
+  tags,
+  summary: 'Put a subscription the browser renewed in the place of the old one',
+  description:
+    'Sent by the service worker on `pushsubscriptionchange`, which has no session to send: the ' +
+    "old subscription's endpoint and keys, which only the browser that made it knows, name the " +
+    'account. The new endpoint must belong to a known push service (PUSH_SERVICE_HOSTS).',
+  request: jsonBody(PushRenewalBody),
+  responses: {
+    200: json(MessageSchema, 'Renewed'),
+    400: errorResponse('Validation failed, or the new endpoint is no known push service'),
+    404: errorResponse('No subscription has that endpoint with those keys'),
+    429: errorResponse('Too many requests'),
+  },
+})
+
 /** Mounted at /users/push-subscriptions. */
 export const pushRoutes = createRouter()
   .openapi(publicKey, (c) => {
@@ -106,4 +128,14 @@ export const pushRoutes = createRouter()
     }
     c.header('Cache-Control', 'no-store')
     return c.json({ ...result, message: describeTestPush(result) }, 200)
+  })
+  .openapi(renew, async (c) => {
+    const { old, subscription } = c.req.valid('json')
+    const refused = pushEndpointProblem(c.env, subscription.endpoint)
+    if (refused) throw badRequest([refused])
+    const db = createDb(c.env.DB)
+    if (!(await renewPushSubscription(db, old, subscription, Date.now()))) {
+      throw notFound('Push subscription not found')
+    }
+    return c.json({ message: 'Push subscription renewed' }, 200)
   })

@@ -1,5 +1,6 @@
 // The service worker served at /sw.js: shows each Web Push message as a notification and opens
-// its page when clicked. Plain ES2017 in a string, as the page script; no fetch handler, no cache.
+// its page when clicked, and registers the browser's new subscription when it replaces one.
+// Plain ES2017 in a string, as the page script; no fetch handler, no cache.
 export const SERVICE_WORKER_SCRIPT = `'use strict'
 // Only the notification; the pages are never cached here, so the service works as without it.
 
@@ -48,6 +49,39 @@ self.addEventListener('push', function (event) {
   }
   var title = typeof payload.title === 'string' && payload.title ? payload.title : 'Contest Alerts'
   event.waitUntil(self.registration.showNotification(title, options))
+})
+
+// The endpoint and keys of a subscription, as the API takes them.
+function subscriptionBody(subscription) {
+  var json = subscription.toJSON()
+  return { endpoint: json.endpoint, keys: json.keys }
+}
+
+// The browser replaced a subscription (it expired, or the push service rotated it): the new one
+// takes the old one's place, so pushes keep coming without a visit to the settings page. The old
+// one's endpoint and keys name the account; without them (a browser that gives no old one)
+// nothing can be renewed here, and turning push on again in the settings registers the browser.
+function renew(old, replacement) {
+  if (!old) return Promise.resolve()
+  var next = replacement
+    ? Promise.resolve(replacement)
+    : self.registration.pushManager.subscribe(old.options)
+  return next
+    .then(function (subscription) {
+      return fetch(new URL('users/push-subscriptions/renew', self.registration.scope).href, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          old: subscriptionBody(old),
+          subscription: subscriptionBody(subscription),
+        }),
+      })
+    })
+    .catch(function () {})
+}
+
+self.addEventListener('pushsubscriptionchange', function (event) {
+  event.waitUntil(renew(event.oldSubscription, event.newSubscription))
 })
 
 // A tab already showing the link is brought forward; otherwise the link opens in a new one.
