@@ -352,15 +352,22 @@ describe('reminders', () => {
     expect(row?.notified).toBe(0)
   })
 
-  it('packs up to 100 deliveries of one channel in a message, 50 messages a sendBatch call', async () => {
+  it('packs up to 100 deliveries of one channel in a message (10 pushes), 50 messages a sendBatch call', async () => {
     const queue = recordingQueue()
     const emails = Array.from({ length: 5_050 }, () => ({ id: newId(), channel: 'email' as const }))
-    const pushes = Array.from({ length: 3 }, () => ({ id: newId(), channel: 'push' as const }))
+    const pushes = Array.from({ length: 23 }, () => ({ id: newId(), channel: 'push' as const }))
     const all = [...emails, ...pushes]
-    expect(await enqueueNotificationDeliveries(queue, env.DB, all, Date.now())).toBe(5_053)
-    // 51 messages of emails (50 of 100, one of 50) and one of the three pushes.
-    expect(queue.batches).toEqual([50, 2])
-    expect(queue.bodies.map((b) => b.deliveryIds.length)).toEqual([...Array(50).fill(100), 50, 3])
+    expect(await enqueueNotificationDeliveries(queue, env.DB, all, Date.now())).toBe(5_073)
+    // 51 messages of emails (50 of 100, one of 50), then the pushes 10 to a message: each push
+    // delivery is a request to each of up to 10 browsers.
+    expect(queue.batches).toEqual([50, 4])
+    expect(queue.bodies.map((b) => b.deliveryIds.length)).toEqual([
+      ...Array(50).fill(100),
+      50,
+      10,
+      10,
+      3,
+    ])
     expect(queue.bodies.flatMap((b) => b.deliveryIds)).toEqual(all.map((d) => d.id))
   })
 

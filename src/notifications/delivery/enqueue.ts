@@ -3,6 +3,7 @@
 // unqueued are picked up again later.
 import type { Channel } from '../../channels/registry.ts'
 import type { QueueProducer } from '../../ports/queue.ts'
+import { MAX_PUSH_SUBSCRIPTIONS } from '../../users/push-subscriptions.ts'
 
 /** The body of every message on the notifications queue and its dead-letter queue. */
 export interface DeliveryMessage {
@@ -11,6 +12,19 @@ export interface DeliveryMessage {
 
 /** Deliveries a message carries: Resend's batch endpoint takes 100 emails a call. */
 export const DELIVERIES_PER_MESSAGE = 100
+/**
+ * Per channel. A message's emails are one call. Every other channel makes a request per delivery,
+ * and push one per browser of the user (up to MAX_PUSH_SUBSCRIPTIONS): 10 push deliveries to a
+ * message keep it within 100 requests, as 100 of the others do, so an invocation of 10 messages
+ * stays near 1,000 subrequests (a Worker on the Paid plan may make 10,000).
+ */
+export const DELIVERIES_PER_MESSAGE_OF: Record<Channel, number> = {
+  email: DELIVERIES_PER_MESSAGE,
+  whatsapp: DELIVERIES_PER_MESSAGE,
+  push: DELIVERIES_PER_MESSAGE / MAX_PUSH_SUBSCRIPTIONS,
+  telegram: DELIVERIES_PER_MESSAGE,
+  discord: DELIVERIES_PER_MESSAGE,
+}
 // Queues take at most 100 messages and 256 KB a sendBatch call; 50 messages of 100 ids (about
 // 2.7 KB each) stay well inside both.
 const MESSAGES_PER_SEND = 50
@@ -39,11 +53,14 @@ export function deliveryIdsOf(body: unknown): string[] | undefined {
   return valid.length > 0 && valid.length === ids.length ? [...new Set(valid)] : undefined
 }
 
-/** Splits ids into messages of at most DELIVERIES_PER_MESSAGE. */
-export function deliveryMessages(ids: readonly string[]): DeliveryMessage[] {
+/** Splits ids into messages of at most `size` (DELIVERIES_PER_MESSAGE unless given). */
+export function deliveryMessages(
+  ids: readonly string[],
+  size = DELIVERIES_PER_MESSAGE,
+): DeliveryMessage[] {
   const messages: DeliveryMessage[] = []
-  for (let i = 0; i < ids.length; i += DELIVERIES_PER_MESSAGE) {
-    messages.push({ deliveryIds: ids.slice(i, i + DELIVERIES_PER_MESSAGE) })
+  for (let i = 0; i < ids.length; i += size) {
+    messages.push({ deliveryIds: ids.slice(i, i + size) })
   }
   return messages
 }
@@ -92,7 +109,9 @@ export async function enqueueNotificationDeliveries(
   for (const { id, channel } of deliveries) {
     byChannel.set(channel, [...(byChannel.get(channel) ?? []), id])
   }
-  const messages = [...byChannel.values()].flatMap(deliveryMessages)
+  const messages = [...byChannel].flatMap(([channel, ids]) =>
+    deliveryMessages(ids, DELIVERIES_PER_MESSAGE_OF[channel]),
+  )
   let sent = 0
   await sendDeliveryMessages(queue, messages, delaySeconds, async (call) => {
     // Marked only after the queue took them: a failure in between leaves them for the sweep,
