@@ -300,6 +300,13 @@ describe('POST /users/push-subscriptions/renew', () => {
     expect(await endpointsOf(user.id)).toEqual([user.push!.endpoint])
   })
 
+  it('keeps a subscription the browser renewed to itself', async () => {
+    const user = await recipient({ push: true })
+    const res = await renew(user.push!, user.push!)
+    expect(res.status).toBe(200)
+    expect(await endpointsOf(user.id)).toEqual([user.push!.endpoint])
+  })
+
   it('removes the old one when the new endpoint is registered already', async () => {
     const user = await recipient({ push: true })
     const second = await addBrowser(user.id)

@@ -90,7 +90,7 @@ export const RULES = {
   notificationCleanup: rule('notification-cleanup', HOUR_MS, { user: 10 }),
   notificationTestSend: rule('notification-test-send', 15 * MINUTE_MS, { user: 30 }),
   adminEmail: rule('admin-email', 15 * MINUTE_MS, { user: 60 }),
-  // Requests to a provider webhook that fail its signature check, per address (signedWebhooks).
+  // Requests to a provider webhook that fail its signature check, per address (signedWebhookLimit).
   webhookRefusals: rule('webhook-refusals', 15 * MINUTE_MS, { ip: WEBHOOK_REFUSAL_LIMIT }),
 } satisfies Record<string, RateRule | BucketRule>
 

@@ -69,13 +69,13 @@ export async function savePushSubscription(
 // The old subscription is found by its endpoint and keys together: only the browser that made it
 // knows its auth secret, so no session is needed (the service worker that asks has none to send).
 // OR IGNORE: when the new endpoint is registered already (the settings page got there first), the
-// old row is only removed.
+// old row is only removed; a renewal to the same endpoint (the browser kept it) removes nothing.
 const RENEW_SQL = `UPDATE OR IGNORE push_subscriptions
   SET endpoint = ?4, p256dh = ?5, auth = ?6, updated_at = ?7
   WHERE endpoint = ?1 AND p256dh = ?2 AND auth = ?3
   RETURNING id`
 const REMOVE_OLD_SQL = `DELETE FROM push_subscriptions
-  WHERE endpoint = ?1 AND p256dh = ?2 AND auth = ?3
+  WHERE endpoint = ?1 AND p256dh = ?2 AND auth = ?3 AND endpoint <> ?4
   RETURNING id`
 
 /**
@@ -94,7 +94,7 @@ export async function renewPushSubscription(
     db.$client
       .prepare(RENEW_SQL)
       .bind(...proof, next.endpoint, next.keys.p256dh, next.keys.auth, now),
-    db.$client.prepare(REMOVE_OLD_SQL).bind(...proof),
+    db.$client.prepare(REMOVE_OLD_SQL).bind(...proof, next.endpoint),
   ])
   return renewed.results.length + removed.results.length > 0
 }
