@@ -1,8 +1,9 @@
 // Web Push in headless Chromium: /sw.js registers at the root scope from the home page and shows
 // pushed messages (delivered through the DevTools protocol) as the push kinds send them; the page
 // script's push buttons turn push on, test it and turn it off, and say why when they cannot; the
-// worker registers the subscription a browser replaces one with. The real push service is never
-// reached (this network has none): subscribe() is stood in for.
+// worker registers the subscription a browser replaces one with, and a click on a notification
+// opens its link. The real push service is never reached (this network has none): subscribe() is
+// stood in for.
 import assert from 'node:assert/strict'
 import { createECDH, randomBytes } from 'node:crypto'
 import { after, before } from 'node:test'
@@ -472,3 +473,61 @@ pushTest('the service worker registers the subscription that replaces one', asyn
     await opened.close()
   }
 })
+
+pushTest(
+  'a click on a notification opens its link, or brings forward a tab already there',
+  async () => {
+    const opened = await pushPage()
+    const { page, context } = opened
+    try {
+      await page.goto(`${harness.base}/`)
+      await page.evaluate(() => navigator.serviceWorker.register('/sw.js', { scope: '/' }))
+      await activeRegistration(page)
+      const worker = context.serviceWorkers().find((w) => w.url() === `${harness.base}/sw.js`)
+      assert.ok(worker, 'the service worker is running')
+      // Inside the worker: a notification shown as a push shows it, clicked as the browser would
+      // dispatch the click (DevTools cannot click one), with the tabs (clients) stood in for.
+      const click = (tabs) =>
+        worker.evaluate(async (tabs) => {
+          const url = 'https://codeforces.com/contest/2000'
+          const calls = []
+          self.clients.matchAll = async (options) => {
+            calls.push({ matchAll: options })
+            return tabs.map((tab) => ({ url: tab, focus: async () => calls.push({ focus: tab }) }))
+          }
+          self.clients.openWindow = async (link) => calls.push({ openWindow: link })
+          // Headless Chromium sometimes drops a notification read back while it settles (see the
+          // first test), so it is shown again until it is there.
+          let notification
+          for (let attempt = 0; attempt < 4 && !notification; attempt++) {
+            await self.registration.showNotification('Round 2000', { tag: 'click', data: { url } })
+            await new Promise((resolve) => setTimeout(resolve, 300))
+            ;[notification] = await self.registration.getNotifications({ tag: 'click' })
+          }
+          if (!notification) return { shown: false }
+          self.dispatchEvent(new NotificationEvent('notificationclick', { notification }))
+          for (let i = 0; i < 40 && calls.length < 2; i++) {
+            await new Promise((resolve) => setTimeout(resolve, 50))
+          }
+          const left = await self.registration.getNotifications({ tag: 'click' })
+          return { shown: true, calls, closed: left.length === 0 }
+        }, tabs)
+      const url = 'https://codeforces.com/contest/2000'
+      const elsewhere = await click(['https://atcoder.jp/'])
+      assert.ok(elsewhere.shown, 'the notification was shown')
+      assert.deepEqual(elsewhere.calls, [
+        { matchAll: { type: 'window', includeUncontrolled: true } },
+        { openWindow: url },
+      ])
+      assert.ok(elsewhere.closed, 'the clicked notification is closed')
+      const there = await click(['https://atcoder.jp/', url])
+      assert.deepEqual(there.calls, [
+        { matchAll: { type: 'window', includeUncontrolled: true } },
+        { focus: url },
+      ])
+      await assertClean(opened)
+    } finally {
+      await opened.close()
+    }
+  },
+)
