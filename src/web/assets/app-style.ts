@@ -126,7 +126,13 @@ legend,
   padding: 4px 0;
 }
 select,
-input[type='search'] {
+input[type='search'],
+input[type='text'],
+input[type='email'],
+input[type='password'],
+input[type='tel'],
+input[type='url'],
+input[type='time'] {
   font: inherit;
   color: var(--text);
   background: var(--bg);
@@ -251,20 +257,6 @@ main > h1 {
 }
 .account-form .field > label {
   margin: 0;
-}
-input[type='text'],
-input[type='email'],
-input[type='password'],
-input[type='tel'],
-input[type='url'],
-input[type='time'] {
-  font: inherit;
-  color: var(--text);
-  background: var(--bg);
-  border: 1px solid var(--border);
-  border-radius: 6px;
-  padding: 6px 8px;
-  min-height: 40px;
 }
 input[type='text'],
 input[type='email'],
