@@ -114,7 +114,7 @@ describe(`contract (${RUNTIME})`, () => {
     async () => {
       try {
         dir = await mkdtemp(join(tmpdir(), 'contract-'))
-        standIn = await startStandIn(dir)
+        standIn = await startStandIn()
         const settings = contractSettings({
           standInUrl: standIn.url,
           adminEmail: ADMIN_EMAIL,

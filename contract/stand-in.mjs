@@ -1,33 +1,15 @@
 // The provider stand-in (test/stand-ins/providers.ts, the one the vitest suite uses) for the
 // contract suite. Node 20 cannot import TypeScript, so it is bundled with its imports (the Google
-// stand-in, jose) by the esbuild that wrangler depends on into a temporary .mjs, which is imported
-// as it is: providers.ts stays the single source of the stand-in's behaviour. The handle talks to
-// it through its /__control endpoints.
-import { writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-
-// Resolved from wrangler's own location: esbuild is its dependency, not the project's.
-const fromWrangler = createRequire(createRequire(import.meta.url).resolve('wrangler'))
-const { build } = fromWrangler('esbuild')
+// stand-in, jose) first (scripts/lib/import-typescript.mjs): providers.ts stays the single source
+// of the stand-in's behaviour. The handle talks to it through its /__control endpoints.
+import { fileURLToPath } from 'node:url'
+import { importTypeScript } from '../scripts/lib/import-typescript.mjs'
 
 const SOURCE = fileURLToPath(new URL('../test/stand-ins/providers.ts', import.meta.url))
 
-/** Starts the stand-in on a free loopback port; `dir` receives the stripped module. */
-export async function startStandIn(dir) {
-  // Bundled, not only stripped: the module in `dir` could not resolve providers.ts's own imports.
-  const { outputFiles } = await build({
-    entryPoints: [SOURCE],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-  })
-  const module = join(dir, 'providers.mjs')
-  await writeFile(module, outputFiles[0].contents)
-  const { startProviderStandIn } = await import(pathToFileURL(module).href)
+/** Starts the stand-in on a free loopback port. */
+export async function startStandIn() {
+  const { startProviderStandIn } = await importTypeScript(SOURCE)
   const { server, url } = await startProviderStandIn()
 
   async function control(action, init) {

@@ -2,14 +2,11 @@
 // browser tests: authorization (approves at once and redirects back with a code), token (checks
 // the client and the PKCE verifier, returns an RS256 ID token with the flow's nonce) and the JWKS.
 // The behaviour is test/stand-ins/google.ts, the vitest suite's own stand-in: Node 20 cannot import
-// TypeScript, so it is bundled by the esbuild wrangler depends on, as the contract suite does.
+// TypeScript, so it is bundled first (scripts/lib/import-typescript.mjs), as the contract suite does.
 // Run alone: `node scripts/google-stand-in.mjs` (GOOGLE_STAND_IN_PORT, else 8790).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { importTypeScript } from './lib/import-typescript.mjs'
 
 export const DEFAULT_GOOGLE_STAND_IN_PORT = 8790
 
@@ -31,30 +28,6 @@ export function googleStandInSettings(url) {
   }
 }
 
-/** test/stand-ins/google.ts as a module Node can import. */
-async function loadStandIn() {
-  // Resolved from wrangler's own location: esbuild is its dependency, not the project's.
-  const fromWrangler = createRequire(createRequire(import.meta.url).resolve('wrangler'))
-  const { build } = fromWrangler('esbuild')
-  const { outputFiles } = await build({
-    entryPoints: [SOURCE],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-  })
-  const dir = mkdtempSync(join(tmpdir(), 'google-stand-in-'))
-  try {
-    const module = join(dir, 'google.mjs')
-    writeFileSync(module, outputFiles[0].contents)
-    return await import(pathToFileURL(module).href)
-  } finally {
-    // Imported once read; the file is not needed after that.
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 async function readBody(req) {
   const chunks = []
   for await (const chunk of req) chunks.push(chunk)
@@ -67,7 +40,7 @@ async function readBody(req) {
  * every sign-in is google-user@example.test.
  */
 export async function startGoogleStandIn({ port = 0 } = {}) {
-  const { createGoogleStandIn } = await loadStandIn()
+  const { createGoogleStandIn } = await importTypeScript(SOURCE)
   const google = createGoogleStandIn()
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in')
