@@ -116,7 +116,7 @@ export function AccountPage(props: AccountPageProps) {
   const { user } = props.session
   return (
     <AppFrame title="Account" session={props.session} csrf={props.csrf} current="account">
-      {props.notice && <Notice>{props.notice}</Notice>}
+      <Notice>{props.notice}</Notice>
       <FormErrors errors={formErrors(props)} />
       <p id="account-summary">
         Signed in as <strong>{user.name}</strong> ({user.email}).{' '}

@@ -10,7 +10,7 @@ import { RECOVERY_DAYS } from './account-page.tsx'
 export function RecoverPage(props: FormPageProps) {
   return (
     <AppFrame title="Recover your account" session={props.session} csrf={props.csrf}>
-      {props.notice && <Notice>{props.notice}</Notice>}
+      <Notice>{props.notice}</Notice>
       <p class="lead">
         A deleted account can be restored for {RECOVERY_DAYS} days, with everything it held. Enter
         its email and password.

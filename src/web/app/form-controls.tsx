@@ -76,6 +76,8 @@ export function FormErrors({ errors }: { errors: string[] }) {
 
 /** What the last step did (a code was sent, the password changed), read out politely. */
 export function Notice({ children }: { children?: Child }) {
+  // No notice, no element: pages pass theirs whether or not there is one.
+  if (children === undefined || children === null || children === '') return null
   return (
     <p id="notice" class="notice" role="status">
       {children}

@@ -195,7 +195,7 @@ export function HistoryPage(props: HistoryPageProps) {
       csrf={props.csrf}
       current="history"
     >
-      {props.notice && <Notice>{props.notice}</Notice>}
+      <Notice>{props.notice}</Notice>
       <FormErrors errors={props.errors ?? []} />
       <Filters filters={filters} />
       <div class="list-heading">

@@ -7,7 +7,7 @@ export function LandingPage(props: { session: WebSession; csrf: string; notice?:
   const { user } = props.session
   return (
     <AppFrame title="Your account" session={props.session} csrf={props.csrf}>
-      {props.notice && <Notice>{props.notice}</Notice>}
+      <Notice>{props.notice}</Notice>
       <p id="signed-in-as">
         Signed in as <strong>{user.name}</strong> ({user.email}).
       </p>

@@ -8,7 +8,7 @@ import { formErrors, type FormPageProps } from './form-page.ts'
 export function ResetPage(props: FormPageProps) {
   return (
     <AppFrame title="Choose a new password" session={props.session} csrf={props.csrf}>
-      {props.notice && <Notice>{props.notice}</Notice>}
+      <Notice>{props.notice}</Notice>
       <form id="reset-form" class="account-form" method="post" action="/app/reset" novalidate>
         <FormErrors errors={formErrors(props)} />
         <CsrfField />

@@ -47,7 +47,7 @@ export function Section({ id, title, notice, children }: SectionProps) {
   return (
     <section id={id} class="settings-section" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{title}</h2>
-      {notice && <Notice>{notice}</Notice>}
+      <Notice>{notice}</Notice>
       {children}
     </section>
   )

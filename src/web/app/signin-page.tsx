@@ -18,7 +18,7 @@ export function SigninPage(props: SigninPageProps) {
   const action = next === APP_HOME ? '/app/signin' : `/app/signin?${new URLSearchParams({ next })}`
   return (
     <AppFrame title="Sign in" csrf={props.csrf} current="signin">
-      {props.notice && <Notice>{props.notice}</Notice>}
+      <Notice>{props.notice}</Notice>
       <form id="signin-form" class="account-form" method="post" action={action} novalidate>
         <FormErrors errors={formErrors(props)} />
         <CsrfField />

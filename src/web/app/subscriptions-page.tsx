@@ -117,7 +117,7 @@ export function SubscriptionsPage(props: SubscriptionsPageProps) {
       csrf={props.csrf}
       current="subscriptions"
     >
-      {props.notice && <Notice>{props.notice}</Notice>}
+      <Notice>{props.notice}</Notice>
       <FormErrors errors={props.errors ?? []} />
       <p class="lead">
         Your settings choose which contests you are reminded of. Follow a contest to be reminded of

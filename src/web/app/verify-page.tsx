@@ -9,7 +9,7 @@ export function VerifyPage(props: FormPageProps) {
   const email = props.values?.email ?? props.session?.user.email
   return (
     <AppFrame title="Verify your email" session={props.session} csrf={props.csrf}>
-      {props.notice && <Notice>{props.notice}</Notice>}
+      <Notice>{props.notice}</Notice>
       <p class="lead">Enter the 6-digit code we emailed you. It expires after 10 minutes.</p>
       <form id="verify-form" class="account-form" method="post" action="/app/verify" novalidate>
         <FormErrors errors={formErrors(props)} />
