@@ -83,7 +83,7 @@ describe('GET /', () => {
     expect(times[1].attrs.datetime).toBe(new Date(upcoming.startTime).toISOString())
     expect(times[1].text).toMatch(/^\w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC$/)
     expect(await select(html, 'li.contest .countdown[data-start]')).toHaveLength(4)
-    expect((await select(html, 'li.contest .meta'))[2].text).toBe('LeetCode · WEEKLY · 2 h')
+    expect((await select(html, 'li.contest .meta'))[2].text).toBe('LeetCode · Weekly · 2 h')
   })
 
   it('has a GET form with a labelled control for every filter', async () => {

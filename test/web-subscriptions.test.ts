@@ -84,7 +84,9 @@ describe('follow, mute and back to the default', () => {
       text: 'Codeforces Round 3001',
       attrs: { href: 'https://codeforces.com/c/3001' },
     })
-    expect((await selectOne(list.html, `${item} .meta`)).text).toBe('Codeforces · CF · 2 h')
+    expect((await selectOne(list.html, `${item} .meta`)).text).toBe(
+      'Codeforces · Rounds (CF) · 2 h',
+    )
     const time = await selectOne(list.html, `${item} time`)
     expect(time.attrs.datetime).toBe(new Date(rounds[0].startTime).toISOString())
     expect(time.text).toMatch(/UTC$/)

@@ -4,6 +4,7 @@ import { contestUrl, formatDuration, platformName } from '../contests/describe.t
 import type { ContestRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
 import { formatTime } from '../notifications/kinds/wording.ts'
+import { contestTypeName } from './contest-type-names.ts'
 
 export interface ContestView {
   id: string
@@ -42,7 +43,8 @@ export function contestView(row: ContestRow): ContestView {
     name: row.name,
     platform: row.platform,
     platformName: platformName(row.platform),
-    type: row.type,
+    // The words the settings page ticks (Cook-Off), not the catalogue's code (COOK_OFF).
+    type: contestTypeName(row.type),
     startIso: toIso(row.startTime),
     // What the page says until its script names the viewer's zone.
     startText: formatTime(row.startTime, 'UTC'),

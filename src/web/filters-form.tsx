@@ -1,6 +1,7 @@
 // The filters: a plain GET form back to the page, so filtering works without JavaScript.
 import { platformName } from '../contests/describe.ts'
 import { PLATFORMS, TYPES_BY_PLATFORM } from '../contests/schemas.ts'
+import { contestTypeName } from './contest-type-names.ts'
 import { MAX_SEARCH_LENGTH, type HomeQuery } from './home-query.ts'
 
 export function FiltersForm({ query }: { query: HomeQuery }) {
@@ -33,7 +34,7 @@ export function FiltersForm({ query }: { query: HomeQuery }) {
             <optgroup label={platformName(platform)}>
               {TYPES_BY_PLATFORM[platform].map((type) => (
                 <option value={type} selected={query.type === type}>
-                  {type}
+                  {contestTypeName(type)}
                 </option>
               ))}
             </optgroup>

@@ -3,33 +3,12 @@
 // anything else a user chose stays in "Other types".
 import { platformName } from '../../contests/describe.ts'
 import { normalizeContestType } from '../../contests/matching.ts'
-import {
-  PLATFORMS,
-  TYPES_BY_PLATFORM,
-  type ContestType,
-  type Platform,
-} from '../../contests/schemas.ts'
+import { PLATFORMS, TYPES_BY_PLATFORM, type Platform } from '../../contests/schemas.ts'
+import { CONTEST_TYPE_NAMES } from '../contest-type-names.ts'
 
 export interface TypeChoice {
   value: string
   label: string
-}
-
-// What each of the catalogue's types (contests/schemas.ts) is called on the page.
-const TYPE_LABELS: Record<ContestType, string> = {
-  CF: 'Rounds (CF)',
-  ICPC: 'ICPC format',
-  IOI: 'IOI format',
-  WEEKLY: 'Weekly',
-  BIWEEKLY: 'Biweekly',
-  STARTERS: 'Starters',
-  LONG: 'Long',
-  COOK_OFF: 'Cook-Off',
-  LUNCH_TIME: 'Lunchtime',
-  ABC: 'Beginner (ABC)',
-  ARC: 'Regular (ARC)',
-  AGC: 'Grand (AGC)',
-  AHC: 'Heuristic (AHC)',
 }
 
 // Not types but tags the sync reads from a round's name (contests/matching.ts).
@@ -44,7 +23,10 @@ const DIVISIONS: TypeChoice[] = [
 
 const platformGroup = (platform: Platform) => ({
   legend: platformName(platform),
-  types: TYPES_BY_PLATFORM[platform].map((type) => ({ value: type, label: TYPE_LABELS[type] })),
+  types: TYPES_BY_PLATFORM[platform].map((type) => ({
+    value: type,
+    label: CONTEST_TYPE_NAMES[type],
+  })),
 })
 
 // The divisions next to Codeforces, whose rounds carry them most.

@@ -1,31 +1,7 @@
 // The time zones the settings page offers: the runtime's IANA zones under their current names
 // (ICU still answers some legacy ones, such as Asia/Calcutta for Asia/Kolkata), UTC, grouped by
 // region, and a zone's name and offset in words.
-import { canonicalTimeZone } from '../../users/preferences.ts'
-
-// Zones IANA renamed whose old name the runtime's ICU may still list; the current name is offered
-// when the runtime accepts it, so a person finds their city under the name they know.
-const RENAMED: Record<string, string> = {
-  'Asia/Calcutta': 'Asia/Kolkata',
-  'Asia/Katmandu': 'Asia/Kathmandu',
-  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
-  'Asia/Rangoon': 'Asia/Yangon',
-  'Europe/Kiev': 'Europe/Kyiv',
-  'America/Godthab': 'America/Nuuk',
-  'Pacific/Enderbury': 'Pacific/Kanton',
-  'Atlantic/Faeroe': 'Atlantic/Faroe',
-  'Pacific/Truk': 'Pacific/Chuuk',
-  'Pacific/Ponape': 'Pacific/Pohnpei',
-  'Africa/Asmera': 'Africa/Asmara',
-  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
-  'America/Catamarca': 'America/Argentina/Catamarca',
-  'America/Cordoba': 'America/Argentina/Cordoba',
-  'America/Jujuy': 'America/Argentina/Jujuy',
-  'America/Mendoza': 'America/Argentina/Mendoza',
-  'America/Indianapolis': 'America/Indiana/Indianapolis',
-  'America/Louisville': 'America/Kentucky/Louisville',
-  'America/Coral_Harbour': 'America/Atikokan',
-}
+import { currentZoneName } from '../../lib/time-zones.ts'
 
 export interface ZoneGroup {
   region: string
@@ -41,10 +17,7 @@ const placeOf = (id: string) => id.split('/').slice(1).join(' / ').replace(/_/g,
 function zoneGroups(): ZoneGroup[] {
   if (groups) return groups
   const ids = new Set<string>()
-  for (const id of Intl.supportedValuesOf('timeZone')) {
-    const renamed = RENAMED[id]
-    ids.add(renamed && canonicalTimeZone(renamed) === renamed ? renamed : id)
-  }
+  for (const id of Intl.supportedValuesOf('timeZone')) ids.add(currentZoneName(id))
   const byRegion = new Map<string, ZoneGroup['zones']>()
   for (const id of [...ids].sort()) {
     if (!id.includes('/')) continue

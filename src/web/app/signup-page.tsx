@@ -12,6 +12,8 @@ export function SignupPage(props: FormPageProps & { google: boolean }) {
       <form id="signup-form" class="account-form" method="post" action="/app/signup" novalidate>
         <FormErrors errors={formErrors(props)} />
         <CsrfField />
+        {/* The page's script puts the browser's time zone here; left empty, the account keeps UTC. */}
+        <input type="hidden" name="timeZone" value="" data-browser-zone />
         <Field
           name="name"
           label="Name"

@@ -12,7 +12,7 @@ import { createDb, type Db } from '../../db/client.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../../http/failure-budget.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'
 import { createRouter } from '../../http/router.ts'
-import { LABELS, ResendForm, SignupForm, VerifyForm } from './auth-forms.ts'
+import { LABELS, ResendForm, VerifyForm } from './auth-forms.ts'
 import { csrfToken, requireCsrf } from './csrf.ts'
 import { formEmail, readForm } from './form-body.ts'
 import type { FormPageProps } from './form-page.ts'
@@ -20,6 +20,7 @@ import { wordsFor } from './lookup.ts'
 import { APP_HOME } from './next-path.ts'
 import { refusal } from './refusal.ts'
 import { SignupPage } from './signup-page.tsx'
+import { keepSignupTimeZone, WebSignupForm } from './signup-time-zone.ts'
 import { VerifyPage } from './verify-page.tsx'
 import { beginWebSession, webSession } from './web-session.ts'
 
@@ -54,12 +55,13 @@ signupRoutes
     return signupPage(c, {})
   })
   .post('/signup', requireCsrf, rateLimit(RULES.signup), async (c) => {
-    const form = await readForm(c, SignupForm, LABELS.signup)
+    const form = await readForm(c, WebSignupForm, LABELS.signup)
     if (!form.ok) return signupPage(c, form, 400)
+    const { timeZone, ...account } = form.data
     const now = Date.now()
     let result: Awaited<ReturnType<typeof signUp>>
     try {
-      result = await signUp(createDb(c.env.DB), authConfig(c.env), form.data, now, 'web')
+      result = await signUp(createDb(c.env.DB), authConfig(c.env), account, now, 'web')
     } catch (error) {
       refusal(error, [409])
       const errors = {
@@ -68,6 +70,7 @@ signupRoutes
       }
       return signupPage(c, { values: form.values, errors }, 409)
     }
+    await keepSignupTimeZone(createDb(c.env.DB), result.user.id, timeZone, now)
     const { delivery } = await sendCodeEmail(
       c.env,
       result.user,

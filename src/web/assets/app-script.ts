@@ -1,8 +1,13 @@
-// The page's one script, served from /assets: local times with the zone named, countdowns, and
-// turning Web Push on and off where a page has the push buttons (the settings page).
+// The page's one script, served from /assets: local times with the zone named, countdowns, the
+// browser's zone for the sign-up form, and turning Web Push on and off where a page has the push
+// buttons (the settings page).
 // Plain ES2017 in a string, so Workers and Deno serve the same bytes without a bundler.
+import { ZONE_SCRIPT } from '../../lib/time-zones.ts'
+
 export const APP_SCRIPT = `'use strict'
 ;(function () {
+  ${ZONE_SCRIPT}
+
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone
   var local = new Intl.DateTimeFormat(undefined, {
     weekday: 'short',
@@ -21,8 +26,18 @@ export const APP_SCRIPT = `'use strict'
     el.title = el.textContent
     el.textContent = local.format(date)
   })
+  // Chromium answers legacy names (Asia/Calcutta); people read the place of the current one.
   var note = document.getElementById('zone-note')
-  if (note && zone) note.textContent = 'Times are in your time zone, ' + zone + '.'
+  if (note && zone) {
+    note.textContent = 'Times are in your time zone, ' + zonePlace(currentZoneName(zone)) + '.'
+    note.setAttribute('data-zone', currentZoneName(zone))
+  }
+
+  // A sign-up records the browser's zone, which the server checks; without this script the
+  // field stays empty and the account keeps the default, UTC.
+  document.querySelectorAll('input[data-browser-zone]').forEach(function (input) {
+    if (zone) input.value = zone
+  })
 
   function part(n, unit) {
     return n > 0 ? n + ' ' + unit : ''
