@@ -3,14 +3,15 @@ import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, type SQL } from '
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
-import type {
-  ContestType,
-  Difficulty,
-  ListFilters,
-  Phase,
-  Platform,
-  PlatformListFilters,
-  SortField,
+import {
+  MAX_SEARCH_TERMS,
+  type ContestType,
+  type Difficulty,
+  type ListFilters,
+  type Phase,
+  type Platform,
+  type PlatformListFilters,
+  type SortField,
 } from './schemas.ts'
 
 const LIST_LIMIT = 50
@@ -99,12 +100,29 @@ export function listByType(db: Db, type: ContestType) {
 }
 
 /**
+ * The words a search looks for: runs of letters and digits, lowercased, each once, the first
+ * MAX_SEARCH_TERMS of them. FTS5's cost grows with the square of the phrases it is given, so the
+ * repeats and the count are cut here, where every search (API and home page) passes; the scan
+ * stops at the last word kept.
+ */
+export function searchTerms(text: string): string[] {
+  const terms = new Set<string>()
+  // The whole text is lowercased before it is split, so a combining mark that a lowercase form
+  // adds (İ becomes i and a dot) separates words instead of landing inside a quoted term.
+  for (const [word] of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    terms.add(word)
+    if (terms.size === MAX_SEARCH_TERMS) break
+  }
+  return [...terms]
+}
+
+/**
  * Turns free text into an FTS5 query: special characters are dropped, each remaining word is
  * quoted (so FTS5 operators in the input mean nothing) and matched as a prefix.
  */
 export function toFtsQuery(text: string): string | undefined {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu)
-  return words ? words.map((w) => `"${w}"*`).join(' ') : undefined
+  const terms = searchTerms(text)
+  return terms.length > 0 ? terms.map((w) => `"${w}"*`).join(' ') : undefined
 }
 
 // bm25 weights: a hit in the name counts ten times one in the description.

@@ -45,16 +45,38 @@ export const DifficultyParam = z.object({
 export const TypeParam = z.object({ type: type.openapi({ param: { name: 'type', in: 'path' } }) })
 export const IdParam = idParam('contest')
 
+/**
+ * The bounds of a search, shared by GET /contests/search and the home page. A contest name fits
+ * in 100 characters; with the words capped at 10, each once, the FTS5 query costs the same
+ * whatever the caller sends (an uncapped one grew with the square of its words).
+ */
+export const MAX_SEARCH_LENGTH = 100
+/** Words after the tenth distinct one are ignored: more narrow nothing a reader would notice. */
+export const MAX_SEARCH_TERMS = 10
+
+export const SEARCH_TOO_LONG = `q must be at most ${MAX_SEARCH_LENGTH} characters`
+
 export const SearchQuery = z.object({
-  // A missing q is read as empty, so that it gets the spec's sentence rather than zod's.
+  // A missing q is read as empty, so that it gets the spec's sentence rather than zod's. The
+  // length is that of the trimmed text, as the home page counts it.
   q: z
     .preprocess(
       (q) => q ?? '',
       z
         .string()
-        .refine((q) => q.trim() !== '', { error: 'Search query parameter "q" is required' }),
+        .refine((q) => q.trim() !== '', { error: 'Search query parameter "q" is required' })
+        .refine((q) => q.trim().length <= MAX_SEARCH_LENGTH, { error: SEARCH_TOO_LONG }),
     )
-    .openapi({ type: 'string', example: 'educational round' }),
+    .openapi({
+      type: 'string',
+      maxLength: MAX_SEARCH_LENGTH,
+      description:
+        `Words to find (letters and digits; everything else separates them), each matched as ` +
+        `the start of a word in the name or description. At most ${MAX_SEARCH_LENGTH} ` +
+        `characters; repeated words count once and words after the ${MAX_SEARCH_TERMS}th ` +
+        'distinct one are ignored.',
+      example: 'educational round',
+    }),
 })
 
 export const PlatformListQuery = z.object({

@@ -1,8 +1,16 @@
 // The home page's query: strict about the values of the filters it knows, silent about other keys.
-import { CONTEST_TYPES, PLATFORMS, type ContestType, type Platform } from '../contests/schemas.ts'
+import {
+  CONTEST_TYPES,
+  MAX_SEARCH_LENGTH,
+  PLATFORMS,
+  SEARCH_TOO_LONG,
+  type ContestType,
+  type Platform,
+} from '../contests/schemas.ts'
 
-/** Longer text is no search anyone typed; the bound keeps cache keys and FTS queries small. */
-export const MAX_SEARCH_LENGTH = 100
+// The API's bound (GET /contests/search), so the box, the page and the API agree; the words
+// then go through the same builder (contests/queries.ts toFtsQuery).
+export { MAX_SEARCH_LENGTH }
 
 export interface HomeQuery {
   /** Empty: every platform. In the order of PLATFORMS, whatever the order of the query. */
@@ -39,9 +47,7 @@ export function readHomeQuery(params: URLSearchParams): HomeQueryResult {
   const texts = params.getAll('q')
   if (texts.length > 1) errors.push('q may be given once')
   const q = texts[0]?.trim()
-  if (q !== undefined && q.length > MAX_SEARCH_LENGTH) {
-    errors.push(`q must be at most ${MAX_SEARCH_LENGTH} characters`)
-  }
+  if (q !== undefined && q.length > MAX_SEARCH_LENGTH) errors.push(SEARCH_TOO_LONG)
   if (errors.length > 0) return { ok: false, errors }
   return {
     ok: true,
