@@ -5,16 +5,26 @@ import { CONTEST_TYPES, PLATFORMS } from '../contests/schemas.ts'
 // A contest longer than 100 days is no contest; the bound keeps the number sane.
 const MAX_DURATION_MINUTES = 100 * 24 * 60
 
-/** A comma-separated list of known values, repeats dropped ("codeforces,atcoder"). */
+/**
+ * A comma-separated list of known values, repeats dropped ("codeforces,atcoder"). It is at most as
+ * long as the list of every value once, so a list repeated to the length of the URL is refused
+ * before it is split.
+ */
 function commaList<const T extends readonly [string, ...string[]]>(field: string, values: T) {
   const message = `${field} must be a comma-separated list of: ${values.join(', ')}`
   const known: readonly string[] = values
+  const maxLength = values.join(',').length
   return z
     .string({ error: message })
-    .transform((text) => text.split(','))
-    .refine((items) => items.every((item) => known.includes(item)), { error: message })
-    .transform((items) => [...new Set(items)] as T[number][])
-    .openapi({ type: 'string', example: values.slice(0, 2).join(',') })
+    .max(maxLength, { error: `${field} must be at most ${maxLength} characters` })
+    .pipe(
+      z
+        .string()
+        .transform((text) => text.split(','))
+        .refine((items) => items.every((item) => known.includes(item)), { error: message })
+        .transform((items) => [...new Set(items)] as T[number][]),
+    )
+    .openapi({ type: 'string', maxLength, example: values.slice(0, 2).join(',') })
 }
 
 const minutes = (field: string) =>
@@ -45,9 +55,11 @@ export const CalendarQuery = z
 
 export type CalendarQueryInput = z.infer<typeof CalendarQuery>
 
+// Anything but a feed token and `.ics` is a 404 (calendar/feeds.ts FEED_TOKEN, of fixed length).
 export const FeedFileParam = z.object({
   file: z.string().openapi({
     param: { name: 'file', in: 'path' },
+    maxLength: 47,
     description: 'The secret token of the feed address followed by `.ics`',
     example: 'q3J0bW9yZS1yYW5kb20tYnl0ZXMtdGhhbi10aGlzLi4u.ics',
   }),
