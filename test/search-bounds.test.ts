@@ -153,6 +153,8 @@ describe('GET /contests/search bounds', () => {
     expect(param('/contests/{id}', 'id').maxLength).toBe(24)
     expect(param('/contests/calendar.ics', 'platform').maxLength).toBe(36)
     expect(param('/calendar/{file}', 'file').maxLength).toBe(47)
+    expect(param('/subscriptions/mute', 'token').maxLength).toBe(93)
+    expect(param('/unsubscribe', 'token').maxLength).toBe(68)
   })
 })
 
@@ -231,6 +233,14 @@ describe('other public query and path fields', () => {
     )
     expect(status).toBe(400)
     expect(body).toEqual(badRequest(`platform must be at most ${all.length} characters`))
+  })
+
+  it('answers a signed link with a token longer than its fixed length with the bad-link page', async () => {
+    for (const path of ['/subscriptions/mute', '/unsubscribe']) {
+      const res = await call(`${path}?token=${'a'.repeat(24)}.${'A'.repeat(10_000)}`)
+      expect(res.status, path).toBe(400)
+      expect(await res.text()).toContain('This link is not valid')
+    }
   })
 
   it('answers a long private feed file with a 404', async () => {

@@ -52,10 +52,11 @@ export const sendPage = (c: Context<AppEnv>, p: Page) => c.html(p.html, p.status
 /**
  * The query of a signed link: optional and loose, so a missing or malformed token gets the HTML
  * page of a bad link, not the API's JSON error; other parameters (mail trackers add some) are
- * ignored.
+ * ignored. `maxLength` is the token's fixed length: its anchored pattern refuses a longer one
+ * (that same page) after reading no further than that.
  */
-export const linkTokenQuery = (description: string) =>
-  z.object({ token: z.string().optional().openapi({ description }) })
+export const linkTokenQuery = (description: string, maxLength: number) =>
+  z.object({ token: z.string().optional().openapi({ description, maxLength }) })
 
 /** An HTML answer in the OpenAPI document. */
 export const htmlResponse = (description: string) => ({

@@ -13,7 +13,11 @@ import {
 } from './link-page.ts'
 import { confirmPage, gonePage, mutedPage } from './mute-page.ts'
 
-const TokenQuery = linkTokenQuery('The signed token of the link in a reminder email')
+// `<user id>.<contest id>.<signature>` (mute-link.ts).
+const TokenQuery = linkTokenQuery(
+  'The signed token of the link in a reminder email',
+  24 + 1 + 24 + 1 + 43,
+)
 
 const pages = linkPageResponses('The account or the contest is gone')
 

@@ -14,7 +14,11 @@ import { UNSUBSCRIBE_PATH, readUnsubscribeToken } from './unsubscribe-link.ts'
 import { accountGonePage, confirmUnsubscribePage, unsubscribedPage } from './unsubscribe-page.ts'
 import { unsubscribeEmail, unsubscribeTarget } from './unsubscribe.ts'
 
-const TokenQuery = linkTokenQuery('The signed token of the unsubscribe link of an email')
+// `<user id>.<signature>` (unsubscribe-link.ts).
+const TokenQuery = linkTokenQuery(
+  'The signed token of the unsubscribe link of an email',
+  24 + 1 + 43,
+)
 
 // RFC 8058's body; an empty body (a browser's form without the field) is taken too.
 const OneClickBody = z
