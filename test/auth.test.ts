@@ -157,7 +157,7 @@ describe('POST /auth/signup', () => {
   it('makes signups whose email is in BOOTSTRAP_ADMIN_EMAILS admins once the email is verified', async () => {
     const email = uniqueEmail('admin')
     const bindings: Partial<Env> = { BOOTSTRAP_ADMIN_EMAILS: email }
-    const signedUp = await createUser({ email }, { bindings })
+    const signedUp = await createUser({ email, verified: false }, { bindings })
     expect(signedUp.user.role).toBe('user')
     expect(claimsOf(signedUp.accessToken).role).toBe('user')
     const admin = await createAdmin()
@@ -234,7 +234,7 @@ describe('GET /dev/outbox', () => {
 
 describe('POST /auth/verify-email', () => {
   it('verifies the address with the mailed code and signs the user in', async () => {
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     const code = await lastCode(email)
     const res = await api('POST', '/auth/verify-email', { body: { email, code } })
     expect(res.status).toBe(200)
@@ -244,7 +244,7 @@ describe('POST /auth/verify-email', () => {
   })
 
   it('accepts a code only once', async () => {
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     const code = await lastCode(email)
     expect((await api('POST', '/auth/verify-email', { body: { email, code } })).status).toBe(200)
     const again = await api('POST', '/auth/verify-email', { body: { email, code } })
@@ -253,7 +253,7 @@ describe('POST /auth/verify-email', () => {
   })
 
   it('allows three attempts, after which even the right code is refused', async () => {
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     const code = await lastCode(email)
     const wrong = code === '000000' ? '111111' : '000000'
     for (let i = 0; i < 3; i++) {
@@ -266,7 +266,7 @@ describe('POST /auth/verify-email', () => {
   })
 
   it('refuses a code after its 10 minutes', async () => {
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     const code = await lastCode(email)
     const later = Date.now() + 10 * MINUTE_MS + 1
     const config = authConfig(env)
@@ -277,7 +277,7 @@ describe('POST /auth/verify-email', () => {
   })
 
   it('does not accept a password reset code as a verification code', async () => {
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     await api('POST', '/auth/forgot-password', { body: { email } })
     const resetCode = await lastCode(email)
     const res = await api('POST', '/auth/verify-email', { body: { email, code: resetCode } })
@@ -299,7 +299,7 @@ describe('POST /auth/verify-email', () => {
 
 describe('POST /auth/resend-verification', () => {
   it('mails a new code that replaces the previous one', async () => {
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     const first = await lastCode(email)
     const res = await api('POST', '/auth/resend-verification', { body: { email } })
     expect(res.status).toBe(200)
@@ -322,7 +322,7 @@ describe('POST /auth/resend-verification', () => {
     expect(res.status).toBe(200)
     expect(await mailCountTo(unknown)).toBe(0)
 
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     await api('POST', '/auth/verify-email', { body: { email, code: await lastCode(email) } })
     const verified = await api('POST', '/auth/resend-verification', { body: { email } })
     expect(verified.body).toEqual(res.body)
@@ -339,7 +339,7 @@ describe('POST /auth/resend-verification', () => {
   })
 
   it('answers as usual when the provider refuses the message, which would otherwise reveal the account', async () => {
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     await standIn.script({
       pathPrefix: '/resend/emails',
       responses: [{ status: 422, body: { statusCode: 422, message: 'Invalid `to` field' } }],
@@ -765,7 +765,7 @@ describe('OpenAPI document', () => {
 
 describe('cleanup of expired auth records', () => {
   it('removes sessions past their 7 days and codes past 10 minutes, nothing live', async () => {
-    const { id, refreshToken } = await createUser()
+    const { id, refreshToken } = await createUser({ verified: false })
     await api('POST', '/auth/refresh', { body: { refreshToken } })
     const count = async (sql: string) =>
       (await env.DB.prepare(sql).bind(id).first<{ n: number }>())!.n

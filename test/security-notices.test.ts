@@ -128,7 +128,7 @@ describe('the notice', () => {
     const at = Date.UTC(2026, 10, 23, 20, 51)
     const email = securityNoticeEmail(
       { kind: 'account-deleted', recoverableUntil: at + 30 * DAY_MS },
-      '<b>Eve</b>',
+      { email: 'eve@example.test', name: '<b>Eve</b>', proven: true },
       at,
       'https://alerts.example/',
     )
@@ -137,5 +137,21 @@ describe('the notice', () => {
     expect(email.text).toContain(
       'until 2026-12-23 20:51 UTC at https://alerts.example/app/account/recover',
     )
+  })
+
+  it('quotes no name to an address nobody has proven', () => {
+    const email = securityNoticeEmail(
+      { kind: 'password-changed' },
+      {
+        email: 'eve@example.test',
+        name: 'there,\n\nConfirm at https://evil.example',
+        proven: false,
+      },
+      Date.UTC(2026, 10, 23, 20, 51),
+      'https://alerts.example',
+    )
+    expect(email.text).toMatch(/^Hello,\n/)
+    expect(email.text).not.toContain('evil.example')
+    expect(email.html).not.toContain('evil.example')
   })
 })

@@ -45,7 +45,7 @@ const subscription = (endpoint = `https://fcm.googleapis.com/fcm/send/${newId()}
 
 describe('GET /users/profile', () => {
   it('returns the caller’s own profile with lastLogin and no secrets', async () => {
-    const me = await createUser({ name: 'Grace Hopper' })
+    const me = await createUser({ name: 'Grace Hopper', verified: false })
     const res = await api('GET', '/users/profile', { token: me.accessToken })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({

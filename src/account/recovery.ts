@@ -25,7 +25,13 @@ export async function softDeleteAccount(db: Db, userId: string, now: number) {
     revokeUserSessionsStatement(db, userId, now),
   ])
   if (!marked) return undefined
-  return { recoverableUntil: now + RECOVERY_PERIOD_MS, email: marked.email, name: marked.name }
+  const { email, name, emailVerifiedAt } = marked
+  return {
+    recoverableUntil: now + RECOVERY_PERIOD_MS,
+    email,
+    name,
+    proven: emailVerifiedAt != null,
+  }
 }
 
 /**

@@ -7,10 +7,13 @@ import { newId } from '../lib/ids.ts'
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../lib/crypto.ts'
 import type { AccessClaims } from '../lib/jwt.ts'
 import {
+  isPasswordUnset,
   markEmailProvenStatement,
   rehashPasswordStatement,
   setPasswordHashStatement,
+  UNSET_PASSWORD_HASH,
 } from '../users/credentials.ts'
+import { detachDestinationsStatements } from '../users/destinations.ts'
 import {
   createUserStatements,
   findUser,
@@ -23,6 +26,7 @@ import {
 import { consumeCode, newCode, type CodePurpose } from './codes.ts'
 import type { AuthConfig } from './config.ts'
 import {
+  isSessionLive,
   openSession,
   revokeSession,
   revokeUserSessionsStatement,
@@ -103,7 +107,10 @@ export async function signIn(
     await burnPasswordCheck(input.password)
     throw unauthorized(INVALID_CREDENTIALS)
   }
-  const check = await verifyPassword(input.password, found.passwordHash)
+  // An unset password matches nothing, in the time a wrong one takes.
+  const check = isPasswordUnset(found)
+    ? await burnPasswordCheck(input.password).then(() => ({ ok: false, needsRehash: false }))
+    : await verifyPassword(input.password, found.passwordHash)
   if (!check.ok) throw unauthorized(INVALID_CREDENTIALS)
 
   const session = await openSession(db, config.jwt, found, now, kind)
@@ -129,45 +136,82 @@ export async function signOut(db: Db, claims: AccessClaims, now: number) {
 
 /**
  * Whether proving this user's address now grants the bootstrap admin role: the address is in
- * BOOTSTRAP_ADMIN_EMAILS and has not been proven before. Never at sign-up, where whoever came first
- * with that address (a fresh deployment, or after the account was purged) would own the service;
- * and only at the first proof, so an admin's later demotion of that account sticks.
+ * BOOTSTRAP_ADMIN_EMAILS and its owner is not settled yet (see markEmailProvenStatement). Never at
+ * sign-up, where whoever came first with that address (a fresh deployment, or after the account
+ * was purged) would own the service; and only once, so an admin's later demotion of that account
+ * sticks. Callers grant it only for a proof that comes with the sign-up's session, a reset, or a
+ * first password chosen after a bare proof: all three leave the account to the mailbox's holder.
  */
 function earnsBootstrapRole(config: AuthConfig, user: UserRow): boolean {
-  return user.emailVerifiedAt == null && config.bootstrapAdmins.includes(user.email)
+  const unsettled = user.emailVerifiedAt == null || isPasswordUnset(user)
+  return unsettled && config.bootstrapAdmins.includes(user.email)
 }
 
-/**
- * The write that marks the address proven (by a mailed code), with the bootstrap role it earns.
- * users grants that role inside the write, and only if the row is still unproven then, so a
- * concurrent proof cannot grant it twice.
- */
+/** The write that marks the address proven (by a mailed code), with the bootstrap role it earns. */
 function proveAddress(db: Db, config: AuthConfig, user: UserRow, now: number) {
   return markEmailProvenStatement(db, user.id, earnsBootstrapRole(config, user), now)
 }
 
-/** A successful verification signs the user in (a new session), as the spec's release notes say. */
+/** The session a verification came with: an access token's claims, or a web session. */
+export interface ProvingSession {
+  userId: string
+  sessionId: string
+}
+
+/** Whether the code came with a live session of the account itself (the sign-up's, typically). */
+async function comesWithOwnSession(
+  db: Db,
+  user: UserRow,
+  session: ProvingSession | undefined,
+  now: number,
+): Promise<boolean> {
+  return session?.userId === user.id && (await isSessionLive(db, session.sessionId, now))
+}
+
+/**
+ * A successful verification signs the user in (a new session), as the spec's release notes say.
+ *
+ * With a session of the account (the one that signed up), nothing else changes. Without one, the
+ * prover holds the mailbox but not necessarily the password: whoever signed up may have used
+ * someone else's address. So a bare proof hands the account to the prover alone: every earlier
+ * session ends, the password chosen at sign-up stops working (the owner sets one by a reset, or on
+ * the web app's next page), whatever was attached is detached, and no bootstrap role is granted
+ * until that password is chosen.
+ */
 export async function verifyEmail(
   db: Db,
   config: AuthConfig,
   input: { email: string; code: string },
   now: number,
   kind: SessionKind = 'api',
-): Promise<SignedIn> {
+  session?: ProvingSession,
+): Promise<SignedIn & { passwordUnset: boolean }> {
   const found = await findUserByEmail(db, input.email)
   const key = await config.codeKey
   if (!found || !(await consumeCode(db, key, found.id, 'verify_email', input.code, now))) {
     throw badRequest(INVALID_CODE)
   }
-  // The session opened here already carries the bootstrap role the proof earns.
-  const role = earnsBootstrapRole(config, found) ? 'admin' : found.role
-  const session = await openSession(db, config.jwt, { id: found.id, role }, now, kind)
+  if (await comesWithOwnSession(db, found, session, now)) {
+    // The session opened here already carries the bootstrap role the proof earns.
+    const role = earnsBootstrapRole(config, found) ? 'admin' : found.role
+    const opened = await openSession(db, config.jwt, { id: found.id, role }, now, kind)
+    const user = await writeThenRead(db, found.id, [
+      proveAddress(db, config, found, now),
+      opened.statement,
+      recordSignInStatement(db, found.id, now),
+    ])
+    return { user, tokens: opened.tokens, passwordUnset: false }
+  }
+  const opened = await openSession(db, config.jwt, found, now, kind)
   const user = await writeThenRead(db, found.id, [
-    proveAddress(db, config, found, now),
-    session.statement,
+    revokeUserSessionsStatement(db, found.id, now),
+    markEmailProvenStatement(db, found.id, false, now),
+    setPasswordHashStatement(db, found.id, UNSET_PASSWORD_HASH, now),
+    ...detachDestinationsStatements(db, found.id, now),
+    opened.statement,
     recordSignInStatement(db, found.id, now),
   ])
-  return { user, tokens: session.tokens }
+  return { user, tokens: opened.tokens, passwordUnset: true }
 }
 
 async function issueCode(
@@ -214,11 +258,11 @@ export async function resetPassword(
   }
   const passwordHash = await hashPassword(input.newPassword)
   await db.batch([
-    setPasswordHashStatement(db, user.id, passwordHash, now),
     proveAddress(db, config, user, now),
+    setPasswordHashStatement(db, user.id, passwordHash, now),
     revokeUserSessionsStatement(db, user.id, now),
   ])
-  return { email: user.email, name: user.name }
+  return { email: user.email, name: user.name, proven: true }
 }
 
 /**
@@ -243,5 +287,29 @@ export async function changePassword(
     setPasswordHashStatement(db, user.id, passwordHash, now),
     revokeUserSessionsStatement(db, user.id, now, claims.sid),
   ])
-  return { email: user.email, name: user.name }
+  return { email: user.email, name: user.name, proven: user.emailVerifiedAt != null }
+}
+
+/**
+ * The first password of an account whose password a bare proof took away, chosen in the session
+ * that proof opened (the web app asks right after it). It settles the owner, as a reset would: a
+ * bootstrap address earns its role, which the next sign-in carries, and other sessions end.
+ */
+export async function chooseFirstPassword(
+  db: Db,
+  config: AuthConfig,
+  session: ProvingSession,
+  newPassword: string,
+  now: number,
+) {
+  const user = await findUser(db, session.userId)
+  if (!user) throw notFound('User not found')
+  if (!isPasswordUnset(user)) throw badRequest('This account already has a password')
+  const passwordHash = await hashPassword(newPassword)
+  await db.batch([
+    proveAddress(db, config, user, now),
+    setPasswordHashStatement(db, user.id, passwordHash, now),
+    revokeUserSessionsStatement(db, user.id, now, session.sessionId),
+  ])
+  return { email: user.email, name: user.name, proven: true }
 }

@@ -1,32 +1,52 @@
 // The emails that carry verification and password-reset codes, and what sending them reports.
 import { sendEmail, type SendResult } from '../channels/email.ts'
-import type { Env } from '../env.ts'
+import { settings, type Env } from '../env.ts'
 import { escapeHtml } from '../lib/html.ts'
 import { log } from '../lib/log.ts'
 import { toIso } from '../lib/time.ts'
 import { CODE_TTL_MS, type CodePurpose } from './codes.ts'
 
-const WORDING: Record<CodePurpose, { subject: string; intro: string }> = {
-  verify_email: {
-    subject: 'Your Contest Alerts verification code',
-    intro: 'Use this code to verify your email address:',
-  },
-  reset_password: {
+const MINUTES = CODE_TTL_MS / 60_000
+
+/**
+ * The words of each code mail. Nothing the requester typed is quoted: the address may not be the
+ * requester's, and a name is free text that would put their words in a real-looking mail to a
+ * stranger. A verification code goes to an address nobody has proven yet, so its mail says what
+ * happened and what to do when the reader did not sign up.
+ */
+function wording(purpose: CodePurpose, appUrl: string) {
+  if (purpose === 'verify_email') {
+    return {
+      subject: 'Your Contest Alerts verification code',
+      intro:
+        'An account at Contest Alerts was just created with this email address. ' +
+        'Use this code to verify the address:',
+      outro: [
+        `The code expires in ${MINUTES} minutes.`,
+        'If you did not create this account, do not pass the code on to anyone: someone else ' +
+          `used your address. Reset its password at ${appUrl}/app/forgot instead; the account is ` +
+          'then yours alone, and every session the other person opened ends. Or ignore this ' +
+          'email: an account nobody verifies is deleted after 7 days.',
+      ],
+    }
+  }
+  return {
     subject: 'Your Contest Alerts password reset code',
     intro: 'Use this code to choose a new password:',
-  },
+    outro: [
+      `The code expires in ${MINUTES} minutes. If you did not ask for it, ignore this email.`,
+    ],
+  }
 }
 
-export function codeEmail(purpose: CodePurpose, name: string, code: string) {
-  const { subject, intro } = WORDING[purpose]
-  const minutes = CODE_TTL_MS / 60_000
-  const outro =
-    `The code expires in ${minutes} minutes. ` + 'If you did not ask for it, ignore this email.'
+export function codeEmail(purpose: CodePurpose, code: string, appUrl: string) {
+  const { subject, intro, outro } = wording(purpose, appUrl.replace(/\/+$/, ''))
   return {
     subject,
-    text: `Hello ${name},\n\n${intro}\n\n${code}\n\n${outro}\n`,
-    html: `<p>Hello ${escapeHtml(name)},</p><p>${intro}</p>
-<p style="font-size:24px;font-weight:bold;letter-spacing:4px">${code}</p><p>${outro}</p>`,
+    text: `Hello,\n\n${intro}\n\n${code}\n\n${outro.join('\n\n')}\n`,
+    html: `<p>Hello,</p><p>${escapeHtml(intro)}</p>
+<p style="font-size:24px;font-weight:bold;letter-spacing:4px">${code}</p>
+${outro.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}`,
   }
 }
 
@@ -39,12 +59,13 @@ export interface CodeDelivery {
 
 export async function sendCodeEmail(
   env: Env,
-  to: { email: string; name: string },
+  to: { email: string },
   purpose: CodePurpose,
   code: string,
   expiresAt: number,
 ): Promise<{ delivery: CodeDelivery; result: SendResult }> {
-  const result = await sendEmail(env, { to: to.email, ...codeEmail(purpose, to.name, code) })
+  const message = codeEmail(purpose, code, settings(env).APP_URL)
+  const result = await sendEmail(env, { to: to.email, ...message })
   if (!result.ok) {
     // A provider failure loses a code nobody else hears about (the code routes answer before
     // sending); no provider at all is a setting, already visible in the answers.

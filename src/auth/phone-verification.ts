@@ -11,6 +11,7 @@ import type { WindowResult } from '../ports/rate-limiter.ts'
 import { isPhoneVerified, markPhoneVerified } from '../users/phone.ts'
 import { hitNumberLimits } from './phone-send-limits.ts'
 import { findUser } from '../users/queries.ts'
+import { requireProvenAddress } from '../users/destinations.ts'
 
 const PURPOSE = 'verify_phone'
 const NO_PHONE = 'The account has no phone number; add one to the profile first'
@@ -48,6 +49,7 @@ export async function requestPhoneCode(
   now: number,
 ): Promise<PhoneCodeRequest> {
   const user = await liveUser(deps.db, userId)
+  requireProvenAddress(user)
   const phone = phoneOf(user)
   if (!phone) throw badRequest(NO_PHONE)
   const digits = toWhatsAppNumber(phone)

@@ -2,7 +2,10 @@
 import { createRoute } from '@hono/zod-openapi'
 import { createDb, type Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
-import { currentUser } from '../http/auth.ts'
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import { authenticate, currentUser } from '../http/auth.ts'
+import { unauthorized as unauthorizedError } from '../lib/errors.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
@@ -17,6 +20,7 @@ import {
   signOut,
   signUp,
   verifyEmail,
+  type ProvingSession,
 } from './accounts.ts'
 import { createRouter, signedInRoute } from '../http/router.ts'
 import { mailCodeIfIssued } from './code-mail.ts'
@@ -59,8 +63,17 @@ const verifyRoute = createRoute({
   ...post('/verify-email', 'Verify the email with its code; signs the user in', VerifyEmailBody, {
     200: json(AuthResultSchema, 'Verified and signed in'),
     400: errorResponse('Invalid input, or an invalid or expired code'),
+    401: errorResponse('An access token was sent but is invalid or expired: refresh, then retry'),
     429: limited,
   }),
+  description:
+    'Send the access token of the sign-up (`Authorization: Bearer`) with the code: the account ' +
+    'then stays as it is. A code sent without it proves the mailbox only, so the account is ' +
+    'handed to the prover: every earlier session ends, the password chosen at sign-up stops ' +
+    'signing in (set one with forgot-password and reset-password), and linked destinations are ' +
+    'removed.',
+  // Optional: the code alone is a valid proof, with the consequences above.
+  security: [{}, { bearerAuth: [] }] as { [name: string]: string[] }[],
   middleware: [rateLimit(RULES.codeCheck), failureBudget(FAILURE_BUDGETS.codeCheck)] as const,
 })
 
@@ -153,6 +166,17 @@ const changePasswordRoute = signedInRoute({
 
 const signedIn = (user: UserRow, tokens: TokenPair) => ({ user: toProfile(user), ...tokens })
 
+/**
+ * The session a verification comes with, from its bearer token. A token that is sent but fails
+ * is refused rather than ignored: taken as a bare proof, it would sign its own account out.
+ */
+async function provingSession(c: Context<AppEnv>): Promise<ProvingSession | undefined> {
+  if (c.req.header('Authorization') === undefined) return undefined
+  const claims = await authenticate(c)
+  if (!claims) throw unauthorizedError('Invalid or expired access token')
+  return { userId: claims.sub, sessionId: claims.sid }
+}
+
 export const authRoutes = createRouter()
 
 authRoutes
@@ -170,12 +194,10 @@ authRoutes
   })
   .openapi(verifyRoute, async (c) => {
     const db = createDb(c.env.DB)
-    const { user, tokens } = await verifyEmail(
-      db,
-      authConfig(c.env),
-      c.req.valid('json'),
-      Date.now(),
-    )
+    const session = await provingSession(c)
+    const input = c.req.valid('json')
+    const now = Date.now()
+    const { user, tokens } = await verifyEmail(db, authConfig(c.env), input, now, 'api', session)
     return c.json(signedIn(user, tokens), 200)
   })
   .openapi(resendRoute, async (c) => {

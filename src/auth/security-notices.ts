@@ -16,6 +16,8 @@ export type SecurityNotice =
 export interface NoticeRecipient {
   email: string
   name: string
+  /** Whether the address is proven: a mail to an unproven one quotes nothing its holder typed. */
+  proven: boolean
 }
 
 /** `2026-11-23 20:51 UTC`: the one zone every reader can place. */
@@ -46,12 +48,12 @@ function wording(notice: SecurityNotice, at: number, appUrl: string) {
 
 export function securityNoticeEmail(
   notice: SecurityNotice,
-  name: string,
+  to: NoticeRecipient,
   at: number,
   appUrl: string,
 ) {
   const { subject, paragraphs } = wording(notice, at, appUrl.replace(/\/+$/, ''))
-  const lines = [`Hello ${name},`, ...paragraphs]
+  const lines = [to.proven ? `Hello ${to.name},` : 'Hello,', ...paragraphs]
   return {
     subject,
     text: `${lines.join('\n\n')}\n`,
@@ -65,7 +67,7 @@ export async function sendSecurityNotice(
   notice: SecurityNotice,
   at: number,
 ) {
-  const message = securityNoticeEmail(notice, to.name, at, settings(env).APP_URL)
+  const message = securityNoticeEmail(notice, to, at, settings(env).APP_URL)
   const result = await sendEmail(env, { to: to.email, ...message }).catch((error: unknown) => ({
     ok: false as const,
     provider: 'resend' as const,

@@ -1,5 +1,6 @@
 // The address of a user's private feed: made (or remade) for a live account, shown once.
 import type { Db } from '../db/client.ts'
+import { requireProvenAddress } from '../users/destinations.ts'
 import { findUser } from '../users/queries.ts'
 import { issueFeedToken } from './feeds.ts'
 
@@ -14,13 +15,18 @@ export function feedUrls(appUrl: string, token: string): FeedAddress {
   return { url, webcalUrl: url.replace(/^https?:\/\//, 'webcal://') }
 }
 
-/** A new address for the user, replacing any earlier one; undefined when the user is gone. */
+/**
+ * A new address for the user, replacing any earlier one; undefined when the user is gone, 403
+ * while the address is unproven.
+ */
 export async function newFeedAddress(
   db: Db,
   userId: string,
   appUrl: string,
   now: number,
 ): Promise<FeedAddress | undefined> {
-  if (!(await findUser(db, userId))) return undefined
+  const user = await findUser(db, userId)
+  if (!user) return undefined
+  requireProvenAddress(user)
   return feedUrls(appUrl, await issueFeedToken(db, userId, now))
 }

@@ -1,7 +1,7 @@
 // Daily cleanup: finished contests past the retention period, expired sessions and email codes,
-// accounts past their 30 days of recovery, ingestion jobs stuck for over 3000 seconds,
+// accounts past their 30 days of recovery or 7 days unproven, ingestion jobs stuck for over 3000 seconds,
 // notifications past their expiry, and Telegram link tokens nobody used.
-import { purgeDeletedAccounts } from '../account/purge.ts'
+import { purgeDeletedAccounts, purgeUnprovenAccounts } from '../account/purge.ts'
 import { removeExpiredAuthRecords } from '../auth/cleanup.ts'
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import { removeFinishedBefore } from '../contests/maintenance.ts'
@@ -20,6 +20,7 @@ export async function cleanupJob(env: Env, now: number) {
   if (contestsRemoved > 0) await bumpCatalogueVersion(env.KV)
   const auth = await removeExpiredAuthRecords(db, now)
   const accountsPurged = await purgeDeletedAccounts(db, now)
+  const unprovenAccountsRemoved = await purgeUnprovenAccounts(db, now)
   const ingestion = await sweepStuckIngestionJobs(db, intelligenceClient(env), now)
   const ttlMs = settings(env).NOTIFICATION_TTL_DAYS * DAY_MS
   const notificationsExpired = await removeExpiredNotifications(env.DB, now - ttlMs)
@@ -28,6 +29,7 @@ export async function cleanupJob(env: Env, now: number) {
     contestsRemoved,
     ...auth,
     accountsPurged,
+    unprovenAccountsRemoved,
     ...ingestion,
     notificationsExpired,
     telegramLinksExpired,

@@ -6,6 +6,8 @@ import { idList } from '../db/id-list.ts'
 import { pushSubscriptions, type PushSubscriptionRow } from '../db/schema.ts'
 import { badRequest, conflict } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
+import { requireProvenAddress } from './destinations.ts'
+import { findUser } from './queries.ts'
 
 /** Each subscription costs a request per notification, so one account cannot fan out unbounded. */
 export const MAX_PUSH_SUBSCRIPTIONS = 10
@@ -45,6 +47,8 @@ export async function savePushSubscription(
   input: PushSubscriptionInput,
   now: number,
 ): Promise<{ row: PushSubscriptionRow; created: boolean }> {
+  const user = await findUser(db, userId)
+  if (user) requireProvenAddress(user)
   const id = newId(now)
   const { endpoint, keys } = input
   const row = await db.$client

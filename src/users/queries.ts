@@ -10,6 +10,7 @@ import {
   listChannelBlocksStatement,
 } from './channel-blocks.ts'
 import { liveUserById, notDeleted } from './live.ts'
+import { requireProvenAddress } from './destinations.ts'
 import { phoneNumberColumns } from './phone.ts'
 import { DEFAULT_PREFERENCES, preferenceColumns, type Platform } from './preferences.ts'
 import type { ProfileUpdate } from './schemas.ts'
@@ -109,6 +110,10 @@ export async function updateProfile(
   now: number,
 ): Promise<UserRow | undefined> {
   const prefs = update.preferences ?? {}
+  if (prefs.discordWebhookUrl != null) {
+    const user = await findUser(db, id)
+    if (user) requireProvenAddress(user)
+  }
   const columns = {
     ...(update.name !== undefined && { name: update.name }),
     // A changed number loses its verification in this same statement (users/phone.ts).

@@ -31,12 +31,20 @@ const boolean = (field: string) =>
     .custom<boolean>((v) => typeof v === 'boolean', { error: `${field} must be a boolean value` })
     .openapi({ type: 'boolean' })
 
+// Control characters (line breaks and tabs among them), line and paragraph separators, and the
+// bidirectional overrides that make text read other than it is stored. Joiners (U+200C, U+200D)
+// stay: Persian and Indic names need them.
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u
+
 export const nameField = z
   .string({ error: 'name must be a string' })
   .trim()
   .refine((v) => v.length >= 2, { error: 'Name must be at least 2 characters long' })
   .refine((v) => v.length <= MAX_NAME, {
     error: `Name must be at most ${MAX_NAME} characters long`,
+  })
+  .refine((v) => !UNPRINTABLE.test(v), {
+    error: 'Name must be one line without control characters',
   })
   .openapi({ example: 'Ada Lovelace' })
 
@@ -261,17 +269,23 @@ export const PushSubscriptionBody = z
     keys: z.strictObject(
       {
         // RFC 8291: an uncompressed P-256 point (65 bytes) and a 16-byte authentication secret.
+        // The lengths of those bytes in base64 with padding, checked before anything reads
+        // the text, so a key as long as the body costs no more than a right one.
         p256dh: z
           .custom<string>(
-            (v) => typeof v === 'string' && decodesTo(v, (b) => b.length === 65 && b[0] === 4),
+            (v) =>
+              typeof v === 'string' &&
+              v.length <= 88 &&
+              decodesTo(v, (b) => b.length === 65 && b[0] === 4),
             { error: 'keys.p256dh must be a base64url-encoded P-256 public key' },
           )
-          .openapi({ type: 'string' }),
+          .openapi({ type: 'string', maxLength: 88 }),
         auth: z
-          .custom<string>((v) => typeof v === 'string' && decodesTo(v, (b) => b.length === 16), {
-            error: 'keys.auth must be a base64url-encoded 16-byte secret',
-          })
-          .openapi({ type: 'string' }),
+          .custom<string>(
+            (v) => typeof v === 'string' && v.length <= 24 && decodesTo(v, (b) => b.length === 16),
+            { error: 'keys.auth must be a base64url-encoded 16-byte secret' },
+          )
+          .openapi({ type: 'string', maxLength: 24 }),
       },
       { error: 'keys must be an object with p256dh and auth' },
     ),

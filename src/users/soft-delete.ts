@@ -1,6 +1,6 @@
 // The users side of an account's soft delete, recovery and purge: the account feature decides
 // when (the recovery period is its rule), these read and write the row.
-import { and, asc, eq, isNotNull, lte } from 'drizzle-orm'
+import { and, asc, eq, isNotNull, isNull, lte } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { users, type UserRow } from '../db/schema.ts'
 import { liveUserById } from './live.ts'
@@ -11,7 +11,12 @@ export function markDeletedStatement(db: Db, id: string, now: number) {
     .update(users)
     .set({ deletedAt: now, updatedAt: now })
     .where(liveUserById(id))
-    .returning({ id: users.id, email: users.email, name: users.name })
+    .returning({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
 }
 
 /**
@@ -31,6 +36,20 @@ export function findAnyUserByEmail(db: Db, email: string): Promise<UserRow | und
 }
 
 /** Ids of accounts soft-deleted at or before `cutoff`, longest deleted first. */
+/**
+ * Accounts whose address was never proven, made before `cutoff`, oldest first. Admins are left
+ * alone: only accounts made before admins needed a proven address can be unproven admins.
+ */
+export async function unprovenUserIdsBefore(db: Db, cutoff: number, limit: number) {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(isNull(users.emailVerifiedAt), lte(users.createdAt, cutoff), eq(users.role, 'user')))
+    .orderBy(asc(users.createdAt))
+    .limit(limit)
+  return rows.map((row) => row.id)
+}
+
 export async function deletedUserIdsBefore(db: Db, cutoff: number, limit: number) {
   const rows = await db
     .select({ id: users.id })

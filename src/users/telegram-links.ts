@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts'
 import { telegramLinks } from '../db/schema.ts'
 import { randomToken, sha256Hex } from '../lib/crypto.ts'
 import { MINUTE_MS, toIso } from '../lib/time.ts'
+import { requireProvenAddress } from './destinations.ts'
 import { findUser } from './queries.ts'
 
 /** Long enough to switch to Telegram and press Start, short enough that a leaked link soon dies. */
@@ -24,7 +25,7 @@ export const deepLink = (botUsername: string, token: string) =>
 
 /**
  * A new link for a live user, replacing any earlier one (only the newest works); undefined when
- * the user is gone.
+ * the user is gone, 403 while the address is unproven.
  */
 export async function issueTelegramLink(
   db: Db,
@@ -32,7 +33,9 @@ export async function issueTelegramLink(
   botUsername: string,
   now: number,
 ): Promise<TelegramLink | undefined> {
-  if (!(await findUser(db, userId))) return undefined
+  const user = await findUser(db, userId)
+  if (!user) return undefined
+  requireProvenAddress(user)
   const token = randomToken(32)
   const expiresAt = now + LINK_TOKEN_TTL_MS
   await db.batch([

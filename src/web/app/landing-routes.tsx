@@ -7,6 +7,7 @@ import { currentWebSession, requireWebUser } from './web-session.ts'
 
 const NOTICES: Record<string, string> = {
   verified: 'Your email address is verified.',
+  'password-set': 'Your email address is verified and your password is set.',
   google: 'Signed in with Google.',
 }
 

@@ -1,9 +1,16 @@
-// GET and POST /app/signup (an account and its web session, the code mailed), and /app/verify with
-// its second button, POST /app/verify/resend.
+// GET and POST /app/signup (an account and its web session, the code mailed), /app/verify with
+// its second button, POST /app/verify/resend, and /app/verify/password, where a bare proof's
+// prover chooses the password the proof took away.
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../app-env.ts'
-import { EMAIL_TAKEN, resendVerification, signUp, verifyEmail } from '../../auth/accounts.ts'
+import {
+  chooseFirstPassword,
+  EMAIL_TAKEN,
+  resendVerification,
+  signUp,
+  verifyEmail,
+} from '../../auth/accounts.ts'
 import { EMAIL_DISABLED, mailCodeIfIssued } from '../../auth/code-mail.ts'
 import { authConfig } from '../../auth/config.ts'
 import { sendCodeEmail } from '../../auth/emails.ts'
@@ -12,7 +19,9 @@ import { createDb, type Db } from '../../db/client.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../../http/failure-budget.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'
 import { createRouter } from '../../http/router.ts'
-import { LABELS, ResendForm, VerifyForm } from './auth-forms.ts'
+import { isPasswordUnset } from '../../users/credentials.ts'
+import { ChoosePasswordForm, LABELS, ResendForm, VerifyForm } from './auth-forms.ts'
+import { ChoosePasswordPage } from './choose-password-page.tsx'
 import { csrfToken, requireCsrf } from './csrf.ts'
 import { formEmail, readForm } from './form-body.ts'
 import type { FormPageProps } from './form-page.ts'
@@ -22,7 +31,7 @@ import { refusal } from './refusal.ts'
 import { SignupPage } from './signup-page.tsx'
 import { keepSignupTimeZone, WebSignupForm } from './signup-time-zone.ts'
 import { VerifyPage } from './verify-page.tsx'
-import { beginWebSession, webSession } from './web-session.ts'
+import { beginWebSession, currentWebSession, requireWebUser, webSession } from './web-session.ts'
 
 const NOTICES: Record<string, string> = {
   sent: 'We emailed you a 6-digit code.',
@@ -36,6 +45,20 @@ async function signupPage(
 ) {
   const google = googleConfig(c.env) !== undefined
   return c.html(<SignupPage {...props} csrf={await csrfToken(c)} google={google} />, status)
+}
+
+const CHOOSE_PASSWORD = '/app/verify/password'
+
+async function choosePasswordPage(
+  c: Context<AppEnv>,
+  props: Omit<FormPageProps, 'csrf' | 'session'>,
+  status: ContentfulStatusCode = 200,
+) {
+  const session = currentWebSession(c)
+  return c.html(
+    <ChoosePasswordPage {...props} session={session} csrf={await csrfToken(c)} />,
+    status,
+  )
 }
 
 async function verifyPage(
@@ -95,15 +118,14 @@ signupRoutes
       const form = await readForm(c, VerifyForm, LABELS.verify)
       if (!form.ok) return verifyPage(c, form, 400)
       const now = Date.now()
+      // The browser's own session of the account makes it the sign-up's proof (see verifyEmail).
+      const session = await webSession(c)
+      const proving = session && { userId: session.user.id, sessionId: session.id }
       try {
-        const signedIn = await verifyEmail(
-          createDb(c.env.DB),
-          authConfig(c.env),
-          form.data,
-          now,
-          'web',
-        )
+        const db = createDb(c.env.DB)
+        const signedIn = await verifyEmail(db, authConfig(c.env), form.data, now, 'web', proving)
         await beginWebSession(c, signedIn, now)
+        if (signedIn.passwordUnset) return c.redirect(CHOOSE_PASSWORD, 303)
         return c.redirect('/app/?notice=verified', 303)
       } catch (error) {
         refusal(error, [400])
@@ -113,6 +135,24 @@ signupRoutes
       }
     },
   )
+  .get('/verify/password', requireWebUser, async (c) => {
+    if (!isPasswordUnset(currentWebSession(c).user)) return c.redirect(APP_HOME, 303)
+    return choosePasswordPage(c, {})
+  })
+  .post('/verify/password', requireCsrf, requireWebUser, async (c) => {
+    const form = await readForm(c, ChoosePasswordForm, LABELS.choosePassword)
+    if (!form.ok) return choosePasswordPage(c, form, 400)
+    const session = currentWebSession(c)
+    const proving = { userId: session.user.id, sessionId: session.id }
+    try {
+      const db = createDb(c.env.DB)
+      await chooseFirstPassword(db, authConfig(c.env), proving, form.data.newPassword, Date.now())
+    } catch (error) {
+      refusal(error, [400])
+      return c.redirect(APP_HOME, 303)
+    }
+    return c.redirect('/app/?notice=password-set', 303)
+  })
   .post('/verify/resend', requireCsrf, rateLimit(RULES.codeSend, formEmail), async (c) => {
     const form = await readForm(c, ResendForm, LABELS.verify)
     if (!form.ok) return verifyPage(c, form, 400)
