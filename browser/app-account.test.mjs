@@ -53,10 +53,11 @@ before(
     })
     const signup = await apiCall('POST', '/auth/signup', { body: ADMIN })
     assert.equal(signup.status, 201, JSON.stringify(signup.body))
-    // The bootstrap role comes with the verified address.
+    // The bootstrap role comes with the address verified in the sign-up's session.
     const code = await codeFromOutbox(harness.base, ADMIN.email)
     const verified = await apiCall('POST', '/auth/verify-email', {
       body: { email: ADMIN.email, code },
+      token: signup.body.accessToken,
     })
     assert.equal(verified.status, 200, JSON.stringify(verified.body))
     adminToken = verified.body.accessToken

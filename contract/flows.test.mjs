@@ -28,6 +28,8 @@ import { startStandIn } from './stand-in.mjs'
 
 const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-admin@contract.example.test'
+// A second bootstrap address, which the squatting flow signs up with before its owner does.
+const SQUATTED_ADMIN_EMAIL = 'contract-squatted-admin@contract.example.test'
 const CONTACT_EMAIL = 'operators@contract.example.test'
 const SCHEDULER_CRON = '*/30 * * * *'
 // The notifications queue retries a transient failure after 60 s (then 300 and 900 s).
@@ -117,7 +119,7 @@ describe(`contract (${RUNTIME})`, () => {
         standIn = await startStandIn()
         const settings = contractSettings({
           standInUrl: standIn.url,
-          adminEmail: ADMIN_EMAIL,
+          adminEmail: `${ADMIN_EMAIL},${SQUATTED_ADMIN_EMAIL}`,
           contactEmail: CONTACT_EMAIL,
         })
         service = await startRuntime(RUNTIME, { dir, settings })
@@ -303,7 +305,11 @@ describe(`contract (${RUNTIME})`, () => {
         code: code === '000000' ? '111111' : '000000',
       })
       assert.equal(wrong.status, 400)
-      const verified = await api.post('/auth/verify-email', { email: me.email, code })
+      const verified = await api.post(
+        '/auth/verify-email',
+        { email: me.email, code },
+        { token: signup.body.accessToken },
+      )
       assert.equal(verified.status, 200, JSON.stringify(verified.body))
       assert.equal(verified.body.user.emailVerified, true)
 
@@ -322,6 +328,60 @@ describe(`contract (${RUNTIME})`, () => {
       // A refresh token is spent by its use.
       const reused = await api.post('/auth/refresh', { refreshToken: signin.body.refreshToken })
       assert.equal(reused.status, 401)
+    }),
+  )
+
+  test(
+    'an address squatted before its owner proves it gives the squatter nothing, admin included',
+    FLOW,
+    noted(async () => {
+      // (1) The attacker signs up with the owner's (bootstrap admin) address: role user.
+      const attacker = { ...newCredentials('squatter'), email: SQUATTED_ADMIN_EMAIL }
+      const signup = await api.post('/auth/signup', attacker)
+      assert.equal(signup.status, 201, JSON.stringify(signup.body))
+      assert.equal(signup.body.user.role, 'user')
+      const linked = await api.post('/users/calendar', undefined, {
+        token: signup.body.accessToken,
+      })
+      assert.equal(linked.status, 403, 'an unproven account attaches nothing')
+      // (2) The owner proves the address with the mailed code alone.
+      const code = await mailedCode(standIn, attacker.email)
+      const owner = await api.post('/auth/verify-email', { email: attacker.email, code })
+      assert.equal(owner.status, 200, JSON.stringify(owner.body))
+      assert.equal(owner.body.user.role, 'user', 'a bare proof grants no bootstrap role')
+      // (3) The attacker's password and refresh token open nothing.
+      const signin = await api.post('/auth/signin', {
+        email: attacker.email,
+        password: attacker.password,
+      })
+      assert.equal(signin.status, 401)
+      const refreshed = await api.post('/auth/refresh', {
+        refreshToken: signup.body.refreshToken,
+      })
+      assert.equal(refreshed.status, 401)
+      const stats = await api.get('/admin/stats', { token: signup.body.accessToken })
+      assert.equal(stats.status, 403)
+      // The owner chooses a password with a reset, which grants the bootstrap role.
+      const forgot = await api.post('/auth/forgot-password', { email: attacker.email })
+      assert.equal(forgot.status, 200)
+      const resetCode = await waitFor('the reset code', async () => {
+        const mails = await standIn.mailsTo(attacker.email)
+        return mails.length > 1 && mails.at(-1).message.text?.match(/\b(\d{6})\b/)?.[1]
+      })
+      const newPassword = `pw-${crypto.randomUUID()}`
+      const reset = await api.post('/auth/reset-password', {
+        email: attacker.email,
+        code: resetCode,
+        newPassword,
+      })
+      assert.equal(reset.status, 200, JSON.stringify(reset.body))
+      const ownerIn = await api.post('/auth/signin', {
+        email: attacker.email,
+        password: newPassword,
+      })
+      assert.equal(ownerIn.body.user.role, 'admin')
+      const ownerStats = await api.get('/admin/stats', { token: ownerIn.body.accessToken })
+      assert.equal(ownerStats.status, 200)
     }),
   )
 

@@ -89,12 +89,19 @@ export function newCredentials(label) {
   }
 }
 
-/** Signs up, verifies the address with the mailed code; answers the verified session. */
+/**
+ * Signs up, verifies the address with the mailed code sent with the sign-up's access token (as a
+ * client does, so the password stays); answers the verified session.
+ */
 export async function verifiedAccount(api, standIn, credentials) {
   const signup = await api.post('/auth/signup', credentials)
   assert.equal(signup.status, 201, JSON.stringify(signup.body))
   const code = await mailedCode(standIn, credentials.email)
-  const verified = await api.post('/auth/verify-email', { email: credentials.email, code })
+  const verified = await api.post(
+    '/auth/verify-email',
+    { email: credentials.email, code },
+    { token: signup.body.accessToken },
+  )
   assert.equal(verified.status, 200, JSON.stringify(verified.body))
   assert.equal(verified.body.user.emailVerified, true)
   return { ...credentials, ...verified.body, id: verified.body.user.id }
