@@ -2,7 +2,9 @@
 // the callback's account rules and ID token checks, and the one-time code exchanged for tokens.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { purgeDeletedAccounts } from '../src/account/purge.ts'
 import { createDb } from '../src/db/client.ts'
+import { DAY_MS } from '../src/lib/time.ts'
 import { findUserByEmail } from '../src/users/queries.ts'
 import {
   APP_URL,
@@ -17,9 +19,11 @@ import {
   scriptGoogle,
   signInWithGoogle,
   start,
+  unverifiedAccount,
+  verifiedAccount,
 } from './helpers/google.ts'
 import { standIn } from './helpers/stand-in.ts'
-import { api, createUser, lastCode, nextIp } from './helpers/users.ts'
+import { api, nextIp, uniqueEmail } from './helpers/users.ts'
 import type { GoogleProfile } from './stand-ins/google-client.ts'
 
 beforeEach(() => standIn.reset())
@@ -163,12 +167,7 @@ describe('Google callback and token exchange', () => {
   })
 
   it('signs in to the existing account whose address is verified', async () => {
-    const existing = await createUser()
-    const verified = await api('POST', '/auth/verify-email', {
-      body: { email: existing.email, code: await lastCode(existing.email) },
-    })
-    expect(verified.status).toBe(200)
-
+    const existing = await verifiedAccount()
     const code = codeOf(await signInWithGoogle(googleProfile({ email: existing.email })))
     const res = await redeem(code)
     expect(res.status).toBe(200)
@@ -178,17 +177,14 @@ describe('Google callback and token exchange', () => {
   })
 
   it('matches the address without regard to case', async () => {
-    const existing = await createUser()
-    await api('POST', '/auth/verify-email', {
-      body: { email: existing.email, code: await lastCode(existing.email) },
-    })
+    const existing = await verifiedAccount()
     const profile = googleProfile({ email: existing.email.toUpperCase() })
     const res = await redeem(codeOf(await signInWithGoogle(profile)))
     expect(res.body.user.id).toBe(existing.id)
   })
 
   it('never signs in to an existing account whose address is unverified', async () => {
-    const squatter = await createUser()
+    const squatter = await unverifiedAccount()
     const redirect = await signInWithGoogle(googleProfile({ email: squatter.email }))
     expect(errorOf(redirect)).toBe('account_not_verified')
     const still = await findUser(squatter.email)
@@ -327,5 +323,113 @@ describe('API description', () => {
     expect(token.responses['200'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/AuthResult',
     )
+  })
+})
+
+describe('the Google account (sub) linked to an account', () => {
+  const subjectOf = async (userId: string) =>
+    (
+      await env.DB.prepare('SELECT google_subject FROM users WHERE id = ?')
+        .bind(userId)
+        .first<{ google_subject: string | null }>()
+    )?.google_subject
+
+  /** Signs `profile` in through the whole API flow; the signed-in user. */
+  async function signedIn(profile: GoogleProfile) {
+    const res = await redeem(codeOf(await signInWithGoogle(profile)))
+    expect(res.status).toBe(200)
+    return res.body.user as { id: string; email: string }
+  }
+
+  it('stores the sub of the Google account that creates an account', async () => {
+    const profile = googleProfile()
+    const user = await signedIn(profile)
+    expect(await subjectOf(user.id)).toBe(profile.sub)
+  })
+
+  it('links an existing verified account to the Google account of its first Google sign-in', async () => {
+    const existing = await verifiedAccount()
+    expect(await subjectOf(existing.id)).toBeNull()
+    const profile = googleProfile({ email: existing.email })
+    expect((await signedIn(profile)).id).toBe(existing.id)
+    expect(await subjectOf(existing.id)).toBe(profile.sub)
+    // The same Google account again: the same account, still linked to it.
+    expect((await signedIn(profile)).id).toBe(existing.id)
+  })
+
+  it('signs in by the sub after the address changed at Google, even to another account’s address', async () => {
+    const profile = googleProfile()
+    const user = await signedIn(profile)
+    const moved = { ...profile, email: uniqueEmail('moved') }
+    expect((await signedIn(moved)).id).toBe(user.id)
+    expect(await findUser(moved.email)).toBeUndefined()
+    // An address that now names another account (with a Google account of its own) changes nothing.
+    const other = await signedIn(googleProfile())
+    expect((await signedIn({ ...profile, email: other.email })).id).toBe(user.id)
+  })
+
+  it('signs a linked Google account in whatever Google says of its address now', async () => {
+    const profile = googleProfile()
+    const user = await signedIn(profile)
+    expect((await signedIn({ ...profile, email_verified: false })).id).toBe(user.id)
+  })
+
+  it('refuses another sub claiming the address of a linked account, with a clear reason', async () => {
+    const owner = googleProfile()
+    const user = await signedIn(owner)
+    const impostor = googleProfile({ email: owner.email })
+    expect(impostor.sub).not.toBe(owner.sub)
+    const redirect = await signInWithGoogle(impostor)
+    expect(errorOf(redirect)).toBe('google_account_mismatch')
+    expect(redirect.searchParams.get('error_description')).toMatch(
+      /linked to a different Google account/,
+    )
+    expect(await subjectOf(user.id)).toBe(owner.sub)
+    // The owner's Google account still signs in.
+    expect((await signedIn(owner)).id).toBe(user.id)
+  })
+
+  it('refuses another sub for an account linked at an earlier sign-in with its password', async () => {
+    const existing = await verifiedAccount()
+    const first = googleProfile({ email: existing.email })
+    await signedIn(first)
+    const second = googleProfile({ email: existing.email })
+    expect(errorOf(await signInWithGoogle(second))).toBe('google_account_mismatch')
+    expect(await subjectOf(existing.id)).toBe(first.sub)
+  })
+
+  it('keeps the sub of a deleted account until the purge, which frees it', async () => {
+    const profile = googleProfile()
+    const res = await redeem(codeOf(await signInWithGoogle(profile)))
+    const user = res.body.user
+    const deleted = await api('DELETE', '/user/delete-account', { token: res.body.accessToken })
+    expect(deleted.status).toBe(200)
+    // Deleted, under a new address at Google too: no new account while the old one may return.
+    const moved = { ...profile, email: uniqueEmail('moved') }
+    expect(errorOf(await signInWithGoogle(moved))).toBe('account_unavailable')
+    expect(await findUser(moved.email)).toBeUndefined()
+
+    await env.DB.prepare('UPDATE users SET deleted_at = deleted_at - ? WHERE id = ?')
+      .bind(31 * DAY_MS, user.id)
+      .run()
+    expect(await purgeDeletedAccounts(createDb(env.DB), Date.now())).toBeGreaterThan(0)
+    const again = await signedIn(moved)
+    expect(again.id).not.toBe(user.id)
+    expect(await subjectOf(again.id)).toBe(profile.sub)
+  })
+
+  it('makes one account of two sign-ins of a new Google account at once', async () => {
+    const profile = googleProfile()
+    // Through Google one after the other (the stand-in's script serves one sign-in), then both
+    // callbacks at once.
+    const flows: string[] = []
+    for (let i = 0; i < 2; i++) {
+      await scriptGoogle(profile)
+      flows.push(await atGoogle(location(await start())))
+    }
+    const redirects = await Promise.all(flows.map(async (path) => location(await callback(path))))
+    const users = await Promise.all(redirects.map(async (r) => (await redeem(codeOf(r))).body.user))
+    expect(users[0].id).toBe(users[1].id)
+    expect(await subjectOf(users[0].id)).toBe(profile.sub)
   })
 })

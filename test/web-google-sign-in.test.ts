@@ -5,10 +5,17 @@ import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createDb } from '../src/db/client.ts'
 import { findUserByEmail } from '../src/users/queries.ts'
-import { atGoogle, GOOGLE, googleProfile, scriptGoogle } from './helpers/google.ts'
+import {
+  atGoogle,
+  GOOGLE,
+  googleProfile,
+  scriptGoogle,
+  unverifiedAccount,
+  verifiedAccount,
+} from './helpers/google.ts'
 import { select, selectOne } from './helpers/html.ts'
 import { standIn } from './helpers/stand-in.ts'
-import { api, createUser, lastCode } from './helpers/users.ts'
+import { uniqueEmail } from './helpers/users.ts'
 import { setsCookie, WebClient, type WebPage } from './helpers/web.ts'
 import type { GoogleProfile } from './stand-ins/google-client.ts'
 
@@ -71,10 +78,7 @@ describe('Sign in with Google on the web', () => {
   })
 
   it('signs in to an existing verified account', async () => {
-    const existing = await createUser()
-    await api('POST', '/auth/verify-email', {
-      body: { email: existing.email, code: await lastCode(existing.email) },
-    })
+    const existing = await verifiedAccount()
     const client = googleBrowser()
     const done = await client.get(await toDone(client, googleProfile({ email: existing.email })))
     expect(done.status).toBe(303)
@@ -83,7 +87,7 @@ describe('Sign in with Google on the web', () => {
   })
 
   it('never signs in to an unverified account, nor with an address Google did not verify', async () => {
-    const squatter = await createUser()
+    const squatter = await unverifiedAccount()
     const client = googleBrowser()
     await expectRefused(
       await client.get(await toDone(client, googleProfile({ email: squatter.email }))),
@@ -95,6 +99,31 @@ describe('Sign in with Google on the web', () => {
       /Google has not verified/,
     )
     expect(await findUserByEmail(createDb(env.DB), unverified.email)).toBeUndefined()
+    expect((await client.get('/app/')).status, 'not signed in').toBe(303)
+  })
+
+  it('signs in by the Google account after its address changed at Google', async () => {
+    const first = googleBrowser()
+    const profile = googleProfile()
+    expect((await first.get(await toDone(first, profile))).status).toBe(303)
+    const later = googleBrowser()
+    const moved = { ...profile, email: uniqueEmail('moved') }
+    expect((await later.get(await toDone(later, moved))).status).toBe(303)
+    const landing = await later.get('/app/')
+    expect((await selectOne(landing.html, '#signed-in-as')).text).toContain(profile.email)
+    expect(await findUserByEmail(createDb(env.DB), moved.email)).toBeUndefined()
+  })
+
+  it('refuses another Google account claiming the address of a linked account, saying why', async () => {
+    const owner = googleProfile()
+    const first = googleBrowser()
+    expect((await first.get(await toDone(first, owner))).status).toBe(303)
+    const client = googleBrowser()
+    const impostor = googleProfile({ email: owner.email })
+    await expectRefused(
+      await client.get(await toDone(client, impostor)),
+      /linked to a different Google account/,
+    )
     expect((await client.get('/app/')).status, 'not signed in').toBe(303)
   })
 

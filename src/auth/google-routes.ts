@@ -49,7 +49,9 @@ const callbackRoute = createRoute({
   middleware: [rateLimit(RULES.googleCallback)] as const,
   request: { query: GoogleCallbackQuery },
   responses: {
-    302: redirect("To the client's redirect_uri with `code`, or `error=<reason>`"),
+    302: redirect(
+      "To the client's redirect_uri with `code`, or `error=<reason>` and `error_description`",
+    ),
     400: errorResponse('Invalid input, or an unknown, expired or already used state'),
     429: limited,
     503: notConfigured,

@@ -29,6 +29,24 @@ const INVALID_EXCHANGE_CODE = 'Invalid or expired code'
 export type GoogleError =
   GoogleRefusal | 'access_denied' | 'token_exchange_failed' | 'invalid_id_token'
 
+/**
+ * What each reason means, for people: the redirect carries it as `error_description` (OAuth's
+ * name), so a client can show it without a table of its own.
+ */
+export const GOOGLE_ERROR_DESCRIPTIONS: Record<GoogleError, string> = {
+  access_denied: 'Sign in with Google was cancelled or refused at Google',
+  token_exchange_failed: 'Google did not accept the sign-in; start it again',
+  invalid_id_token: "Google's answer could not be verified; start the sign-in again",
+  email_not_verified: 'Google has not verified the email address of this Google account',
+  account_not_verified:
+    'An account with this email exists but its address is not verified yet; sign in with the ' +
+    'password and verify the address first',
+  account_unavailable: 'The account with this email was deleted',
+  google_account_mismatch:
+    'The account with this email is linked to a different Google account; sign in with that ' +
+    'Google account or with the password',
+}
+
 /** The configuration, or the 503 that says Google sign-in is off (never a pretend flow). */
 export function requireGoogle(config: GoogleConfig | undefined): GoogleConfig {
   if (!config) throw new ApiError(503, NOT_CONFIGURED)
@@ -55,7 +73,10 @@ export async function startGoogleSignIn(
 function clientRedirect(flow: GoogleFlow, result: { code: string } | { error: GoogleError }) {
   const url = new URL(flow.redirectUri)
   if ('code' in result) url.searchParams.set('code', result.code)
-  else url.searchParams.set('error', result.error)
+  else {
+    url.searchParams.set('error', result.error)
+    url.searchParams.set('error_description', GOOGLE_ERROR_DESCRIPTIONS[result.error])
+  }
   if (flow.clientState !== undefined) url.searchParams.set('state', flow.clientState)
   return url
 }

@@ -96,6 +96,9 @@ export const users = sqliteTable(
       .notNull()
       .default(sql`'[]'`),
     timezone: text('timezone').notNull().default('UTC'),
+    // Google's `sub` of the Google account linked at the first Google sign-in; later ones find the
+    // account by it, so a changed address at Google still reaches it and another `sub` does not.
+    googleSubject: text('google_subject'),
     lastLogin: integer('last_login'),
     deletedAt: integer('deleted_at'),
     createdAt: integer('created_at').notNull(),
@@ -103,6 +106,8 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex('users_email').on(t.email),
+    // Unique among the accounts that have one: SQLite lets any number of rows hold NULL.
+    uniqueIndex('users_google_subject').on(t.googleSubject),
     // Admin list: newest first, id as the tie-breaker.
     index('users_created').on(t.createdAt, t.id),
     // Digests select users by frequency and the time zone whose local 09:00 it is.

@@ -3,7 +3,7 @@
 import type { Env } from '../../src/env.ts'
 import { GOOGLE_TEST_CLIENT, type GoogleProfile } from '../stand-ins/google-client.ts'
 import { standInUrl } from './stand-in.ts'
-import { api, uniqueEmail, type ApiResponse } from './users.ts'
+import { api, createUser, lastCode, uniqueEmail, type ApiResponse, type TestUser } from './users.ts'
 
 export const APP_URL = 'http://localhost:8787'
 export const CLIENT_REDIRECT = `${APP_URL}/app/signed-in`
@@ -74,4 +74,26 @@ export async function signInWithGoogle(
   const res = await callback(await atGoogle(location(started)), bindings)
   if (res.status !== 302) throw new Error(`callback answered ${res.status}`)
   return location(res)
+}
+
+/** An account whose address its owner proved with the code mailed at sign-up (in its session). */
+export async function verifiedAccount(): Promise<TestUser> {
+  const user = await createUser()
+  if (user.user.emailVerified) return user
+  const res = await api('POST', '/auth/verify-email', {
+    token: user.accessToken,
+    body: { email: user.email, code: await lastCode(user.email) },
+  })
+  if (res.status !== 200) throw new Error(`verify-email answered ${res.status}`)
+  return { ...user, user: res.body.user }
+}
+
+/** An account signed up and never proven: whoever made it may not own the address. */
+export async function unverifiedAccount(): Promise<{ id: string; email: string }> {
+  const email = uniqueEmail()
+  const res = await api('POST', '/auth/signup', {
+    body: { email, password: 'long-enough-1', name: 'Squatter' },
+  })
+  if (res.status !== 201) throw new Error(`signup answered ${res.status}`)
+  return { id: res.body.user.id, email }
 }

@@ -36,16 +36,21 @@ const GOOGLE_ERRORS: Record<GoogleError, string> = {
     'An account with this email exists but its address is not verified yet. Sign in with the ' +
     'password and enter the emailed code first; then Sign in with Google works too.',
   account_unavailable: 'The account with this email was deleted.',
+  google_account_mismatch:
+    'The account with this email is linked to a different Google account. Sign in with that ' +
+    'Google account, or with the password.',
 }
 const NOT_THIS_BROWSER =
   'This sign-in was not started in this browser, or it took too long. Start it again.'
 const CODE_SPENT = 'This sign-in was already used or took too long. Start it again.'
 
-// Only our own callback sends browsers here, with exactly these parameters.
+// Only our own callback sends browsers here, with exactly these parameters. The description is
+// for other clients: the page says each reason in its own words.
 const DoneQuery = z.strictObject({
   state: z.string().min(1).max(1024),
   code: z.string().min(1).max(256).optional(),
   error: z.string().min(1).max(64).optional(),
+  error_description: z.string().max(512).optional(),
 })
 
 function refused(c: Context<AppEnv>, message: string, next = '/app/') {
