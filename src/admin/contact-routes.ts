@@ -1,11 +1,11 @@
 // POST /contact: the public contact form, with its own response bodies (spec) and a strict token
 // bucket per client address (burst 3, then one message every 20 seconds).
 import { createRoute } from '@hono/zod-openapi'
-import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { sendEmail } from '../channels/email.ts'
 import { createDb } from '../db/client.ts'
 import { settings } from '../env.ts'
+import { limitBody } from '../http/body-limit.ts'
 import { clientAddress } from '../http/client-address.ts'
 import { renderError } from '../http/errors.ts'
 import { RULES, tokenBucket } from '../http/rate-limit.ts'
@@ -24,7 +24,7 @@ import {
 } from './contact-schemas.ts'
 
 // Four capped fields fit comfortably; anything larger is refused before it is parsed.
-const MAX_BODY_BYTES = 128 * 1024
+export const CONTACT_BODY_LIMIT = 128 * 1024
 const MAX_IP_LENGTH = 64
 
 const refused = (message: string) => ({ success: false, message })
@@ -36,10 +36,7 @@ const contactRoute = createRoute({
   summary: 'Send a message to the operators (public; 3 at once, then one every 20 seconds)',
   middleware: [
     tokenBucket(RULES.contact),
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json(refused('Message is too large.'), 413),
-    }),
+    limitBody(CONTACT_BODY_LIMIT, (c) => c.json(refused('Message is too large.'), 413)),
   ] as const,
   request: {
     ...jsonBody(ContactBody),
