@@ -164,6 +164,13 @@ describe('toFtsQuery and searchTerms', () => {
     expect(toFtsQuery('a a a a a a a a a a a a')).toBe('"a"*')
   })
 
+  it('keeps only the longest of words that begin one another, in the place of the first', () => {
+    expect(searchTerms('c co con contest')).toEqual(['contest'])
+    expect(searchTerms('contest c co with w problems p')).toEqual(['contest', 'with', 'problems'])
+    expect(searchTerms('div round d 2 division r 20')).toEqual(['division', 'round', '20'])
+    expect(toFtsQuery('educ educational round r')).toBe('"educational"* "round"*')
+  })
+
   it(`keeps at most ${MAX_SEARCH_TERMS} terms however many words it is given`, () => {
     const words = Array.from({ length: 5_000 }, (_, i) => `w${i}`)
     const terms = searchTerms(words.join(' '))

@@ -101,19 +101,24 @@ export function listByType(db: Db, type: ContestType) {
 
 /**
  * The words a search looks for: runs of letters and digits, lowercased, each once, the first
- * MAX_SEARCH_TERMS of them. FTS5's cost grows with the square of the phrases it is given, so the
- * repeats and the count are cut here, where every search (API and home page) passes; the scan
- * stops at the last word kept.
+ * MAX_SEARCH_TERMS of them. FTS5's cost grows with the square of the phrases it is given and with
+ * the rows each one matches, so repeats and the count are cut here, where every search (API and
+ * home page) passes, and the scan stops at the last word kept. Every term matches as a prefix,
+ * so a word that begins another ("c", "con", "contest") narrows nothing: only the longest stays,
+ * in the place of the first.
  */
 export function searchTerms(text: string): string[] {
-  const terms = new Set<string>()
+  const terms: string[] = []
   // The whole text is lowercased before it is split, so a combining mark that a lowercase form
   // adds (İ becomes i and a dot) separates words instead of landing inside a quoted term.
   for (const [word] of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-    terms.add(word)
-    if (terms.size === MAX_SEARCH_TERMS) break
+    if (terms.some((term) => term.startsWith(word))) continue
+    // No kept term begins another, so at most one begins this word.
+    const shorter = terms.findIndex((term) => word.startsWith(term))
+    if (shorter >= 0) terms[shorter] = word
+    else if (terms.push(word) === MAX_SEARCH_TERMS) break
   }
-  return [...terms]
+  return terms
 }
 
 /**
