@@ -1,10 +1,10 @@
 // Builds the Hono app from its feature routers; runtime-agnostic (Workers, Deno, tests).
-import { Scalar } from '@scalar/hono-api-reference'
 import { cors } from 'hono/cors'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { deleteUser } from './account/deletion.ts'
 import { accountRoutes, recoveryRoutes } from './account/routes.ts'
+import { destinationRemovals } from './account/unlink-link.ts'
 import { contactRoutes } from './admin/contact-routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
@@ -41,6 +41,7 @@ import { appPageHeaders, limitsAsPages } from './web/app/page-answers.tsx'
 import { webAppRoutes } from './web/app/routes.ts'
 import { webSessionUser } from './web/app/web-session.ts'
 import { assetRoutes } from './web/asset-routes.ts'
+import { docsRoutes } from './web/docs-routes.tsx'
 import { homeRoutes } from './web/home-routes.tsx'
 import { pushRoutes } from './web/push-routes.ts'
 import { serviceWorkerRoutes } from './web/service-worker.ts'
@@ -101,7 +102,14 @@ export function createApp(options: AppOptions) {
   app.use(requestBodyLimit)
 
   // One router per mount path; within it, routers are tried in the order given.
-  app.route('/auth', mountedTogether(authRoutes, recoveryRoutes, googleRoutes))
+  app.route(
+    '/auth',
+    mountedTogether(
+      authRoutes({ listDestinations: destinationRemovals }),
+      recoveryRoutes,
+      googleRoutes,
+    ),
+  )
   app.route(
     '/users',
     // The calendar and Telegram first: the admin DELETE /{id} of the users router would take
@@ -167,7 +175,8 @@ export function createApp(options: AppOptions) {
         'Programming contests from Codeforces, LeetCode, CodeChef and AtCoder, with alerts.',
     },
   })
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Contest Alert Service API' }))
+  // The API reference: a page and its script, both from this origin.
+  app.route('/docs', docsRoutes)
 
   app.notFound(renderNotFound)
   app.onError(renderError)

@@ -141,7 +141,7 @@ describe('the notice', () => {
 
   it('quotes no name to an address nobody has proven', () => {
     const email = securityNoticeEmail(
-      { kind: 'password-changed' },
+      { kind: 'password-changed', destinations: undefined },
       {
         email: 'eve@example.test',
         name: 'there,\n\nConfirm at https://evil.example',

@@ -262,7 +262,7 @@ export async function resetPassword(
     setPasswordHashStatement(db, user.id, passwordHash, now),
     revokeUserSessionsStatement(db, user.id, now),
   ])
-  return { email: user.email, name: user.name, proven: true }
+  return { userId: user.id, email: user.email, name: user.name, proven: true }
 }
 
 /**
@@ -287,7 +287,12 @@ export async function changePassword(
     setPasswordHashStatement(db, user.id, passwordHash, now),
     revokeUserSessionsStatement(db, user.id, now, claims.sid),
   ])
-  return { email: user.email, name: user.name, proven: user.emailVerifiedAt != null }
+  return {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    proven: user.emailVerifiedAt != null,
+  }
 }
 
 /**

@@ -38,7 +38,7 @@ import {
   VerifyEmailBody,
 } from './schemas.ts'
 import type { TokenPair } from './sessions.ts'
-import { noticeAfterAnswer } from './security-notices.ts'
+import { passwordChangedAfterAnswer, type ListDestinationRemovals } from './security-notices.ts'
 
 const tags = ['Auth']
 const invalid = errorResponse('Validation failed (message is an array of strings)')
@@ -177,69 +177,73 @@ async function provingSession(c: Context<AppEnv>): Promise<ProvingSession | unde
   return { userId: claims.sub, sessionId: claims.sid }
 }
 
-export const authRoutes = createRouter()
+export interface AuthRouteDeps {
+  /** What a password-changed notice lists: the account feature's, above auth. */
+  listDestinations: ListDestinationRemovals
+}
 
-authRoutes
-  .openapi(signupRoute, async (c) => {
-    const db = createDb(c.env.DB)
-    const result = await signUp(db, authConfig(c.env), c.req.valid('json'), Date.now())
-    const { delivery } = await sendCodeEmail(
-      c.env,
-      result.user,
-      'verify_email',
-      result.code,
-      result.codeExpiresAt,
-    )
-    return c.json({ ...signedIn(result.user, result.tokens), emailVerification: delivery }, 201)
-  })
-  .openapi(verifyRoute, async (c) => {
-    const db = createDb(c.env.DB)
-    const session = await provingSession(c)
-    const input = c.req.valid('json')
-    const now = Date.now()
-    const { user, tokens } = await verifyEmail(db, authConfig(c.env), input, now, 'api', session)
-    return c.json(signedIn(user, tokens), 200)
-  })
-  .openapi(resendRoute, async (c) => {
-    const issue = (db: Db, email: string) =>
-      resendVerification(db, authConfig(c.env), email, Date.now())
-    await mailCodeIfIssued(c, c.req.valid('json').email, 'verify_email', issue)
-    const message = 'If an unverified account exists for that email, a new code has been sent'
-    return c.json({ message }, 200)
-  })
-  .openapi(signinRoute, async (c) => {
-    const db = createDb(c.env.DB)
-    const { user, tokens } = await signIn(db, authConfig(c.env), c.req.valid('json'), Date.now())
-    return c.json(signedIn(user, tokens), 200)
-  })
-  .openapi(refreshRoute, async (c) => {
-    const db = createDb(c.env.DB)
-    const { refreshToken } = c.req.valid('json')
-    const { user, tokens } = await refresh(db, authConfig(c.env), refreshToken, Date.now())
-    return c.json(signedIn(user, tokens), 200)
-  })
-  .openapi(signoutRoute, async (c) => {
-    await signOut(createDb(c.env.DB), currentUser(c), Date.now())
-    return c.json({ message: 'Signed out successfully' }, 200)
-  })
-  .openapi(forgotRoute, async (c) => {
-    const issue = (db: Db, email: string) =>
-      forgotPassword(db, authConfig(c.env), email, Date.now())
-    await mailCodeIfIssued(c, c.req.valid('json').email, 'reset_password', issue)
-    const message = 'If an account exists for that email, a password reset code has been sent'
-    return c.json({ message }, 200)
-  })
-  .openapi(resetRoute, async (c) => {
-    const db = createDb(c.env.DB)
-    const now = Date.now()
-    const owner = await resetPassword(db, authConfig(c.env), c.req.valid('json'), now)
-    await noticeAfterAnswer(c, owner, { kind: 'password-changed' }, now)
-    return c.json({ message: 'Password reset successfully' }, 200)
-  })
-  .openapi(changePasswordRoute, async (c) => {
-    const db = createDb(c.env.DB)
-    const now = Date.now()
-    const owner = await changePassword(db, currentUser(c), c.req.valid('json'), now)
-    await noticeAfterAnswer(c, owner, { kind: 'password-changed' }, now)
-    return c.json({ message: 'Password changed successfully' }, 200)
-  })
+export const authRoutes = ({ listDestinations }: AuthRouteDeps) =>
+  createRouter()
+    .openapi(signupRoute, async (c) => {
+      const db = createDb(c.env.DB)
+      const result = await signUp(db, authConfig(c.env), c.req.valid('json'), Date.now())
+      const { delivery } = await sendCodeEmail(
+        c.env,
+        result.user,
+        'verify_email',
+        result.code,
+        result.codeExpiresAt,
+      )
+      return c.json({ ...signedIn(result.user, result.tokens), emailVerification: delivery }, 201)
+    })
+    .openapi(verifyRoute, async (c) => {
+      const db = createDb(c.env.DB)
+      const session = await provingSession(c)
+      const input = c.req.valid('json')
+      const now = Date.now()
+      const { user, tokens } = await verifyEmail(db, authConfig(c.env), input, now, 'api', session)
+      return c.json(signedIn(user, tokens), 200)
+    })
+    .openapi(resendRoute, async (c) => {
+      const issue = (db: Db, email: string) =>
+        resendVerification(db, authConfig(c.env), email, Date.now())
+      await mailCodeIfIssued(c, c.req.valid('json').email, 'verify_email', issue)
+      const message = 'If an unverified account exists for that email, a new code has been sent'
+      return c.json({ message }, 200)
+    })
+    .openapi(signinRoute, async (c) => {
+      const db = createDb(c.env.DB)
+      const { user, tokens } = await signIn(db, authConfig(c.env), c.req.valid('json'), Date.now())
+      return c.json(signedIn(user, tokens), 200)
+    })
+    .openapi(refreshRoute, async (c) => {
+      const db = createDb(c.env.DB)
+      const { refreshToken } = c.req.valid('json')
+      const { user, tokens } = await refresh(db, authConfig(c.env), refreshToken, Date.now())
+      return c.json(signedIn(user, tokens), 200)
+    })
+    .openapi(signoutRoute, async (c) => {
+      await signOut(createDb(c.env.DB), currentUser(c), Date.now())
+      return c.json({ message: 'Signed out successfully' }, 200)
+    })
+    .openapi(forgotRoute, async (c) => {
+      const issue = (db: Db, email: string) =>
+        forgotPassword(db, authConfig(c.env), email, Date.now())
+      await mailCodeIfIssued(c, c.req.valid('json').email, 'reset_password', issue)
+      const message = 'If an account exists for that email, a password reset code has been sent'
+      return c.json({ message }, 200)
+    })
+    .openapi(resetRoute, async (c) => {
+      const db = createDb(c.env.DB)
+      const now = Date.now()
+      const owner = await resetPassword(db, authConfig(c.env), c.req.valid('json'), now)
+      await passwordChangedAfterAnswer(c, owner, listDestinations, now)
+      return c.json({ message: 'Password reset successfully' }, 200)
+    })
+    .openapi(changePasswordRoute, async (c) => {
+      const db = createDb(c.env.DB)
+      const now = Date.now()
+      const owner = await changePassword(db, currentUser(c), c.req.valid('json'), now)
+      await passwordChangedAfterAnswer(c, owner, listDestinations, now)
+      return c.json({ message: 'Password changed successfully' }, 200)
+    })

@@ -20,29 +20,50 @@ export function requireProvenAddress(user: Pick<UserRow, 'emailVerifiedAt'>): vo
   if (user.emailVerifiedAt == null) throw forbidden(UNVERIFIED_CANNOT_ATTACH)
 }
 
+/** The destinations this module keeps, each detachable on its own. */
+export const USER_DESTINATIONS = ['telegram', 'discord', 'push', 'phone'] as const
+export type UserDestination = (typeof USER_DESTINATIONS)[number]
+
+// The columns each kind clears; its channel goes off with it, so nothing is left pointing nowhere.
+const DETACHED = {
+  telegram: { telegramChatId: null, notifyTelegram: false },
+  discord: { discordWebhookUrl: null, notifyDiscord: false },
+  phone: { phoneNumber: null, phoneVerifiedAt: null, phoneVerifiedNumber: null },
+  push: {},
+} satisfies Record<UserDestination, Partial<UserRow>>
+
+/**
+ * The statements (for a batch) that detach the given kinds: a Telegram chat with its unused link
+ * tokens, a Discord URL, a phone number with its verification, every push subscription.
+ */
+export function detachStatements(
+  db: Db,
+  userId: string,
+  kinds: readonly UserDestination[],
+  now: number,
+): BatchItem<'sqlite'>[] {
+  const columns = Object.assign({}, ...kinds.map((kind) => DETACHED[kind])) as Partial<UserRow>
+  return [
+    db
+      .update(users)
+      .set({ ...columns, updatedAt: now })
+      .where(liveUserById(userId)),
+    ...(kinds.includes('telegram')
+      ? [db.delete(telegramLinks).where(eq(telegramLinks.userId, userId))]
+      : []),
+    ...(kinds.includes('push')
+      ? [db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))]
+      : []),
+  ]
+}
+
 /** Every destination of the user detached, and their channels off, in statements for a batch. */
 export function detachDestinationsStatements(
   db: Db,
   userId: string,
   now: number,
 ): BatchItem<'sqlite'>[] {
-  return [
-    db
-      .update(users)
-      .set({
-        telegramChatId: null,
-        notifyTelegram: false,
-        discordWebhookUrl: null,
-        notifyDiscord: false,
-        phoneNumber: null,
-        phoneVerifiedAt: null,
-        phoneVerifiedNumber: null,
-        updatedAt: now,
-      })
-      .where(liveUserById(userId)),
-    db.delete(telegramLinks).where(eq(telegramLinks.userId, userId)),
-    db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)),
-  ]
+  return detachStatements(db, userId, USER_DESTINATIONS, now)
 }
 
 /** What the user has attached, for the notice that lists it (no secret: the URL is cut down). */

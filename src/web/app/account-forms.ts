@@ -17,9 +17,13 @@ export const DeleteForm = z.strictObject({ email: emailField })
 /** Reactivation asks nothing more: it only turns the alerts back on. */
 export const ActivateForm = z.strictObject({})
 
+/** Signing out everywhere takes nothing away that cannot be linked again: one button. */
+export const EverywhereForm = z.strictObject({})
+
 export const LABELS = {
   deactivate: { confirm: 'Confirm' },
   delete: { email: 'Email' },
   activate: {},
+  everywhere: {},
   recover: { email: 'Email', password: 'Password' },
 } satisfies Record<string, Record<string, string>>

@@ -1,5 +1,7 @@
 // /app/account: what deactivating and deleting the account do, each behind its own confirmation
-// form, and reactivation for an account that is deactivated.
+// form, reactivation for an account that is deactivated, and what the account's alerts reach with
+// the button that signs out everywhere and unlinks it all.
+import type { LinkedDestination } from '../../account/destinations.ts'
 import { RECOVERY_PERIOD_MS } from '../../account/recovery.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { AppFrame } from './app-frame.tsx'
@@ -12,6 +14,40 @@ export const RECOVERY_DAYS = RECOVERY_PERIOD_MS / DAY_MS
 
 export interface AccountPageProps extends FormPageProps {
   session: WebSession
+  /** What the account's alerts reach besides its email address. */
+  linked: LinkedDestination[]
+}
+
+function SignOutEverywhere({ linked }: { linked: LinkedDestination[] }) {
+  return (
+    <section aria-labelledby="everywhere-heading">
+      <h2 id="everywhere-heading">Sign out everywhere and unlink every destination</h2>
+      {linked.length > 0 ? (
+        <>
+          <p>Besides your email address, your alerts go to:</p>
+          <ul id="linked-destinations">
+            {linked.map((destination) => (
+              <li>{destination.label}</li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p id="linked-destinations">Your alerts go to your email address only.</p>
+      )}
+      <p>
+        If someone else may have used your account, end every session (every browser and app, this
+        one included) and remove all of these at once: the calendar feed address stops working and
+        Telegram, Discord, Web Push and the phone number are unlinked. Your settings and history
+        stay; link what you use again afterwards.
+      </p>
+      <form id="everywhere-form" method="post" action="/app/account/sign-out-everywhere">
+        <CsrfField />
+        <button type="submit" class="button-danger">
+          Sign out everywhere and unlink every destination
+        </button>
+      </form>
+    </section>
+  )
 }
 
 function Deactivate(props: AccountPageProps) {
@@ -123,6 +159,7 @@ export function AccountPage(props: AccountPageProps) {
         {user.isActive ? 'Your account is active.' : 'Your account is deactivated.'}
       </p>
       {user.isActive ? <Deactivate {...props} /> : <Reactivate />}
+      <SignOutEverywhere linked={props.linked} />
       <Delete {...props} />
     </AppFrame>
   )

@@ -1,9 +1,11 @@
 // /app/account: deactivate, reactivate and delete the account (the functions and limits of the
 // API's DELETE /users/profile, PUT /users/activate and DELETE /user/delete-account), the signed-out
-// page that follows, and recovery within 30 days (POST /auth/recover-account's).
+// page that follows, recovery within 30 days (POST /auth/recover-account's), and signing out
+// everywhere with every destination unlinked.
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../app-env.ts'
+import { linkedDestinations, signOutAndDetachEverything } from '../../account/destinations.ts'
 import { recoverAccount, softDeleteAccount } from '../../account/recovery.ts'
 import { authConfig } from '../../auth/config.ts'
 import { createDb } from '../../db/client.ts'
@@ -12,7 +14,14 @@ import { rateLimit, RULES } from '../../http/rate-limit.ts'
 import { createRouter } from '../../http/router.ts'
 import { setActive } from '../../users/queries.ts'
 import { AccountClosedPage, CLOSED_REASONS, type ClosedReason } from './account-closed-page.tsx'
-import { ActivateForm, DeactivateForm, DeleteForm, LABELS, RecoverForm } from './account-forms.ts'
+import {
+  ActivateForm,
+  DeactivateForm,
+  DeleteForm,
+  EverywhereForm,
+  LABELS,
+  RecoverForm,
+} from './account-forms.ts'
 import { AccountPage } from './account-page.tsx'
 import { RecoverPage } from './account-recover-page.tsx'
 import { clearSessionCookie } from './cookies.ts'
@@ -44,7 +53,11 @@ async function accountPage(
   status: ContentfulStatusCode = 200,
 ) {
   const session = currentWebSession(c)
-  return c.html(<AccountPage {...props} session={session} csrf={await csrfToken(c)} />, status)
+  const linked = (await linkedDestinations(createDb(c.env.DB), session.user.id)) ?? []
+  const page = (
+    <AccountPage {...props} session={session} linked={linked} csrf={await csrfToken(c)} />
+  )
+  return c.html(page, status)
 }
 
 async function recoverPage(
@@ -86,6 +99,14 @@ accountRoutes
     if (!form.ok) return accountPage(c, form, 400)
     await setActive(createDb(c.env.DB), currentWebSession(c).user.id, true, Date.now())
     return c.redirect('/app/account?notice=reactivated', 303)
+  })
+  .post('/account/sign-out-everywhere', requireCsrf, requireWebUser, async (c) => {
+    const form = await readForm(c, EverywhereForm, LABELS.everywhere)
+    if (!form.ok) return accountPage(c, form, 400)
+    await signOutAndDetachEverything(createDb(c.env.DB), currentWebSession(c).user.id, Date.now())
+    // This browser's session ended with the others; its cookie goes too.
+    clearSessionCookie(c)
+    return c.redirect('/app/signin?notice=signed-out-everywhere', 303)
   })
   .post(
     '/account/delete',

@@ -3,9 +3,11 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../app-env.ts'
+import { destinationRemovals } from '../../account/unlink-link.ts'
 import { forgotPassword, resetPassword } from '../../auth/accounts.ts'
 import { EMAIL_DISABLED, mailCodeIfIssued } from '../../auth/code-mail.ts'
 import { authConfig } from '../../auth/config.ts'
+import { passwordChangedAfterAnswer } from '../../auth/security-notices.ts'
 import { createDb, type Db } from '../../db/client.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../../http/failure-budget.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'
@@ -19,7 +21,6 @@ import { ForgotPage } from './forgot-page.tsx'
 import { refusal } from './refusal.ts'
 import { ResetPage } from './reset-page.tsx'
 import { webSession } from './web-session.ts'
-import { noticeAfterAnswer } from '../../auth/security-notices.ts'
 
 type PageProps = Omit<FormPageProps, 'csrf' | 'session'>
 
@@ -77,7 +78,7 @@ passwordRoutes
         const code = 'This code is wrong, used or expired. Check the latest email, or ask again.'
         return resetPage(c, { values, errors: { fields: { code }, form: [] } }, 400)
       }
-      await noticeAfterAnswer(c, owner, { kind: 'password-changed' }, now)
+      await passwordChangedAfterAnswer(c, owner, destinationRemovals, now)
       // The reset ended every session of the account; this browser's cookie goes too.
       clearSessionCookie(c)
       return c.redirect('/app/signin?notice=password-reset', 303)

@@ -17,6 +17,7 @@ import { settingsRoutes } from './settings-routes.tsx'
 import { signinRoutes } from './signin-routes.tsx'
 import { signupRoutes } from './signup-routes.tsx'
 import { subscriptionRoutes } from './subscriptions-routes.tsx'
+import { unlinkRoutes } from './unlink-routes.tsx'
 
 /** /app without its slash is the home page's other spelling: one address, so one redirect. */
 const homeWithSlash: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -36,6 +37,8 @@ webAppRoutes.route('/', googleWebRoutes)
 webAppRoutes.route('/', historyRoutes)
 webAppRoutes.route('/', subscriptionRoutes)
 webAppRoutes.route('/', accountRoutes)
+// The notice's removal links: no sign-in, so before anything that would ask for one.
+webAppRoutes.route('/', unlinkRoutes)
 webAppRoutes.route('/', settingsRoutes)
 // Keep last: every /app address the routers above did not answer gets the 404 page.
 webAppRoutes.route('/', notFoundRoutes)

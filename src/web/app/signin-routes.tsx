@@ -24,6 +24,8 @@ import { beginWebSession, endBrowserSession, webSession } from './web-session.ts
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are signed out.',
   'password-reset': 'Your password was changed and every session ended. Sign in with the new one.',
+  'signed-out-everywhere':
+    'Every session ended and every destination was unlinked. Sign in to link again what you use.',
 }
 
 export async function signinPage(
