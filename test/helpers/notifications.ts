@@ -19,7 +19,7 @@ import { savePushSubscription } from '../../src/users/push-subscriptions.ts'
 import { clearContests } from './contests.ts'
 import { verifyPhone } from './phone.ts'
 import { standIn, standInUrl } from './stand-in.ts'
-import { api, createUser, lastCode, type TestUser } from './users.ts'
+import { api, createUser, type TestUser } from './users.ts'
 
 // Real VAPID keys (ECDSA P-256), made once per test file.
 const vapid = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
@@ -212,12 +212,8 @@ export interface Recipient extends TestUser {
 
 /** A user made through the API: signed up, verified (email, phone if given), preferences set. */
 export async function recipient(options: RecipientOptions = {}): Promise<Recipient> {
-  const user = await createUser({ name: options.name ?? 'Ada Lovelace' })
-  if (options.verified !== false) {
-    const code = await lastCode(user.email)
-    const verified = await api('POST', '/auth/verify-email', { body: { email: user.email, code } })
-    expect(verified.status).toBe(200)
-  }
+  const verified = options.verified !== false
+  const user = await createUser({ name: options.name ?? 'Ada Lovelace', verified })
   const channels = options.channels ?? { email: true, whatsapp: false, push: false }
   const res = await api('PUT', '/users/profile', {
     token: user.accessToken,
