@@ -177,6 +177,29 @@ Deno.test('limiter: a token bucket refills on its clock', () =>
   }),
 )
 
+Deno.test('limiter: a refunded token can be taken again, never past a full bucket', () =>
+  withKv(async (kv) => {
+    const ns = limiterNamespace(kv)
+    const bucket = ns.get(ns.idFromName('contact:1'))
+    // The real clock: a refund keeps the key until the bucket is full by it.
+    const now = Date.now()
+    assert.equal((await bucket.take(2, 60_000, now)).remaining, 1)
+    assert.equal((await bucket.take(2, 60_000, now)).remaining, 0)
+    assert.equal((await bucket.take(2, 60_000, now)).allowed, false)
+    await bucket.refund(2, 60_000)
+    const again = await bucket.take(2, 60_000, now)
+    assert.equal(again.allowed, true)
+    assert.equal(again.remaining, 0)
+    for (let i = 0; i < 5; i++) await bucket.refund(2, 60_000)
+    assert.equal((await bucket.take(2, 60_000, now)).remaining, 1)
+    assert.equal((await bucket.take(2, 60_000, now)).remaining, 0)
+    assert.equal((await bucket.take(2, 60_000, now)).allowed, false)
+    // Nothing to give back to: a bucket nobody took from.
+    await ns.get(ns.idFromName('contact:2')).refund(2, 60_000)
+    assert.equal((await ns.get(ns.idFromName('contact:2')).take(2, 60_000, now)).remaining, 1)
+  }),
+)
+
 Deno.test('limiter: exact under concurrency (20 parallel hits, limit 10)', () =>
   withKv(async (kv) => {
     const ns = limiterNamespace(kv)

@@ -1,13 +1,19 @@
 // The rate limiter on Deno KV: the Durable Object namespace's shape, each counter kept exact
 // under concurrency by check-and-set on its key's versionstamp, with the Durable Object's arithmetic.
 import type { LimiterStub, Reservation, WindowResult } from '../src/ports/rate-limiter.ts'
-import { bucketFullAt, takeToken, type BucketState } from '../src/rate-limit/token-bucket.ts'
+import {
+  bucketFullAt,
+  refundToken,
+  takeToken,
+  type BucketState,
+} from '../src/rate-limit/token-bucket.ts'
 import { consumeWindow, type WindowState } from '../src/rate-limit/window.ts'
 
 /** Like RateLimiter's methods: `now` may be passed so tests can step the clock. */
 export interface KvLimiterStub extends LimiterStub {
   hit(limit: number, windowMs: number, now?: number): Promise<WindowResult>
   take(capacity: number, refillMs: number, now?: number): Promise<WindowResult>
+  refund(capacity: number, refillMs: number): Promise<void>
   reserve(limit: number, windowMs: number, now?: number): Promise<Reservation>
   release(window: number): Promise<void>
 }
@@ -87,6 +93,16 @@ function stub(kv: Deno.Kv, prefix: Deno.KvKey, name: string): KvLimiterStub {
         // A full bucket is the same as no bucket, so the key expires once it has refilled.
         const expireIn = bucketFullAt(state, capacity, refillMs) - now
         return { next: { value: state, expireIn }, result }
+      })
+    },
+
+    async refund(capacity, refillMs) {
+      await update<BucketState, void>(kv, bucketKey, (stored) => {
+        // An expired bucket is a full one: nothing to give back to.
+        if (!stored) return { result: undefined }
+        const value = refundToken(stored, capacity, refillMs)
+        const expireIn = bucketFullAt(value, capacity, refillMs) - Date.now()
+        return { next: { value, expireIn }, result: undefined }
       })
     },
   }

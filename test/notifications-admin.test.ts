@@ -392,3 +392,67 @@ describe('channel status and health', () => {
     expect(off.body.status).toBe('degraded')
   })
 })
+
+describe('the admin email budget (60 sends in 15 minutes per admin)', () => {
+  // Deactivated AtCoder followers only, so each accepted send reaches few people.
+  const announcement = {
+    subject: 'Budget',
+    title: 'Budget',
+    message: 'Counted once accepted.',
+    filters: { platforms: ['atcoder'], isActive: false },
+  }
+  const refused = { subject: 'No title, no message' }
+
+  async function ownAdmin() {
+    const mine = await createAdmin()
+    const e = testEnv()
+    return (path: string, body: unknown) =>
+      api('POST', `/notifications/emails/${path}`, { token: mine.accessToken, body, bindings: e })
+  }
+
+  const limitOf = (res: { headers: Headers }) => ({
+    limit: res.headers.get('X-RateLimit-Limit'),
+    remaining: res.headers.get('X-RateLimit-Remaining'),
+  })
+
+  it('is not spent by refused requests: after 61 bad ones a valid announcement is accepted', async () => {
+    const post = await ownAdmin()
+    for (let i = 0; i < 61; i++) {
+      const bad = await post('announcement', refused)
+      expect(bad.status).toBe(400)
+      expect(limitOf(bad)).toEqual({ limit: '60', remaining: '60' })
+    }
+    const res = await post('announcement', announcement)
+    expect(res.status).toBe(202)
+    expect(limitOf(res)).toEqual({ limit: '60', remaining: '59' })
+  })
+
+  it('refuses the 61st accepted send with 429, Retry-After and the limit headers', async () => {
+    const post = await ownAdmin()
+    for (let i = 1; i <= 60; i++) {
+      const res = await post('announcement', announcement)
+      expect(res.status).toBe(202)
+      expect(limitOf(res)).toEqual({ limit: '60', remaining: String(60 - i) })
+      // Refusals in between, of the body and of a contest that is not there, count nothing.
+      if (i === 20 || i === 40) {
+        expect((await post('announcement', refused)).status).toBe(400)
+        const unknown = { contestId: 'x'.repeat(24), userIds: [admin.id] }
+        expect([400, 404]).toContain((await post('contest-reminder', unknown)).status)
+      }
+    }
+    const before = Math.floor(Date.now() / 1000)
+    const res = await post('announcement', announcement)
+    expect(res.status).toBe(429)
+    expect(res.body).toMatchObject({ statusCode: 429 })
+    expect(limitOf(res)).toEqual({ limit: '60', remaining: '0' })
+    const reset = Number(res.headers.get('X-RateLimit-Reset'))
+    expect(reset).toBeGreaterThan(before)
+    expect(reset).toBeLessThanOrEqual(before + 15 * 60 + 1)
+    const retryAfter = Number(res.headers.get('Retry-After'))
+    expect(retryAfter).toBeGreaterThan(0)
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60 + 1)
+    // The other email routes share the budget.
+    const bulk = { subject: 'Budget', html: '<p>Budget</p>', userIds: [admin.id] }
+    expect((await post('bulk', bulk)).status).toBe(429)
+  })
+})

@@ -12,6 +12,8 @@ import {
   svixHeaders,
 } from './helpers/resend-events.ts'
 import { api, createAdmin, createUser, lastCode, nextIp, uniqueEmail } from './helpers/users.ts'
+import { PROVIDERS } from './helpers/notifications.ts'
+import { uniquePhone, WHATSAPP_OUTBOX } from './helpers/phone.ts'
 import { call } from './helpers/worker.ts'
 
 const limitOf = (headers: Headers) => ({
@@ -168,6 +170,117 @@ describe('strict limits on passwords and codes', () => {
     })
     expect(refused.status).toBe(429)
     expect(limitOf(refused.headers)).toEqual({ limit: '10', remaining: '0' })
+  })
+})
+
+describe('budgets of sends count accepted sends only', () => {
+  it('code mails: bad bodies from one address never spend its 20 an hour', async () => {
+    const ip = nextIp()
+    for (let i = 0; i < 21; i++) {
+      const bad = await api('POST', '/auth/forgot-password', {
+        ip,
+        body: { email: uniqueEmail(), extra: true },
+      })
+      expect(bad.status).toBe(400)
+    }
+    const { email } = await createUser()
+    const res = await api('POST', '/auth/forgot-password', { ip, body: { email } })
+    expect(res.status).toBe(200)
+    // The tightest counter is the address's own 5 an hour; the client address's has 19 left.
+    expect(limitOf(res.headers)).toEqual({ limit: '5', remaining: '4' })
+  })
+
+  it('phone codes: a send refused for want of a number spends nothing; three real ones do', async () => {
+    const user = await createUser()
+    const send = () =>
+      api('POST', '/users/phone/verification', {
+        token: user.accessToken,
+        bindings: WHATSAPP_OUTBOX,
+      })
+    for (let i = 0; i < 4; i++) {
+      const refused = await send()
+      expect(refused.status).toBe(400)
+      expect(limitOf(refused.headers)).toEqual({ limit: '3', remaining: '3' })
+    }
+    const phoneNumber = uniquePhone()
+    const set = await api('PUT', '/users/profile', {
+      token: user.accessToken,
+      body: { phoneNumber },
+    })
+    expect(set.status).toBe(200)
+    for (let i = 1; i <= 3; i++) expect((await send()).status).toBe(200)
+    const limited = await send()
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
+  })
+
+  it('test pushes and retries: refusals (400, 404) never reach the 429', async () => {
+    const user = await createUser()
+    const options = { token: user.accessToken, bindings: { ...PROVIDERS } }
+    for (let i = 0; i < 6; i++) {
+      const none = await api('POST', '/users/push-subscriptions/test', options)
+      expect(none.status).toBe(400)
+      expect(limitOf(none.headers)).toEqual({ limit: '5', remaining: '5' })
+    }
+    for (let i = 0; i < 31; i++) {
+      const missing = await api('POST', `/notifications/${'0'.repeat(24)}/retry`, options)
+      expect([400, 404]).toContain(missing.status)
+    }
+  })
+
+  it('admin test sends: 31 bad addresses leave the 30 in 15 minutes whole', async () => {
+    const admin = await createAdmin()
+    const options = { token: admin.accessToken, bindings: PROVIDERS }
+    for (let i = 0; i < 31; i++) {
+      const bad = await api('POST', '/notifications/test/email', {
+        ...options,
+        body: { email: 'not an address' },
+      })
+      expect(bad.status).toBe(400)
+    }
+    const res = await api('POST', '/notifications/test/email', {
+      ...options,
+      body: { email: uniqueEmail('probe') },
+    })
+    expect(res.status).toBe(200)
+    expect(limitOf(res.headers)).toEqual({ limit: '30', remaining: '29' })
+  })
+
+  it('the contact form: refused messages give their token back', async () => {
+    const ip = nextIp()
+    const message = () => ({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      subject: `Budget ${crypto.randomUUID()}`,
+      message: 'Counted once sent.',
+    })
+    const post = (body: unknown) =>
+      api('POST', '/contact', { ip, body, bindings: { CONTACT_EMAIL: uniqueEmail('operators') } })
+    for (let i = 0; i < 4; i++) {
+      const bad = await post({ name: 'Ada' })
+      expect(bad.status).toBe(400)
+      expect(limitOf(bad.headers)).toEqual({ limit: '3', remaining: '3' })
+    }
+    for (let i = 1; i <= 3; i++) {
+      const sent = await post(message())
+      expect(sent.status).toBe(200)
+      expect(limitOf(sent.headers)).toEqual({ limit: '3', remaining: String(3 - i) })
+    }
+    expect((await post(message())).status).toBe(429)
+  })
+
+  it('a refunded token never fills a bucket past its capacity (Durable Object)', async () => {
+    const bucket = limiter(`refund-test:${nextIp()}`)
+    const t0 = Date.now()
+    for (let i = 0; i < 3; i++) expect((await bucket.take(3, 20_000, t0)).allowed).toBe(true)
+    expect((await bucket.take(3, 20_000, t0)).allowed).toBe(false)
+    await bucket.refund(3, 20_000)
+    expect((await bucket.take(3, 20_000, t0)).allowed).toBe(true)
+    expect((await bucket.take(3, 20_000, t0)).allowed).toBe(false)
+    // Refunds beyond what was taken are lost to the cap.
+    for (let i = 0; i < 5; i++) await bucket.refund(3, 20_000)
+    for (let i = 0; i < 3; i++) expect((await bucket.take(3, 20_000, t0)).allowed).toBe(true)
+    expect((await bucket.take(3, 20_000, t0)).allowed).toBe(false)
   })
 })
 

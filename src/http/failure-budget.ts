@@ -5,9 +5,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts'
-import type { LimiterStub, Reservation } from '../ports/rate-limiter.ts'
+import type { Reservation } from '../ports/rate-limiter.ts'
 import { clientIp } from './client-address.ts'
-import { limiterFor, limitsDisabled, limiterUnavailable, logLimiterFailure } from './limiter.ts'
+import { giveBack, limiterFor, limitsDisabled, limiterUnavailable } from './limiter.ts'
 import { bodyEmail, webSessionUser } from './rate-limit.ts'
 import { refuse, report, tightest } from './rate-limit-response.ts'
 
@@ -63,17 +63,6 @@ export const signedInAccount: AccountOf = async (c) => {
  * is a success; a 5xx reached no verdict the client could learn from, so neither counts.
  */
 const isFailure = (status: number) => status >= 400 && status < 500
-
-async function giveBack(stubs: LimiterStub[], reserved: (Reservation | undefined)[]) {
-  try {
-    await Promise.all(
-      reserved.map((r, i) => (r?.window === undefined ? undefined : stubs[i].release(r.window))),
-    )
-  } catch (error) {
-    // A lost give-back counts one request too many; the answer stands.
-    logLimiterFailure(error)
-  }
-}
 
 /**
  * Counts the route's failures against `budget` for the account `accountOf` names (by default the

@@ -3,7 +3,7 @@
 import { settings, type Env } from '../env.ts'
 import { ApiError } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
-import type { LimiterStub } from '../ports/rate-limiter.ts'
+import type { LimiterStub, Reservation } from '../ports/rate-limiter.ts'
 
 /**
  * The counter of `key`: the Durable Object's typed stub, which satisfies the port, so a change to
@@ -19,6 +19,18 @@ export function limitsDisabled(env: Env): boolean {
 
 export function logLimiterFailure(error: unknown) {
   log.error('rate-limiter-failed', { error })
+}
+
+/** Gives back the places `reserved` holds on `stubs` (one each; undefined for none). */
+export async function giveBack(stubs: LimiterStub[], reserved: (Reservation | undefined)[]) {
+  try {
+    await Promise.all(
+      reserved.map((r, i) => (r?.window === undefined ? undefined : stubs[i].release(r.window))),
+    )
+  } catch (error) {
+    // A lost give-back counts one request too many; the answer stands.
+    logLimiterFailure(error)
+  }
 }
 
 /**

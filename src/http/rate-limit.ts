@@ -1,21 +1,37 @@
 // Rate limits: the rule table (the spec's endpoint table, the general limits, strict limits on
 // sign-in and codes) and the middleware that applies it. Anonymous general windows live in KV
 // (approximate, cheap); per-user and strict windows in the RateLimiter Durable Object (exact).
-// Wrong passwords and codes are counted by the failure budgets (failure-budget.ts).
+// Wrong passwords and codes are counted by the failure budgets (failure-budget.ts); budgets of
+// sends count only the requests that were not refused.
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { HOUR_MS, MINUTE_MS } from '../lib/time.ts'
 import { hitKvWindow, peekKvWindow } from '../rate-limit/kv-window.ts'
-import type { WindowResult } from '../ports/rate-limiter.ts'
+import type { LimiterStub, Reservation, WindowResult } from '../ports/rate-limiter.ts'
 import { authenticate, authorize } from './auth.ts'
 import { defer } from './defer.ts'
 import { clientAddress, clientIp, clientKey } from './client-address.ts'
-import { limiterFor, limitsDisabled, limiterUnavailable, logLimiterFailure } from './limiter.ts'
-import { enforce, refuse, report } from './rate-limit-response.ts'
+import {
+  giveBack,
+  limiterFor,
+  limitsDisabled,
+  limiterUnavailable,
+  logLimiterFailure,
+} from './limiter.ts'
+import { enforce, refuse, report, tightest } from './rate-limit-response.ts'
 
 export { clientKey }
 
 type Subject = 'ip' | 'user' | 'email'
+
+/**
+ * What a rule counts. 'requests': every request it lets through. 'sends': messages the route
+ * sends (mail, WhatsApp, push), a budget of what they cost: a request answered with a 4xx
+ * (invalid input, nothing to send to, another limit's 429) sent nothing and gets its place back,
+ * so a run of bad requests never spends the budget; the general limits bound those instead. A
+ * 5xx keeps its place, since the provider may have been reached.
+ */
+export type Counts = 'requests' | 'sends'
 
 export interface RateRule {
   /** Part of every counter key; two routes sharing a rule share its counters. */
@@ -23,26 +39,30 @@ export interface RateRule {
   windowMs: number
   /** One counter per subject, each with its own limit; all must allow the request. */
   limits: Partial<Record<Subject, number>>
+  counts: Counts
 }
 
-const rule = (name: string, windowMs: number, limits: RateRule['limits']): RateRule => ({
-  name,
-  windowMs,
-  limits,
-})
+const rule = (
+  name: string,
+  windowMs: number,
+  limits: RateRule['limits'],
+  counts: Counts = 'requests',
+): RateRule => ({ name, windowMs, limits, counts })
 
 /** A token bucket per IP: `capacity` requests at once, then one more every `refillMs`. */
 export interface BucketRule {
   name: string
   capacity: number
   refillMs: number
+  counts: Counts
 }
 
-const bucket = (name: string, capacity: number, refillMs: number): BucketRule => ({
-  name,
-  capacity,
-  refillMs,
-})
+const bucket = (
+  name: string,
+  capacity: number,
+  refillMs: number,
+  counts: Counts = 'requests',
+): BucketRule => ({ name, capacity, refillMs, counts })
 
 // General limits (spec): anonymous per IP, authenticated per user; admins are not limited.
 const GENERAL_WINDOW_MS = 15 * MINUTE_MS
@@ -64,7 +84,7 @@ export const RULES = {
   // account are counted by FAILURE_BUDGETS (failure-budget.ts).
   signin: rule('signin', 15 * MINUTE_MS, { ip: 30 }),
   codeCheck: rule('code-check', HOUR_MS, { ip: 30 }),
-  codeSend: rule('code-send', HOUR_MS, { email: 5, ip: 20 }),
+  codeSend: rule('code-send', HOUR_MS, { email: 5, ip: 20 }, 'sends'),
   signup: rule('signup', HOUR_MS, { ip: 10 }),
   refresh: rule('refresh', 15 * MINUTE_MS, { ip: 60 }),
   // Sign in with Google, per client address as for sign-in; each step has its own counter, so a
@@ -75,21 +95,21 @@ export const RULES = {
   changePassword: rule('change-password', 15 * MINUTE_MS, { user: 5 }),
   pushSubscriptions: rule('push-subscriptions', 15 * MINUTE_MS, { user: 30 }),
   // A test push is a request to every push service the user subscribed at (up to 10): a few tries.
-  pushTest: rule('push-test', 15 * MINUTE_MS, { user: 5 }),
+  pushTest: rule('push-test', 15 * MINUTE_MS, { user: 5 }, 'sends'),
   // Phone codes are WhatsApp messages the operator pays for: 3 an hour and 5 a day per user (and
   // per number, users/phone-send-limits.ts); checks as strict as for emailed codes.
-  phoneCodeSend: rule('phone-code-send', HOUR_MS, { user: 3 }),
-  phoneCodeSendDaily: rule('phone-code-send-daily', 24 * HOUR_MS, { user: 5 }),
+  phoneCodeSend: rule('phone-code-send', HOUR_MS, { user: 3 }, 'sends'),
+  phoneCodeSendDaily: rule('phone-code-send-daily', 24 * HOUR_MS, { user: 5 }, 'sends'),
   phoneCodeCheck: rule('phone-code-check', HOUR_MS, { user: 10 }),
   // Second API area. The contact form sends mail to the operators: burst 3, then one per 20 s.
-  contact: bucket('contact', 3, 20_000),
+  contact: bucket('contact', 3, 20_000, 'sends'),
   deleteAccount: rule('delete-account', HOUR_MS, { user: 5 }),
   submitResource: rule('submit-resource', HOUR_MS, { user: 20 }),
   // Notifications: these reach providers (and people's inboxes) at once, admins included.
-  notificationRetry: rule('notification-retry', 15 * MINUTE_MS, { user: 30 }),
+  notificationRetry: rule('notification-retry', 15 * MINUTE_MS, { user: 30 }, 'sends'),
   notificationCleanup: rule('notification-cleanup', HOUR_MS, { user: 10 }),
-  notificationTestSend: rule('notification-test-send', 15 * MINUTE_MS, { user: 30 }),
-  adminEmail: rule('admin-email', 15 * MINUTE_MS, { user: 60 }),
+  notificationTestSend: rule('notification-test-send', 15 * MINUTE_MS, { user: 30 }, 'sends'),
+  adminEmail: rule('admin-email', 15 * MINUTE_MS, { user: 60 }, 'sends'),
   // Requests to a provider webhook that fail its signature check, per address (signedWebhookLimit).
   webhookRefusals: rule('webhook-refusals', 15 * MINUTE_MS, { ip: WEBHOOK_REFUSAL_LIMIT }),
 } satisfies Record<string, RateRule | BucketRule>
@@ -113,6 +133,44 @@ export async function bodyEmail(c: Context<AppEnv>): Promise<string | undefined>
 
 function hitObject(c: Context<AppEnv>, key: string, limit: number, windowMs: number) {
   return limiterFor(c.env, key).hit(limit, windowMs)
+}
+
+/** A refused request (4xx): it sent nothing, so a budget of sends gives its place back. */
+const sentNothing = (status: number) => status >= 400 && status < 500
+
+/**
+ * A rule that counts sends: each counter reserves a place before the route runs, so requests in
+ * flight hold theirs and concurrent sends cannot overshoot, and gets it back when the answer
+ * says nothing was sent (as failure-budget.ts does the other way round).
+ */
+async function countSends(
+  c: Context<AppEnv>,
+  keys: [string, number][],
+  windowMs: number,
+  next: () => Promise<void>,
+): Promise<Response | void> {
+  if (keys.length === 0) return next()
+  const stubs = keys.map(([key]) => limiterFor(c.env, key))
+  const settled = await Promise.allSettled(
+    keys.map(([, limit], i) => stubs[i].reserve(limit, windowMs)),
+  )
+  const reserved = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined))
+  const failed = settled.find((s) => s.status === 'rejected')
+  if (failed) {
+    await giveBack(stubs, reserved)
+    // A budget of sends guards cost: without its counter, refuse rather than send.
+    throw limiterUnavailable(failed.reason)
+  }
+  const results = reserved as Reservation[]
+  if (results.some((r) => !r.allowed)) {
+    // Refused before anything was sent, so the places the other counters gave are handed back.
+    await giveBack(stubs, results)
+    return refuse(c, results)
+  }
+  await next()
+  if (!sentNothing(c.res.status)) return report(c, tightest(results))
+  await giveBack(stubs, results)
+  report(c, tightest(results.map((r) => ({ ...r, remaining: r.remaining + 1 }))))
 }
 
 /**
@@ -147,6 +205,7 @@ export function rateLimit(rule: RateRule, emailOf: EmailOf = bodyEmail): Middlew
       const address = await emailOf(c)
       if (address) keys.push([`${rule.name}:email:${address}`, email])
     }
+    if (rule.counts === 'sends') return countSends(c, keys, rule.windowMs, next)
     let results: WindowResult[]
     try {
       results = await Promise.all(
@@ -160,19 +219,39 @@ export function rateLimit(rule: RateRule, emailOf: EmailOf = bodyEmail): Middlew
   }
 }
 
-/** Applies a token bucket per client address (the Durable Object keeps it exact). */
+/** Puts back the token of a request that sent nothing; a lost refund costs one token. */
+async function refund(stub: LimiterStub, rule: BucketRule) {
+  try {
+    await stub.refund(rule.capacity, rule.refillMs)
+    return true
+  } catch (error) {
+    logLimiterFailure(error)
+    return false
+  }
+}
+
+/**
+ * Applies a token bucket per client address (the Durable Object keeps it exact). A bucket that
+ * counts sends gets the token back when the answer is a 4xx.
+ */
 export function tokenBucket(rule: BucketRule): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (limitsDisabled(c.env)) return next()
+    const stub = limiterFor(c.env, `${rule.name}:ip:${clientIp(c)}`)
     let result: WindowResult
     try {
-      const key = `${rule.name}:ip:${clientIp(c)}`
-      result = await limiterFor(c.env, key).take(rule.capacity, rule.refillMs)
+      result = await stub.take(rule.capacity, rule.refillMs)
     } catch (error) {
       // Buckets guard endpoints that cost something per request (mail): refuse without one.
       throw limiterUnavailable(error)
     }
-    return enforce(c, [result], next)
+    if (rule.counts !== 'sends') return enforce(c, [result], next)
+    if (!result.allowed) return refuse(c, [result])
+    await next()
+    if (sentNothing(c.res.status) && (await refund(stub, rule))) {
+      result = { ...result, remaining: Math.min(rule.capacity, result.remaining + 1) }
+    }
+    report(c, result)
   }
 }
 

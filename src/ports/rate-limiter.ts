@@ -1,5 +1,5 @@
 // The rate limiter as the core uses it: one exact counter per key (fixed windows, token buckets,
-// reservations given back). The Workers entry backs it with the RateLimiter Durable Object.
+// reservations and tokens given back). The Workers entry backs it with the RateLimiter Durable Object.
 
 export interface WindowResult {
   allowed: boolean
@@ -20,6 +20,8 @@ export interface Reservation extends WindowResult {
 export interface LimiterStub {
   hit(limit: number, windowMs: number): Promise<WindowResult>
   take(capacity: number, refillMs: number): Promise<WindowResult>
+  /** Gives back a token `take` took (the same capacity and refill). */
+  refund(capacity: number, refillMs: number): Promise<void>
   reserve(limit: number, windowMs: number): Promise<Reservation>
   release(window: number): Promise<void>
 }

@@ -1,7 +1,7 @@
 // The rate-limiter Durable Object: exact fixed-window counters and token buckets kept in its
 // SQLite storage. One object serves one key, so in practice it holds one window or one bucket.
 import { DurableObject } from 'cloudflare:workers'
-import { bucketFullAt, takeToken, type BucketState } from './token-bucket.ts'
+import { bucketFullAt, refundToken, takeToken, type BucketState } from './token-bucket.ts'
 import type { Reservation, WindowResult } from '../ports/rate-limiter.ts'
 import { consumeWindow } from './window.ts'
 
@@ -61,6 +61,14 @@ export class RateLimiter extends DurableObject {
     // A full bucket is the same as no bucket, so storage is freed once it has refilled.
     await this.ctx.storage.setAlarm(bucketFullAt(state, capacity, refillMs))
     return result
+  }
+
+  /** Gives back a token `take` took; nothing when the bucket is gone (full, its storage freed). */
+  async refund(capacity: number, refillMs: number): Promise<void> {
+    const row = this.bucketRow()
+    if (!row) return
+    const state = refundToken(bucketState(row), capacity, refillMs)
+    this.ctx.storage.sql.exec('UPDATE token_bucket SET credit_ms = ?', state.creditMs)
   }
 
   override async alarm(): Promise<void> {

@@ -41,3 +41,11 @@ export function takeToken(
   if (!allowed) result.retryAt = Math.ceil((updatedAt + refillMs - next.creditMs) / 1000)
   return { state: next, result }
 }
+
+/**
+ * Puts back one token taken for a request that then sent nothing. Capped at a full bucket, as
+ * time would cap it: a bucket that refilled meanwhile has nothing to give back to.
+ */
+export function refundToken(state: BucketState, capacity: number, refillMs: number): BucketState {
+  return { ...state, creditMs: Math.min(capacity * refillMs, state.creditMs + refillMs) }
+}
