@@ -24,6 +24,13 @@ const userRow = (id: string) =>
     .bind(id)
     .first<{ deleted_at: number | null; updated_at: number }>()
 
+/** The account is still there, marked deleted: neither purged nor recovered. */
+async function expectSoftDeleted(id: string) {
+  const row = await userRow(id)
+  expect(row, 'the account row is still there').not.toBeNull()
+  expect(row!.deleted_at, 'the account is marked deleted').toEqual(expect.any(Number))
+}
+
 /** Moves the account's deletion `days` further into the past. */
 const backdateDeletion = (id: string, days: number) =>
   env.DB.prepare('UPDATE users SET deleted_at = deleted_at - ? WHERE id = ?')
@@ -123,7 +130,7 @@ describe('POST /auth/recover-account', () => {
       message: 'The 30-day recovery period has ended; the account can no longer be recovered',
       error: 'Not Found',
     })
-    expect((await userRow(user.id))?.deleted_at).not.toBeNull()
+    await expectSoftDeleted(user.id)
   })
 
   it('answers 401 Invalid credentials for a wrong password or an unknown email, telling nothing more', async () => {
@@ -132,7 +139,7 @@ describe('POST /auth/recover-account', () => {
     await backdateDeletion(user.id, 40)
     expect((await recover(user.email, 'wrong-password')).body).toEqual(INVALID)
     expect((await recover(uniqueEmail('nobody'), 'whatever-password')).body).toEqual(INVALID)
-    expect((await userRow(user.id))?.deleted_at).not.toBeNull()
+    await expectSoftDeleted(user.id)
   })
 
   it('answers 409 for an account that is not deleted', async () => {
@@ -185,7 +192,7 @@ describe('the daily purge of deleted accounts', () => {
     await backdateDeletion(recent.id, 10)
     await runDailyCleanup(Date.now())
     expect(await userRow(expired.id)).toBeNull()
-    expect((await userRow(recent.id))?.deleted_at).not.toBeNull()
+    await expectSoftDeleted(recent.id)
     expect((await recover(expired.email, expired.password)).body).toEqual(INVALID)
     const signup = await api('POST', '/auth/signup', {
       body: { email: expired.email, password: 'a-new-password', name: 'New Owner' },
