@@ -401,3 +401,30 @@ describe('the account page', () => {
     )
   })
 })
+
+describe('POST /user/sign-out-everywhere', () => {
+  it('ends every session, its own too, and unlinks everything', async () => {
+    const { user, feedPath } = await takenOverAccount()
+    const other = await api('POST', '/auth/signin', {
+      body: { email: user.email, password: user.password },
+    })
+    expect(other.status).toBe(200)
+    expect((await api('POST', '/user/sign-out-everywhere')).status).toBe(401)
+
+    const res = await api('POST', '/user/sign-out-everywhere', { token: user.accessToken })
+    expect(res.status).toBe(200)
+    expect(await attached(user.id, feedPath)).toEqual({
+      feed: false,
+      telegram: false,
+      discord: false,
+      push: false,
+      phone: false,
+    })
+    for (const refreshToken of [user.refreshToken, other.body.refreshToken]) {
+      expect((await api('POST', '/auth/refresh', { body: { refreshToken } })).status).toBe(401)
+    }
+    // The second area checks the session: the caller's own token stops at once.
+    const again = await api('POST', '/user/sign-out-everywhere', { token: user.accessToken })
+    expect(again.status).toBe(401)
+  })
+})

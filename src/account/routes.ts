@@ -1,5 +1,6 @@
-// DELETE /user/delete-account (soft delete, sessions end) and POST /auth/recover-account
-// (within 30 days; restores the account and signs the user in).
+// DELETE /user/delete-account (soft delete, sessions end), POST /user/sign-out-everywhere (every
+// session ends and every destination is unlinked) and POST /auth/recover-account (within 30 days;
+// restores the account and signs the user in).
 import { createRoute } from '@hono/zod-openapi'
 import { currentUser } from '../http/auth.ts'
 import { authConfig } from '../auth/config.ts'
@@ -7,10 +8,11 @@ import { createDb } from '../db/client.ts'
 import { failureBudget, FAILURE_BUDGETS } from '../http/failure-budget.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
 import { notFound } from '../lib/errors.ts'
-import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
+import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { toProfile } from '../users/serialize.ts'
 import { createRouter, sessionRoute } from '../http/router.ts'
+import { signOutAndDetachEverything } from './destinations.ts'
 import { recoverAccount, softDeleteAccount } from './recovery.ts'
 import { AccountDeletedSchema, RecoverAccountBody, RecoveredSchema } from './schemas.ts'
 import { noticeAfterAnswer } from '../auth/security-notices.ts'
@@ -29,6 +31,19 @@ const deleteAccount = sessionRoute({
     404: errorResponse('User not found'),
     429: limited,
   },
+})
+
+const signOutEverywhere = sessionRoute({
+  method: 'post',
+  path: '/sign-out-everywhere',
+  tags,
+  summary: 'End every session, this one too, and unlink every destination',
+  description:
+    'For an owner who thinks someone else used the account: every session of every browser and ' +
+    'client ends, the private calendar feed address stops working, and the Telegram chat, the ' +
+    'Discord channel, the phone number and every push subscription are unlinked, in one batch. ' +
+    'Settings and history stay.',
+  responses: { 200: json(MessageSchema, 'Signed out everywhere; nothing is linked any more') },
 })
 
 const recover = createRoute({
@@ -52,24 +67,29 @@ const recover = createRoute({
 })
 
 /** Mounted at /user. */
-export const accountRoutes = createRouter().openapi(deleteAccount, async (c) => {
-  const now = Date.now()
-  const deleted = await softDeleteAccount(createDb(c.env.DB), currentUser(c).sub, now)
-  if (!deleted) throw notFound('User not found')
-  await noticeAfterAnswer(
-    c,
-    deleted,
-    { kind: 'account-deleted', recoverableUntil: deleted.recoverableUntil },
-    now,
-  )
-  return c.json(
-    {
-      message: 'Account deleted; it can be recovered within 30 days',
-      recoverable_until: toIso(deleted.recoverableUntil),
-    },
-    200,
-  )
-})
+export const accountRoutes = createRouter()
+  .openapi(signOutEverywhere, async (c) => {
+    await signOutAndDetachEverything(createDb(c.env.DB), currentUser(c).sub, Date.now())
+    return c.json({ message: 'Signed out everywhere and every destination unlinked' }, 200)
+  })
+  .openapi(deleteAccount, async (c) => {
+    const now = Date.now()
+    const deleted = await softDeleteAccount(createDb(c.env.DB), currentUser(c).sub, now)
+    if (!deleted) throw notFound('User not found')
+    await noticeAfterAnswer(
+      c,
+      deleted,
+      { kind: 'account-deleted', recoverableUntil: deleted.recoverableUntil },
+      now,
+    )
+    return c.json(
+      {
+        message: 'Account deleted; it can be recovered within 30 days',
+        recoverable_until: toIso(deleted.recoverableUntil),
+      },
+      200,
+    )
+  })
 
 /** Mounted at /auth, beside the other sign-in routes. */
 export const recoveryRoutes = createRouter().openapi(recover, async (c) => {
