@@ -2,7 +2,7 @@
 // review, finding 1) is refused or reduced to a few terms, and every other unbounded field has one.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { searchTerms, toFtsQuery } from '../src/contests/queries.ts'
+import { SEARCH_CANDIDATES, searchTerms, toFtsQuery } from '../src/contests/queries.ts'
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS } from '../src/contests/schemas.ts'
 import { MAX_DATE_LENGTH, MAX_OFFSET } from '../src/lib/validation.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
@@ -105,6 +105,28 @@ describe('the finding: GET /contests/search with one word repeated', () => {
 })
 
 describe('GET /contests/search bounds', () => {
+  it(`ranks the ${SEARCH_CANDIDATES} most recently added matches when more match`, async () => {
+    // The best match by rank, added first: once more than the cap match, it is left out.
+    const [oldest] = await addContests([contest(1, { name: 'Starters Starters Starters' })])
+    const many = Array.from({ length: SEARCH_CANDIDATES }, (_, i) =>
+      contest(2, { name: `Starters ${i}` }),
+    )
+    for (let i = 0; i < many.length; i += 250) await addContests(many.slice(i, i + 250))
+    const { body } = await getJson('/contests/search?q=starters')
+    expect(body).toHaveLength(20)
+    expect(names(body)).not.toContain(oldest.name)
+    // With fewer matches than the cap it ranks first, as bm25 has it.
+    await clearContests()
+    await addContests([
+      contest(1, { name: 'Starters Starters Starters' }),
+      contest(2, { name: 'Starters 1' }),
+    ])
+    expect(names((await getJson('/contests/search?q=starters')).body)).toEqual([
+      oldest.name,
+      'Starters 1',
+    ])
+  })
+
   it(`accepts ${MAX_SEARCH_LENGTH} characters, and more only as surrounding whitespace`, async () => {
     await addContests([contest(1, { name: 'Educational Round 170' })])
     const exact = `educ ${'x'.repeat(MAX_SEARCH_LENGTH - 5)}`

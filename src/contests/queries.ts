@@ -130,10 +130,21 @@ export function toFtsQuery(text: string): string | undefined {
   return terms.length > 0 ? terms.map((w) => `"${w}"*`).join(' ') : undefined
 }
 
-// bm25 weights: a hit in the name counts ten times one in the description.
-export const SEARCH_SQL = `SELECT c.id FROM contests_fts f JOIN contests c ON c.rowid = f.rowid
-  WHERE contests_fts MATCH ?1 AND c.is_active = 1
-  ORDER BY bm25(contests_fts, 10.0, 1.0), c.start_time
+/**
+ * The most matches a search ranks. bm25 is worked out for every row ranked, so a word found in
+ * half the catalogue made one search cost as much as the catalogue is large; past this many, the
+ * most recently added matches are ranked (the highest rowids, which FTS5 yields first and stops).
+ */
+export const SEARCH_CANDIDATES = 1000
+
+// bm25 weights: a hit in the name counts ten times one in the description. CROSS JOIN keeps the
+// matches the outer loop: without statistics the planner would walk every active contest instead.
+export const SEARCH_SQL = `SELECT c.id FROM (
+    SELECT rowid, bm25(contests_fts, 10.0, 1.0) AS score FROM contests_fts
+    WHERE contests_fts MATCH ?1 ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}
+  ) m CROSS JOIN contests c ON c.rowid = m.rowid
+  WHERE c.is_active = 1
+  ORDER BY m.score, c.start_time
   LIMIT ?2`
 
 export async function searchContests(db: Db, text: string): Promise<ContestRow[]> {
