@@ -286,6 +286,22 @@ describe('a removal link', () => {
     expect(refresh.status).toBe(401)
   })
 
+  it('leaves a browser signed in to another account signed in', async () => {
+    const { user } = await takenOverAccount()
+    await resetBy(user)
+    const link = linkFor(await passwordNotice(user), 'Remove all of them')
+    const someoneElse = await createUser()
+    const browser = new WebClient()
+    await browser.submit('/app/signin', '/app/signin', {
+      email: someoneElse.email,
+      password: someoneElse.password,
+    })
+    const shown = await browser.get(link)
+    expectPage(await browser.post(link, {}, { csrf: shown.csrf }), 200)
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(true)
+    expectPage(await browser.get('/app/account'), 200)
+  })
+
   it('refuses a forged, changed, cut or expired token (400) and removes nothing', async () => {
     const { user, feedPath } = await takenOverAccount()
     const owner = await resetBy(user)

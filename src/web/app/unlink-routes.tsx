@@ -7,7 +7,7 @@ import { linkedDestinations, removeDestination } from '../../account/destination
 import { readUnlinkToken, UNLINK_PATH, type UnlinkClaim } from '../../account/unlink-link.ts'
 import { createDb } from '../../db/client.ts'
 import { createRouter } from '../../http/router.ts'
-import { clearSessionCookie, sessionSecret } from './cookies.ts'
+import { clearSessionCookie } from './cookies.ts'
 import { csrfToken, requireCsrf } from './csrf.ts'
 import { messagePage } from './page-answers.tsx'
 import {
@@ -53,9 +53,10 @@ unlinkRoutes
     const now = Date.now()
     const claim = await claimOf(c, now)
     if (!claim.ok) return refused(c, claim)
+    // Read before the removal: a browser signed in to this account loses its session with it.
+    const browserSession = await webSession(c)
     const removed = await removeDestination(createDb(c.env.DB), claim.userId, claim.kind, now)
     if (!removed) return messagePage(c, 410, ACCOUNT_GONE)
-    // Every session ended, whoever's this browser held among them: its cookie goes too.
-    if (claim.kind === 'all' && sessionSecret(c)) clearSessionCookie(c)
+    if (claim.kind === 'all' && browserSession?.user.id === claim.userId) clearSessionCookie(c)
     return messagePage(c, 200, removedMessage(claim.kind, removed))
   })
