@@ -381,7 +381,8 @@ describe('DELETE /admin/users/{id}', () => {
 
 describe('DELETE /admin/users/{id}/sessions', () => {
   it('ends every session of the user: their tokens and refresh tokens stop working', async () => {
-    const user = await createUser()
+    // Unverified, so the sign-up's and the sign-in's are its two sessions.
+    const user = await createUser({ verified: false })
     const second = await signIn(user)
     const res = await api('DELETE', `/admin/users/${user.id}/sessions`, {
       token: admin.accessToken,

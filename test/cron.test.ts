@@ -74,7 +74,8 @@ describe('scheduled jobs', () => {
   })
 
   it('daily cleanup removes sessions past their seven days and leaves live ones', async () => {
-    const user = await createUser()
+    // Unverified: the sign-up's is its one session.
+    const user = await createUser({ verified: false })
     const count = () =>
       env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?')
         .bind(user.id)

@@ -125,7 +125,7 @@ describe('code guessing budget', () => {
   })
 
   it('lets the owner use their code from their own address after strangers failed', async () => {
-    const { email } = await createUser()
+    const { email } = await createUser({ verified: false })
     const strangers = Array.from({ length: 3 }, nextIp)
     for (let i = 0; i < 15; i++) {
       expect((await failCheck(email, strangers[Math.floor(i / 5)], i)).status).toBe(400)
