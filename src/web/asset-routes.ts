@@ -4,7 +4,7 @@ import { renderNotFound } from '../http/errors.ts'
 import { ASSET_PREFIX, ASSETS } from './assets/hashed.ts'
 
 // The hash is in the address, so an answer never changes: no revalidation, ever.
-const IMMUTABLE = 'public, max-age=31536000, immutable'
+export const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** Mounted at /assets; an old hash is a 404, since only the current bytes are in the code. */
 export const assetRoutes = createRouter().get('/:file', (c) => {
