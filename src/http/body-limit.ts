@@ -68,7 +68,7 @@ function declaredLength(request: Request): number | undefined {
   return Number.isSafeInteger(length) && length >= 0 ? length : undefined
 }
 
-function joined(chunks: Uint8Array[], size: number): Uint8Array {
+function joined(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size)
   let offset = 0
   for (const chunk of chunks) {
