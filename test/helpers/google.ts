@@ -19,12 +19,15 @@ export const GOOGLE: Partial<Env> = {
   GOOGLE_CLIENT_REDIRECTS: LISTED_REDIRECT,
 }
 
-let subject = 200_000
+// Numeric like Google's, and unique across files and runs as addresses are: a sub another test
+// linked would sign in to that test's account.
+const run = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')
+let subject = 0
 
 /** A Google account with a verified address nobody has used yet. */
 export function googleProfile(over: Partial<GoogleProfile> = {}): GoogleProfile {
   return {
-    sub: String(++subject),
+    sub: `1${run}${String(++subject).padStart(6, '0')}`,
     email: uniqueEmail('google'),
     email_verified: true,
     name: 'Grace Hopper',
