@@ -7,10 +7,9 @@ import { createDb } from '../db/client.ts'
 import { settings } from '../env.ts'
 import { limitBody } from '../http/body-limit.ts'
 import { clientAddress } from '../http/client-address.ts'
-import { renderError } from '../http/errors.ts'
+import { logRequestFailure, renderError } from '../http/errors.ts'
 import { RULES, tokenBucket } from '../http/rate-limit.ts'
 import { ApiError } from '../lib/errors.ts'
-import { log } from '../lib/log.ts'
 import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
 import { createRouter } from '../http/router.ts'
 import { submitContactMessage } from './contact.ts'
@@ -87,6 +86,6 @@ contactRoutes.onError((err, c) => {
     return c.json(refused('Content-Type must be application/json.'), 415)
   }
   if (err instanceof ApiError || err instanceof HTTPException) return renderError(err, c)
-  log.error('request-failed', { requestId: c.get('requestId'), error: err, stack: err.stack })
+  logRequestFailure(c, err)
   return c.json(refused(SEND_FAILED), 500)
 })

@@ -4,6 +4,20 @@ import { HTTPException } from 'hono/http-exception'
 import { ApiError, statusText } from '../lib/errors.ts'
 import { log } from '../lib/log.ts'
 
+/**
+ * The 500's log line: which request failed (the path, whose secrets the logger redacts, as
+ * Workers Logs keeps no invocation log of ours) and how, with the stack.
+ */
+export function logRequestFailure(c: Context, err: Error) {
+  log.error('request-failed', {
+    requestId: c.get('requestId'),
+    method: c.req.method,
+    path: c.req.path,
+    error: err,
+    stack: err.stack,
+  })
+}
+
 export function renderError(err: Error, c: Context): Response {
   if (err instanceof ApiError) return c.json(err.toBody(), err.status as 400)
   // Hono's own exceptions (malformed JSON, body limit) keep their status in our shape.
@@ -11,7 +25,7 @@ export function renderError(err: Error, c: Context): Response {
     const body = { statusCode: err.status, message: err.message, error: statusText(err.status) }
     return c.json(body, err.status)
   }
-  log.error('request-failed', { requestId: c.get('requestId'), error: err, stack: err.stack })
+  logRequestFailure(c, err)
   return c.json({ statusCode: 500, message: 'Internal server error', error: statusText(500) }, 500)
 }
 

@@ -1,4 +1,5 @@
 // One log shape: every line is one JSON object `{level, event, requestId?, job?, ...fields}`.
+import { redactSecrets } from './log-redaction.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 export type LogFields = Record<string, unknown>
@@ -15,8 +16,11 @@ export interface Logger {
 
 // JSON.stringify writes an Error as `{}`: at any depth it becomes "Name: message" instead, as
 // String(error) reads. A bigint, which JSON.stringify refuses, becomes its digits.
+// Every text, at any depth, goes out with the secrets a URL may carry redacted (a feed's token, a
+// signed link's, a provider's), whoever put it in the line.
 function readable(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return String(value)
+  if (value instanceof Error) return redactSecrets(String(value))
+  if (typeof value === 'string') return redactSecrets(value)
   if (typeof value === 'bigint') return value.toString()
   return value
 }
@@ -30,7 +34,7 @@ export function formatLogLine(level: LogLevel, event: string, fields: LogFields)
     return JSON.stringify(entry, readable)
   } catch (error) {
     // A circular field, say: the event still reaches the log.
-    return JSON.stringify({ level, event, logFailed: String(error) })
+    return JSON.stringify({ level, event, logFailed: redactSecrets(String(error)) })
   }
 }
 
