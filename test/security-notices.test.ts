@@ -151,6 +151,9 @@ describe('the notice', () => {
       'https://alerts.example',
     )
     expect(email.text).toMatch(/^Hello,\n/)
+    // Destinations that could not be listed send the owner to the account page instead.
+    expect(email.text).toContain('could not be listed just now')
+    expect(email.text).toContain('https://alerts.example/app/account.')
     expect(email.text).not.toContain('evil.example')
     expect(email.html).not.toContain('evil.example')
   })

@@ -39,6 +39,7 @@ export type ListDestinationRemovals = (
 ) => Promise<DestinationRemovals | undefined>
 
 export type SecurityNotice =
+  // Undefined when they could not be listed: the notice still goes, pointing to the account page.
   | { kind: 'password-changed'; destinations: DestinationRemovals | undefined }
   | { kind: 'account-deleted'; recoverableUntil: number }
 
