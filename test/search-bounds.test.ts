@@ -177,6 +177,8 @@ describe('GET /contests/search bounds', () => {
     expect(param('/calendar/{file}', 'file').maxLength).toBe(47)
     expect(param('/subscriptions/mute', 'token').maxLength).toBe(93)
     expect(param('/unsubscribe', 'token').maxLength).toBe(68)
+    const keys = body.components.schemas.PushSubscriptionInput.properties.keys.properties
+    expect([keys.p256dh.maxLength, keys.auth.maxLength]).toEqual([88, 24])
   })
 })
 
