@@ -46,7 +46,7 @@ export const nameField = z
   .refine((v) => !UNPRINTABLE.test(v), {
     error: 'Name must be one line without control characters',
   })
-  .openapi({ example: 'Ada Lovelace' })
+  .openapi({ example: 'Ada Lovelace', minLength: 2, maxLength: MAX_NAME })
 
 export const phoneField = z
   .string({ error: 'phoneNumber must be a string' })

@@ -1,7 +1,7 @@
 // Zod schemas of the follow and mute endpoints: strict body, id and paging, the answers.
 import { z } from '@hono/zod-openapi'
 import { CONTEST_TYPES, PHASES, PLATFORMS } from '../contests/schemas.ts'
-import { idParam, intInRange, oneOf } from '../lib/validation.ts'
+import { idParam, intInRange, MAX_OFFSET, oneOf } from '../lib/validation.ts'
 import { SUBSCRIPTION_MODES } from './contest-subscriptions.ts'
 
 const timestamp = z.string().openapi({ example: '2026-11-22T14:35:00.000Z' })
@@ -17,7 +17,7 @@ export const SubscriptionBody = z
 
 export const SubscriptionListQuery = z.object({
   limit: intInRange('limit', 1, 100, 50),
-  offset: intInRange('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+  offset: intInRange('offset', 0, MAX_OFFSET, 0),
 })
 
 export const SubscriptionSchema = z

@@ -47,7 +47,8 @@ export const NotificationListQuery = z
     status: oneOf('status', NOTIFICATION_STATUSES).optional(),
     type: oneOf('type', NOTIFICATION_TYPES).optional(),
     ...dateRange,
-    page: intInRange('page', 1, 1_000_000, 1),
+    // 100 pages of at most 100: an OFFSET of at most 9,900 rows, as MAX_OFFSET bounds the others.
+    page: intInRange('page', 1, 100, 1),
     limit: intInRange('limit', 1, 100, 20),
   })
   .refine(orderedRange, { error: 'startDate must not be after endDate' })
