@@ -33,19 +33,25 @@ function contestList(now, changed) {
   return JSON.stringify({ status: 'OK', result })
 }
 
-async function postJson(url, body) {
+async function postJson(url, body, token) {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
     body: JSON.stringify(body),
   })
   if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`)
   return res.json()
 }
 
-/** Signs the bootstrap admin up and verifies the address, which is what grants the admin role. */
+/**
+ * Signs the bootstrap admin up and verifies the address in the sign-up's session, which is what
+ * grants the admin role.
+ */
 async function signUpAdmin(base) {
-  await postJson(`${base}/auth/signup`, {
+  const signup = await postJson(`${base}/auth/signup`, {
     email: ADMIN,
     password: 'bench-password-123',
     name: 'Bench Admin',
@@ -54,7 +60,8 @@ async function signUpAdmin(base) {
   const mail = messages.find((m) => [m.to].flat().includes(ADMIN))
   const code = mail?.text?.match(/\b(\d{6})\b/)?.[1]
   if (!code) throw new Error('no verification code for the bench admin in the local outbox')
-  const { accessToken, user } = await postJson(`${base}/auth/verify-email`, { email: ADMIN, code })
+  const verify = `${base}/auth/verify-email`
+  const { accessToken, user } = await postJson(verify, { email: ADMIN, code }, signup.accessToken)
   if (user.role !== 'admin') throw new Error(`the bench admin is ${user.role}, not admin`)
   return accessToken
 }
