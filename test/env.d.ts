@@ -15,3 +15,11 @@ declare global {
     }
   }
 }
+
+// What test/global-setup.ts provides to the tests through inject() (declared there for Node).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** FAULT_SEED from the environment ('' when unset): replays a fault-injection run. */
+    faultSeed: string
+  }
+}

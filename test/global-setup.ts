@@ -7,6 +7,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     standInUrl: string
     intelligenceUrl: string
+    /** FAULT_SEED from the environment ('' when unset): replays a fault-injection run. */
+    faultSeed: string
   }
 }
 
@@ -16,6 +18,7 @@ export default async function setup(project: TestProject) {
   // Short ingestion steps keep the tests that wait for READY quick.
   const intelligence = await startIntelligenceStandIn({ stepMs: 200 })
   project.provide('intelligenceUrl', intelligence.url)
+  project.provide('faultSeed', process.env.FAULT_SEED ?? '')
   return async () => {
     await new Promise((resolve) => providers.server.close(resolve))
     intelligence.server.closeAllConnections()

@@ -24,7 +24,9 @@ export const standIn = {
   emails: () => control('emails') as Promise<AcceptedEmail[]>,
   /**
    * Answers matching requests with `responses` in turn (the last one repeats); with none, the
-   * service's own answer, failing `failRate` of the requests with `failure` either way.
+   * service's own answer, failing `failRate` of the requests with `failure` either way: drawn
+   * from `seed` when given (and per set of `labels` a request carries, providers.ts), else at
+   * random.
    */
   script: (rule: {
     method?: string
@@ -32,5 +34,7 @@ export const standIn = {
     responses: ScriptedResponse[]
     failRate?: number
     failure?: ScriptedResponse
+    seed?: number
+    labels?: Record<string, string>
   }) => control('script', { method: 'POST', body: JSON.stringify(rule) }),
 }

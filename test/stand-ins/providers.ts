@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import type { GoogleProfile } from './google-client.ts'
 import { createGoogleStandIn } from './google.ts'
 import { createResendStandIn } from './resend.ts'
+import { keyedDraw } from './seeded-random.ts'
 
 export interface RecordedRequest {
   method: string
@@ -13,6 +14,8 @@ export interface RecordedRequest {
   headers: Record<string, string>
   body: string
   at: number
+  /** The status the stand-in answered with. */
+  status?: number
 }
 
 export interface ScriptedResponse {
@@ -33,6 +36,32 @@ interface Rule {
   /** When set, each request fails with `failure` with this probability instead. */
   failRate?: number
   failure?: ScriptedResponse
+  /** Draws failRate's chances from this seed (seeded-random.ts) instead of Math.random. */
+  seed?: number
+  /**
+   * With a seed: markers (text of a request's path or body) and the names they stand for. A
+   * request's draw then depends only on the names it carries and how many requests with the same
+   * names came before it, not on the order requests race in, so a seed replays a run. Without,
+   * the draws are taken in the order requests arrive.
+   */
+  labels?: Record<string, string>
+  /** Requests seen per set of names (the stand-in's own count). */
+  seen?: Record<string, number>
+}
+
+/** Whether the rule's failRate fails this request. */
+function scriptedFailure(rule: Rule, path: string, body: string): boolean {
+  if (!rule.failRate) return false
+  if (rule.seed === undefined) return Math.random() < rule.failRate
+  const text = `${path}\n${body}`
+  const names = Object.entries(rule.labels ?? {})
+    .filter(([marker]) => text.includes(marker))
+    .map(([, name]) => name)
+  const identity = [...new Set(names)].sort().join(',')
+  rule.seen ??= {}
+  const n = (rule.seen[identity] ?? 0) + 1
+  rule.seen[identity] = n
+  return keyedDraw(rule.seed, `${rule.pathPrefix}|${identity}`, n) < rule.failRate
 }
 
 /** What the real services answer when nothing is scripted. */
@@ -97,7 +126,9 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in')
     const body = await readBody(req)
+    let recorded: RecordedRequest | undefined
     const send = (r: ScriptedResponse) => {
+      if (recorded) recorded.status = r.status
       const isText = typeof r.body === 'string'
       res.writeHead(r.status, {
         'content-type': isText ? 'text/html; charset=utf-8' : 'application/json',
@@ -135,12 +166,13 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
     )
-    requests.push({ method: req.method ?? 'GET', path, headers, body, at: Date.now() })
+    recorded = { method: req.method ?? 'GET', path, headers, body, at: Date.now() }
+    requests.push(recorded)
 
     const rule = rules.find(
       (r) => (!r.method || r.method === req.method) && url.pathname.startsWith(r.pathPrefix),
     )
-    if (rule?.failRate && Math.random() < rule.failRate) {
+    if (rule && scriptedFailure(rule, path, body)) {
       return send(rule.failure ?? { status: 503, body: { error: 'scripted failure' } })
     }
     if (rule && rule.responses.length > 0) {
