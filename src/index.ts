@@ -12,8 +12,10 @@ const app = createApp({ clientAddress: cloudflareClientAddress })
 
 export default {
   fetch: app.fetch,
-  async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runCron(controller.cron, env, controller.scheduledTime))
+  // Awaited, not handed to waitUntil: the invocation then fails when its job fails, which is what
+  // the dashboard's Cron Events record (docs/operations.md).
+  async scheduled(controller, env, _ctx) {
+    await runCron(controller.cron, env, controller.scheduledTime)
   },
   async queue(batch, env) {
     await consumeQueue(batch, env)

@@ -147,6 +147,56 @@ describe('scheduled jobs', () => {
     }
   })
 
+  it('a failing job rejects the scheduled invocation itself, so Cron Events record a failure', async () => {
+    const errors = vi.spyOn(console, 'error')
+    const infos = vi.spyOn(console, 'info')
+    try {
+      const broken = { ...env, CODEFORCES_API_URL: `${env.STAND_IN_URL}/unscripted/api` }
+      const controller = createScheduledController({
+        cron: '0 */6 * * *',
+        scheduledTime: Date.now(),
+      })
+      // The handler's own promise, not only the job's: work left to waitUntil would let the
+      // invocation end as a success whatever became of it.
+      await expect(worker.scheduled(controller, broken, createExecutionContext())).rejects.toThrow(
+        /codeforces/,
+      )
+      const lines = errors.mock.calls.map(([line]) => JSON.parse(String(line)))
+      expect(lines.filter((l) => l.event === 'job-failed')).toHaveLength(1)
+      expect(infos.mock.calls.map(([line]) => String(line)).join('\n')).not.toContain(
+        'job-finished',
+      )
+    } finally {
+      errors.mockRestore()
+      infos.mockRestore()
+    }
+  })
+
+  it('a job that succeeds resolves its invocation and logs one job-finished line with its counts', async () => {
+    const infos = vi.spyOn(console, 'info')
+    try {
+      const controller = createScheduledController({ cron: '0 2 * * *', scheduledTime: Date.now() })
+      await expect(worker.scheduled(controller, env, createExecutionContext())).resolves.toBe(
+        undefined,
+      )
+      const finished = infos.mock.calls
+        .map(([line]) => JSON.parse(String(line)))
+        .filter((l) => l.event === 'job-finished')
+      expect(finished).toEqual([
+        expect.objectContaining({
+          level: 'info',
+          job: 'cleanup',
+          cron: '0 2 * * *',
+          durationMs: expect.any(Number),
+          counts: expect.any(Object),
+        }),
+      ])
+      expect(Object.values(finished[0].counts).every((n) => typeof n === 'number')).toBe(true)
+    } finally {
+      infos.mockRestore()
+    }
+  })
+
   it('a retention setting of 30 days removes more', async () => {
     const now = Date.now()
     const [row] = await addContests([contest(-40 * 24, {}, now)])
