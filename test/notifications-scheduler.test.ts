@@ -24,6 +24,7 @@ import {
   recordingQueue,
   resetNotifications,
   runScheduler,
+  seedRecipients,
   testEnv,
   type StoredDelivery,
 } from './helpers/notifications.ts'
@@ -36,6 +37,18 @@ beforeEach(resetNotifications)
 const reminded = async (userId: string) =>
   (await notificationsOf(userId)).filter((n) => n.type === 'CONTEST_REMINDER' && n.contestId)
 const remindedOf = async (userId: string) => (await reminded(userId)).map((n) => n.contestId)
+
+/**
+ * `count` verified Codeforces followers (email, a day's lead time), made in SQL: the paging tests
+ * need many followers, not accounts made through the API (a sign-up's PBKDF2 each, which took
+ * these tests past the 5 s timeout on a loaded machine).
+ */
+async function followers(count: number) {
+  const tag = await seedRecipients(count)
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${tag}${i.toString(16).padStart(16, '0')}`,
+  }))
+}
 
 describe('reminders', () => {
   it('reaches the provider once across two scheduler runs', async () => {
@@ -256,7 +269,7 @@ describe('reminders', () => {
   })
 
   it('walks the followers page by page until every one is reminded', async () => {
-    const users = await Promise.all(Array.from({ length: 5 }, () => recipient()))
+    const users = await followers(5)
     const [round] = await addContests([contest(3)])
     const e = testEnv()
     const counts = await runNotificationScheduler(e, Date.now(), { pageSize: 2 })
@@ -266,7 +279,7 @@ describe('reminders', () => {
   })
 
   it('hands a platform with more followers than a page to the queue, page by page, each reminder once', async () => {
-    const users = await Promise.all(Array.from({ length: 5 }, () => recipient()))
+    const users = await followers(5)
     const [round] = await addContests([contest(3)])
     const e = testEnv()
     const counts = await runNotificationScheduler(e, Date.now(), { fanOutPage: 2 })
@@ -299,7 +312,7 @@ describe('reminders', () => {
   // holding one of these users is consumed by an attempt whose queue fails once its reminders
   // are made: they exist, marked queued, and were never enqueued.
   async function pageThatDiedEnqueueing() {
-    const users = await Promise.all(Array.from({ length: 5 }, () => recipient()))
+    const users = await followers(5)
     const [round] = await addContests([contest(0.5)])
     const e = testEnv()
     const now = Date.now()
