@@ -8,6 +8,7 @@ import { z } from 'zod'
  */
 interface Secrets {
   JWT_SECRET?: string
+  JWT_SECRET_PREVIOUS?: string
   BOOTSTRAP_ADMIN_EMAILS?: string
   CONTACT_EMAIL?: string
   RESEND_API_KEY?: string
@@ -73,6 +74,9 @@ function hostPatterns(value: string): string[] {
 const settingsSchema = z.object({
   APP_URL: z.string().default('http://localhost:8787'),
   JWT_SECRET: optional,
+  // Set only while JWT_SECRET rotates: what it held before, still accepted for what it signed
+  // (access tokens, signed links) and opened (webhook secrets) until removed (docs/operations.md).
+  JWT_SECRET_PREVIOUS: optional,
   JWT_ISSUER: z.string().default('contest-alert-service'),
   JWT_AUDIENCE: z.string().default('contest-alert-api'),
   BOOTSTRAP_ADMIN_EMAILS: z

@@ -13,24 +13,30 @@ export const EXAMPLE_JWT_SECRETS: readonly string[] = [
   'local-development-secret-change-me-0123456789',
 ]
 
-/** Why `secret` may not be used, in words an operator can act on; undefined when it may. */
-export function jwtSecretProblem(secret: string | undefined): string | undefined {
+/**
+ * Why `secret` may not be used, in words an operator can act on; undefined when it may. `name` is
+ * the setting it came from (JWT_SECRET_PREVIOUS holds the secret before a rotation).
+ */
+export function jwtSecretProblem(
+  secret: string | undefined,
+  name = 'JWT_SECRET',
+): string | undefined {
   const fix =
-    'set a random value (`openssl rand -base64 48`) with `wrangler secret put JWT_SECRET`, ' +
+    `set a random value (\`openssl rand -base64 48\`) with \`wrangler secret put ${name}\`, ` +
     'or locally delete it from .dev.vars and `npm start` writes one'
-  if (!secret) return `JWT_SECRET is not set: ${fix}`
+  if (!secret) return `${name} is not set: ${fix}`
   if (EXAMPLE_JWT_SECRETS.includes(secret)) {
-    return `JWT_SECRET is the published example value of .dev.vars.example: ${fix}`
+    return `${name} is the published example value of .dev.vars.example: ${fix}`
   }
   if (secret.length < MIN_JWT_SECRET_LENGTH) {
-    return `JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters long: ${fix}`
+    return `${name} must be at least ${MIN_JWT_SECRET_LENGTH} characters long: ${fix}`
   }
   return undefined
 }
 
 /** The secret when it may be used; otherwise throws, so nothing is signed or sealed with it. */
-export function requireJwtSecret(secret: string | undefined): string {
-  const problem = jwtSecretProblem(secret)
+export function requireJwtSecret(secret: string | undefined, name = 'JWT_SECRET'): string {
+  const problem = jwtSecretProblem(secret, name)
   if (problem) throw new Error(problem)
   return secret as string
 }

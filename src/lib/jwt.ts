@@ -1,5 +1,7 @@
 // Access tokens: HS256 JWTs (jose) of 15 minutes carrying sub, sid and role; alg, iss, aud pinned.
-import { errors, jwtVerify, SignJWT } from 'jose'
+// Each names its key (`kid`), so JWT_SECRET can rotate while tokens of the previous one still verify.
+import { errors, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose'
+import { hmacKey, hmacSha256Hex } from './crypto.ts'
 import { MINUTE_MS } from './time.ts'
 
 export const ACCESS_TOKEN_TTL_MS = 15 * MINUTE_MS
@@ -16,7 +18,13 @@ export interface AccessClaims {
 }
 
 export interface JwtConfig {
+  /** Signs every token and verifies those that name it. */
   secret: string
+  /**
+   * JWT_SECRET_PREVIOUS during a rotation: verifies the tokens that name it, never signs. Keys
+   * derived from JWT_SECRET for other purposes (signed links, webhook secrets) accept it too.
+   */
+  previousSecret?: string
   issuer: string
   audience: string
 }
@@ -35,6 +43,37 @@ function keyOf(secret: string): Uint8Array {
   return key
 }
 
+const keyIds = new Map<string, Promise<string>>()
+
+/**
+ * The `kid` of tokens signed with `secret`: 8 hex digits of an HMAC of a fixed label under the
+ * secret, so the header names the key without revealing anything a guess of the secret could be
+ * checked against beyond those 32 bits (and the secret is at least 32 random characters).
+ */
+export function jwtKeyId(secret: string): Promise<string> {
+  let id = keyIds.get(secret)
+  if (!id) {
+    id = hmacKey(keyOf(secret))
+      .then((key) => hmacSha256Hex(key, 'contest-alert-service/access-token-key-id'))
+      .then((hex) => hex.slice(0, 8))
+    keyIds.set(secret, id)
+  }
+  return id
+}
+
+/**
+ * The key a token's header names: the current secret's, or the previous one's while it is set.
+ * A token without `kid` was signed before tokens named their key; the current secret verifies it
+ * (for one release: such tokens expire 15 minutes after the upgrade). Any other kid is refused.
+ */
+async function keyFor(config: JwtConfig, header: JWTHeaderParameters): Promise<Uint8Array> {
+  if (header.kid === undefined) return keyOf(config.secret)
+  if (header.kid === (await jwtKeyId(config.secret))) return keyOf(config.secret)
+  const previous = config.previousSecret
+  if (previous && header.kid === (await jwtKeyId(previous))) return keyOf(previous)
+  throw new errors.JWKSNoMatchingKey()
+}
+
 export async function signAccessToken(
   config: JwtConfig,
   claims: AccessClaims,
@@ -42,7 +81,7 @@ export async function signAccessToken(
 ): Promise<string> {
   const issuedAt = Math.floor(now / 1000)
   return new SignJWT({ sid: claims.sid, role: claims.role })
-    .setProtectedHeader({ alg: 'HS256', typ: TOKEN_TYPE })
+    .setProtectedHeader({ alg: 'HS256', typ: TOKEN_TYPE, kid: await jwtKeyId(config.secret) })
     .setSubject(claims.sub)
     .setIssuer(config.issuer)
     .setAudience(config.audience)
@@ -58,7 +97,7 @@ export async function verifyAccessToken(
   now: number = Date.now(),
 ): Promise<AccessClaims | undefined> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(config.secret), {
+    const { payload } = await jwtVerify(token, (header) => keyFor(config, header), {
       algorithms: ['HS256'],
       issuer: config.issuer,
       audience: config.audience,

@@ -1,5 +1,6 @@
 // Signed links of emails that act without a sign-in (mute a contest, unsubscribe): an HMAC over
-// the link's purpose and values, with a key derived from JWT_SECRET under the link's own label.
+// the link's purpose and values, with a key derived from JWT_SECRET under the link's own label
+// (and, during a rotation, from JWT_SECRET_PREVIOUS for verifying only).
 import type { Env } from '../env.ts'
 import { hmacKey, hmacSha256, timingSafeEqualText, toBase64Url } from '../lib/crypto.ts'
 import { jwtConfig } from '../lib/jwt-config.ts'
@@ -17,23 +18,34 @@ export interface LinkSigner {
  * signed too: a link for another action cannot be made from this one.
  */
 export function linkSigner(label: string, purpose: string): LinkSigner {
-  const keys = new WeakMap<object, Promise<CryptoKey>>()
-  const keyOf = (env: Env) => {
-    let key = keys.get(env)
-    if (!key) {
-      key = hmacKey(jwtConfig(env).secret)
-        .then((root) => hmacSha256(root, label))
-        .then(hmacKey)
-      keys.set(env, key)
+  const keys = new WeakMap<object, Promise<CryptoKey>[]>()
+  const derive = (secret: string) =>
+    hmacKey(secret)
+      .then((root) => hmacSha256(root, label))
+      .then(hmacKey)
+  // The current secret's key first (it signs); while JWT_SECRET rotates, the previous secret's
+  // too, so links already mailed (valid for days) keep working until it is removed.
+  const keysOf = (env: Env) => {
+    let derived = keys.get(env)
+    if (!derived) {
+      const { secret, previousSecret } = jwtConfig(env)
+      derived = [secret, ...(previousSecret ? [previousSecret] : [])].map(derive)
+      keys.set(env, derived)
     }
-    return key
+    return derived
   }
-  const sign = async (env: Env, values: readonly string[]) =>
-    toBase64Url(await hmacSha256(await keyOf(env), [purpose, ...values].join('\n')))
+  const signWith = async (key: Promise<CryptoKey>, values: readonly string[]) =>
+    toBase64Url(await hmacSha256(await key, [purpose, ...values].join('\n')))
   return {
-    sign,
-    verify: async (env, values, signature) =>
-      timingSafeEqualText(await sign(env, values), signature),
+    sign: (env, values) => signWith(keysOf(env)[0], values),
+    verify: async (env, values, signature) => {
+      let matched = false
+      // Every key is tried, so the time taken does not tell which one a signature was made with.
+      for (const key of keysOf(env)) {
+        if (timingSafeEqualText(await signWith(key, values), signature)) matched = true
+      }
+      return matched
+    },
   }
 }
 

@@ -87,7 +87,7 @@ async function attempt(
   // Checked again at each delivery: the setting may have changed since the endpoint was made.
   const refused = webhookTargetProblem(endpoint.url, deps.config.allowLocalTargets)
   if (refused) return { kind: 'failure', error: `Not sent: ${refused}`, retryable: false }
-  const secret = await openSecret(deps.config.rootSecret, endpoint.id, endpoint.secretCiphertext)
+  const secret = await openSecret(deps.config, endpoint.id, endpoint.secretCiphertext)
   const headers = await webhookHeaders(secret, delivery.eventId, now, delivery.payload)
   return attemptDelivery(deps.fetchFn, endpoint.url, headers, delivery.payload)
 }

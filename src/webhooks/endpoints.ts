@@ -1,5 +1,5 @@
 // Webhook endpoints in D1: create, read, change, delete and rotate the signing secret.
-import { count, desc, eq } from 'drizzle-orm'
+import { and, count, desc, eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { webhookEndpoints } from '../db/schema.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
@@ -7,7 +7,7 @@ import { newId } from '../lib/ids.ts'
 import type { WebhookConfig } from './config.ts'
 import type { EndpointRow } from './rows.ts'
 import type { CreateWebhook, UpdateWebhook } from './schemas.ts'
-import { newSigningSecret, sealSecret } from './secret.ts'
+import { newSigningSecret, openSecretOf, sealSecret } from './secret.ts'
 import { webhookTargetProblem } from './target.ts'
 
 /** Every event fans out to every endpoint in one batch, so their number stays bounded. */
@@ -105,4 +105,36 @@ export async function rotateSecret(
     .returning()
   if (!row) throw notFound(`Webhook endpoint with ID ${id} not found`)
   return { row, secret }
+}
+
+/**
+ * While JWT_SECRET rotates (JWT_SECRET_PREVIOUS set): seals again under the current secret every
+ * signing secret still sealed under the previous one, so removing the previous secret later
+ * leaves none unreadable. At most MAX_ENDPOINTS rows; a row changed meanwhile is left to the
+ * next run. Returns how many were sealed again.
+ */
+export async function resealEndpointSecrets(db: Db, config: WebhookConfig, now: number) {
+  if (!config.previousRootSecret) return 0
+  const rows = await db
+    .select({ id: webhookEndpoints.id, sealed: webhookEndpoints.secretCiphertext })
+    .from(webhookEndpoints)
+  let resealed = 0
+  for (const row of rows) {
+    const opened = await openSecretOf(config, row.id, row.sealed).catch(() => undefined)
+    // Under neither secret (sealed before an earlier rotation): its deliveries fail and log in
+    // the consumer; a rotation of the endpoint's secret is its cure, not a failed run every 30 min.
+    if (!opened?.underPrevious) continue
+    const { secret } = opened
+    const changed = await db
+      .update(webhookEndpoints)
+      .set({
+        secretCiphertext: await sealSecret(config.rootSecret, row.id, secret),
+        updatedAt: now,
+      })
+      .where(
+        and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.secretCiphertext, row.sealed)),
+      )
+    resealed += changed.meta.changes
+  }
+  return resealed
 }

@@ -65,7 +65,7 @@ export async function sealSecret(rootSecret: string, endpointId: string, secret:
   return `${FORMAT}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`
 }
 
-export async function openSecret(rootSecret: string, endpointId: string, sealed: string) {
+async function openWith(rootSecret: string, endpointId: string, sealed: string) {
   const [format, iv, ciphertext] = sealed.split('.')
   if (format !== FORMAT || !iv || !ciphertext) throw new Error('Unknown webhook secret format')
   const plain = await crypto.subtle.decrypt(
@@ -78,4 +78,32 @@ export async function openSecret(rootSecret: string, endpointId: string, sealed:
     fromBase64Url(ciphertext) as BufferSource,
   )
   return decoder.decode(plain)
+}
+
+/** The root secrets a sealed secret may be under: the current one, then the previous one. */
+export interface RootSecrets {
+  rootSecret: string
+  previousRootSecret?: string
+}
+
+/**
+ * The secret in clear, and whether it was sealed under the previous root secret (so it should be
+ * sealed again). AES-GCM authenticates, so a wrong key fails rather than yield other bytes.
+ */
+export async function openSecretOf(
+  roots: RootSecrets,
+  endpointId: string,
+  sealed: string,
+): Promise<{ secret: string; underPrevious: boolean }> {
+  try {
+    return { secret: await openWith(roots.rootSecret, endpointId, sealed), underPrevious: false }
+  } catch (error) {
+    if (!roots.previousRootSecret) throw error
+    const secret = await openWith(roots.previousRootSecret, endpointId, sealed)
+    return { secret, underPrevious: true }
+  }
+}
+
+export async function openSecret(roots: RootSecrets, endpointId: string, sealed: string) {
+  return (await openSecretOf(roots, endpointId, sealed)).secret
 }
