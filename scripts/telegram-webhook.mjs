@@ -1,7 +1,9 @@
 // `npm run telegram:webhook`: tells Telegram where the bot's updates go (APP_URL/telegram/webhook)
 // and the secret to sign them with, from TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET and APP_URL.
+// (`npm run deploy` does the same after an upload.)
+import { telegramBot, webhookUrl } from './lib/telegram-api.mjs'
+
 const { APP_URL, TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET } = process.env
-const apiUrl = (process.env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/+$/, '')
 
 const missing = Object.entries({ APP_URL, TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET })
   .filter(([, value]) => !value)
@@ -16,23 +18,11 @@ if (!/^[A-Za-z0-9_-]{1,256}$/.test(TELEGRAM_WEBHOOK_SECRET)) {
   process.exit(2)
 }
 
-const url = `${APP_URL.replace(/\/+$/, '')}/telegram/webhook`
-const res = await fetch(`${apiUrl}/bot${TELEGRAM_BOT_TOKEN}/setWebhook`, {
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify({
-    url,
-    secret_token: TELEGRAM_WEBHOOK_SECRET,
-    // Only messages: /start and /stop are all the bot reads.
-    allowed_updates: ['message'],
-  }),
-  signal: AbortSignal.timeout(10_000),
-})
-const answer = await res.json().catch(() => ({}))
-if (!res.ok || answer.ok !== true) {
-  console.error(
-    `Telegram refused the webhook (${res.status}): ${answer.description ?? 'no reason'}`,
-  )
+const bot = telegramBot({ token: TELEGRAM_BOT_TOKEN, apiUrl: process.env.TELEGRAM_API_URL })
+try {
+  const answer = await bot.setWebhook(APP_URL, TELEGRAM_WEBHOOK_SECRET)
+  console.log(`Webhook set: ${webhookUrl(APP_URL)} (${answer.description ?? 'ok'})`)
+} catch (error) {
+  console.error(error.message)
   process.exit(1)
 }
-console.log(`Webhook set: ${url} (${answer.description ?? 'ok'})`)

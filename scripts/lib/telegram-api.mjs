@@ -1,0 +1,51 @@
+// The Telegram Bot API calls of the tooling: where the bot's updates go (setWebhook with its
+// secret token) and the commands Telegram's clients offer. Used by `npm run telegram:webhook` and
+// `npm run deploy`; TELEGRAM_API_URL points them at a stand-in.
+
+/** The commands the bot answers (src/users/telegram-bot.ts). */
+export const BOT_COMMANDS = [
+  {
+    command: 'start',
+    description: 'Link this chat to your account (from the link in your profile)',
+  },
+  { command: 'stop', description: 'Stop contest reminders in this chat' },
+]
+
+/** Only messages: /start and /stop are all the bot reads. */
+export const ALLOWED_UPDATES = ['message']
+
+export const webhookUrl = (appUrl) => `${appUrl.replace(/\/+$/, '')}/telegram/webhook`
+
+/** A Bot API client for one bot; a refused call throws with Telegram's description. */
+export function telegramBot({ token, apiUrl }) {
+  const base = `${(apiUrl || 'https://api.telegram.org').replace(/\/+$/, '')}/bot${token}`
+  async function call(method, body) {
+    const res = await fetch(`${base}/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+      signal: AbortSignal.timeout(10_000),
+    })
+    const answer = await res.json().catch(() => ({}))
+    if (!res.ok || answer.ok !== true) {
+      // The token is part of the URL: the message names the method only.
+      throw new Error(
+        `Telegram refused ${method} (${res.status}): ${answer.description ?? 'no reason'}`,
+      )
+    }
+    return answer
+  }
+  return {
+    /** Points the bot's updates at APP_URL/telegram/webhook, signed with `secret`. */
+    setWebhook: (appUrl, secret) =>
+      call('setWebhook', {
+        url: webhookUrl(appUrl),
+        secret_token: secret,
+        allowed_updates: ALLOWED_UPDATES,
+      }),
+    /** Where the updates go now (`url` is empty when no webhook is set). */
+    webhookInfo: async () => (await call('getWebhookInfo')).result,
+    commands: async () => (await call('getMyCommands')).result,
+    setCommands: (commands) => call('setMyCommands', { commands }),
+  }
+}
