@@ -264,7 +264,11 @@ describe('npm run deploy against the Cloudflare API stand-in', { concurrency: fa
     const versions = script().versions.length
     const start = cf.calls.length
     try {
-      const result = await runDeploy(clone.root, { ...env, SMOKE_URL: 'off' })
+      const result = await runDeploy(clone.root, {
+        ...env,
+        TELEGRAM_API_URL: cf.url,
+        SMOKE_URL: 'off',
+      })
       assert.equal(result.code, 1, result.output)
       assert.match(result.output, new RegExp(`Migration ${broken} failed, so nothing was uploaded`))
       const calls = callsSince(start)

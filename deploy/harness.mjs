@@ -1,8 +1,7 @@
-// What the deploy tests share: a fresh clone of this repository's HEAD (with this checkout's
-// node_modules linked in, so nothing is installed), `npm run deploy` in it with a clean
-// environment, and a loopback server standing in for the deployed service's checked routes.
+// What the deploy tests share: a fresh clone of this repository's HEAD, the deploy run in it with
+// a clean environment, and a loopback server standing in for the deployed service's checked routes.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs'
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,16 +9,16 @@ import { fileURLToPath } from 'node:url'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 
-/** Clones HEAD into a temporary folder; `remove()` deletes it. */
+/**
+ * Clones HEAD into `<dir>/repo`; `remove()` deletes it. This checkout's packages are linked at
+ * `<dir>/node_modules`, beside the clone and not in it, where Node and esbuild still find them:
+ * nothing is installed, and nothing run in the clone can reach into this checkout's tree.
+ */
 export function freshClone() {
   const dir = mkdtempSync(join(tmpdir(), 'deploy-test-'))
   const root = join(dir, 'repo')
   execFileSync('git', ['clone', '--quiet', REPO, root], { stdio: 'pipe' })
-  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir')
-  // The clone's lock file is as new as the clone; given the installed tree's age, `predeploy`
-  // (ensure-deps) takes the linked node_modules as current instead of running npm ci over it.
-  const installed = statSync(join(REPO, 'node_modules', '.package-lock.json')).mtime
-  utimesSync(join(root, 'package-lock.json'), installed, installed)
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir')
   return { dir, root, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
@@ -34,16 +33,23 @@ export function cleanEnv(dir, extra) {
     WRANGLER_HIDE_BANNER: 'true',
     CLOUDFLARE_CF_FETCH_ENABLED: 'false',
     WRANGLER_LOG_PATH: join(dir, 'wrangler-logs'),
+    WRANGLER_CACHE_DIR: join(dir, 'wrangler-cache'),
     ...extra,
   }
 }
 
-/** `npm run deploy [-- args]` in `root`; resolves with the exit code, the output and the time. */
+/**
+ * What `npm run deploy [-- args]` runs, in `root`, without the install check of its pre-hook;
+ * resolves with the exit code, the output and the time.
+ */
 export function runDeploy(root, env, args = []) {
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const npmArgs = ['run', '--silent', 'deploy', ...(args.length ? ['--', ...args] : [])]
-    const child = spawn('npm', npmArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['scripts/deploy.mjs', ...args], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.setEncoding('utf8').on('data', (t) => (output += t))
     child.stderr.setEncoding('utf8').on('data', (t) => (output += t))

@@ -3,6 +3,8 @@
 // output and the vars file.
 import assert from 'node:assert/strict'
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, test } from 'node:test'
 import {
@@ -200,6 +202,12 @@ describe('environments', () => {
 })
 
 describe('reading', () => {
+  test('npm run deploy runs scripts/deploy.mjs after the install check, as the suite runs it', () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    assert.equal(scripts.deploy, 'node scripts/deploy.mjs')
+    assert.match(scripts.predeploy, /ensure-deps/)
+  })
+
   test('the vars file: comments, quotes, export', () => {
     assert.deepEqual(
       parseVars('# keys\nexport A=1\nB="two words"\nC=\'x#y\'\nD=plain # note\n\nE=\n'),

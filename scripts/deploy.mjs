@@ -289,7 +289,9 @@ async function main() {
   }
   let webhook
   if (bot) {
-    const [info, commands] = await Promise.all([bot.webhookInfo(), bot.commands()])
+    const [info, commands] = await telegram('Nothing was changed', () =>
+      Promise.all([bot.webhookInfo(), bot.commands()]),
+    )
     const secret = plan.values.TELEGRAM_WEBHOOK_SECRET ?? settings.secrets.TELEGRAM_WEBHOOK_SECRET
     const current =
       info.url === webhookUrl(appUrl) &&
@@ -347,6 +349,9 @@ async function main() {
   console.log(`  (${seconds(step)})`)
 
   // 6. Telegram: the webhook with its secret token, and the bot's commands.
+  const afterUpload =
+    'The Worker is uploaded, but Telegram is not set up: run the deploy again (if it says the ' +
+    'webhook secret is not known, with --replace-secret TELEGRAM_WEBHOOK_SECRET)'
   if (webhook) {
     if (webhook.register && !webhook.secret) {
       console.log(
@@ -354,11 +359,11 @@ async function main() {
           'earlier run and is not known here: run with --replace-secret TELEGRAM_WEBHOOK_SECRET.',
       )
     } else if (webhook.register) {
-      await bot.setWebhook(appUrl, webhook.secret)
+      await telegram(afterUpload, () => bot.setWebhook(appUrl, webhook.secret))
       console.log(`Telegram: webhook set to ${webhookUrl(appUrl)}`)
     } else console.log('Telegram: webhook already set')
     if (webhook.commands) {
-      await bot.setCommands(BOT_COMMANDS)
+      await telegram(afterUpload, () => bot.setCommands(BOT_COMMANDS))
       console.log(`Telegram: commands set (${BOT_COMMANDS.map((c) => `/${c.command}`).join(', ')})`)
     } else console.log('Telegram: commands already set')
   } else if (existingSecrets.includes('TELEGRAM_BOT_TOKEN')) {
@@ -389,6 +394,16 @@ async function main() {
     off.length > 0 ? `Off for lack of credentials: ${off.join(', ')}` : 'Every channel is on.',
   )
   console.log(`Deployed in ${seconds(started)}.`)
+}
+
+/** A Bot API call whose failure stops the deploy with `context` and Telegram's reason. */
+async function telegram(context, call) {
+  try {
+    return await call()
+  } catch (error) {
+    const reason = error.cause?.message ?? error.message
+    throw new DeployError(`${context}. Telegram: ${reason}`)
+  }
 }
 
 /** /contests/health, /openapi.json and / answer as the service does; retried for a minute, since
