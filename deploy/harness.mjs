@@ -1,7 +1,7 @@
 // What the deploy tests share: a fresh clone of this repository's HEAD, the deploy run in it with
 // a clean environment, and a loopback server standing in for the deployed service's checked routes.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,15 +10,19 @@ import { fileURLToPath } from 'node:url'
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 
 /**
- * Clones HEAD into `<dir>/repo`; `remove()` deletes it. This checkout's packages are linked at
- * `<dir>/node_modules`, beside the clone and not in it, where Node and esbuild still find them:
- * nothing is installed, and nothing run in the clone can reach into this checkout's tree.
+ * Clones HEAD into `<dir>/repo`; `remove()` deletes it. Nothing is installed: the clone's
+ * node_modules is a folder of links to this checkout's packages, one per entry, so removing or
+ * reinstalling it in the clone drops links and never empties this checkout's node_modules.
  */
 export function freshClone() {
   const dir = mkdtempSync(join(tmpdir(), 'deploy-test-'))
   const root = join(dir, 'repo')
   execFileSync('git', ['clone', '--quiet', REPO, root], { stdio: 'pipe' })
-  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  const packages = join(REPO, 'node_modules')
+  mkdirSync(join(root, 'node_modules'))
+  for (const entry of readdirSync(packages)) {
+    symlinkSync(join(packages, entry), join(root, 'node_modules', entry))
+  }
   return { dir, root, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
