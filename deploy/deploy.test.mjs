@@ -291,6 +291,41 @@ describe('npm run deploy against the Cloudflare API stand-in', { concurrency: fa
     }
   })
 
+  test('a new APP_URL moves the Telegram webhook, setting its secret with it and nothing else', async () => {
+    assert.ok(runs.second, 'needs the earlier deploys')
+    const before = structuredClone(script().secrets)
+    const start = cf.calls.length
+    const appUrl = 'https://alerts.example.test'
+    const result = await runDeploy(clone.root, {
+      ...env,
+      APP_URL: appUrl,
+      TELEGRAM_API_URL: cf.url,
+      SMOKE_URL: 'off',
+    })
+    assert.equal(result.code, 0, result.output)
+    const calls = callsSince(start)
+    assert.deepEqual(
+      calls.filter((c) => c.created || c.migration),
+      [],
+    )
+    assert.deepEqual(
+      calls.filter((c) => c.secretsSet).map((c) => c.secretsSet),
+      [['TELEGRAM_WEBHOOK_SECRET']],
+    )
+    const secrets = script().secrets
+    assert.notEqual(secrets.TELEGRAM_WEBHOOK_SECRET, before.TELEGRAM_WEBHOOK_SECRET)
+    assert.deepEqual(
+      { ...secrets, TELEGRAM_WEBHOOK_SECRET: undefined },
+      { ...before, TELEGRAM_WEBHOOK_SECRET: undefined },
+    )
+    assert.equal(cf.telegram.webhook.url, `${appUrl}/telegram/webhook`)
+    assert.equal(cf.telegram.webhook.secretToken, secrets.TELEGRAM_WEBHOOK_SECRET)
+    assert.equal(script().bindings.find((b) => b.name === 'APP_URL').text, appUrl)
+    assert.match(result.output, new RegExp(`Live at ${appUrl} \\(and https://`))
+    for (const value of secretValues())
+      assert.ok(!result.output.includes(value), 'a secret printed')
+  })
+
   test('--env staging is a separate Worker with its own resources and secrets', async (t) => {
     assert.ok(runs.first, 'needs the production deploy')
     const production = structuredClone(script())

@@ -267,40 +267,57 @@ async function main() {
   )
   console.log(`  ids recorded in ${relative(ROOT, configPath)}`)
 
-  // 3. The secrets to set, decided before anything changes; the Telegram webhook needs its
-  // secret's value, so a webhook to register is known now too.
+  // 3. The secrets to set, decided before anything changes. A Telegram webhook that must be
+  // registered (first time, or APP_URL moved) gets its secret set with it: the value Telegram
+  // will echo has to be one this run knows, and the Worker's copy the same.
   const bot = settings.secrets.TELEGRAM_BOT_TOKEN
     ? telegramBot({
         token: settings.secrets.TELEGRAM_BOT_TOKEN,
         apiUrl: settings.secrets.TELEGRAM_API_URL,
       })
     : undefined
+  let webhook
+  if (bot) {
+    const [info, commands] = await telegram('Nothing was changed', () =>
+      Promise.all([bot.webhookInfo(), bot.commands()]),
+    )
+    const current =
+      info.url === webhookUrl(appUrl) &&
+      JSON.stringify(info.allowed_updates ?? []) === JSON.stringify(ALLOWED_UPDATES)
+    webhook = {
+      register: !current,
+      commands: JSON.stringify(commands) !== JSON.stringify(BOT_COMMANDS),
+    }
+  }
+  const replace = [...options.replace]
+  if (webhook?.register && !replace.includes('TELEGRAM_WEBHOOK_SECRET')) {
+    replace.push('TELEGRAM_WEBHOOK_SECRET')
+  }
   const plan = planSecrets({
     existing: existingSecrets,
     provided: settings.secrets,
-    replace: options.replace,
+    replace,
     wantTelegramSecret: !!bot || existingSecrets.includes('TELEGRAM_BOT_TOKEN'),
   })
+  if (
+    !bot &&
+    'TELEGRAM_WEBHOOK_SECRET' in plan.values &&
+    existingSecrets.includes('TELEGRAM_BOT_TOKEN')
+  ) {
+    plan.problems.push(
+      'TELEGRAM_WEBHOOK_SECRET is replaced only with TELEGRAM_BOT_TOKEN given, so that the ' +
+        'webhook is registered again with it',
+    )
+  }
   if (plan.problems.length > 0) {
     throw new DeployError(
       `Nothing was changed:\n${plan.problems.map((p) => `  - ${p}`).join('\n')}`,
       2,
     )
   }
-  let webhook
-  if (bot) {
-    const [info, commands] = await telegram('Nothing was changed', () =>
-      Promise.all([bot.webhookInfo(), bot.commands()]),
-    )
-    const secret = plan.values.TELEGRAM_WEBHOOK_SECRET ?? settings.secrets.TELEGRAM_WEBHOOK_SECRET
-    const current =
-      info.url === webhookUrl(appUrl) &&
-      JSON.stringify(info.allowed_updates ?? []) === JSON.stringify(ALLOWED_UPDATES)
-    webhook = {
-      register: !current || 'TELEGRAM_WEBHOOK_SECRET' in plan.values,
-      secret,
-      commands: JSON.stringify(commands) !== JSON.stringify(BOT_COMMANDS),
-    }
+  if (webhook) {
+    webhook.secret = plan.values.TELEGRAM_WEBHOOK_SECRET
+    webhook.register ||= webhook.secret !== undefined
   }
   const setNames = Object.keys(plan.values)
   if (setNames.length === 0) console.log('Secrets: none to set')
@@ -349,16 +366,9 @@ async function main() {
   console.log(`  (${seconds(step)})`)
 
   // 6. Telegram: the webhook with its secret token, and the bot's commands.
-  const afterUpload =
-    'The Worker is uploaded, but Telegram is not set up: run the deploy again (if it says the ' +
-    'webhook secret is not known, with --replace-secret TELEGRAM_WEBHOOK_SECRET)'
+  const afterUpload = 'The Worker is uploaded, but Telegram is not set up: run the deploy again'
   if (webhook) {
-    if (webhook.register && !webhook.secret) {
-      console.log(
-        'Telegram: the webhook needs registering, but TELEGRAM_WEBHOOK_SECRET was set by an ' +
-          'earlier run and is not known here: run with --replace-secret TELEGRAM_WEBHOOK_SECRET.',
-      )
-    } else if (webhook.register) {
+    if (webhook.register) {
       await telegram(afterUpload, () => bot.setWebhook(appUrl, webhook.secret))
       console.log(`Telegram: webhook set to ${webhookUrl(appUrl)}`)
     } else console.log('Telegram: webhook already set')
@@ -373,7 +383,8 @@ async function main() {
   }
 
   // 7. The live service answers.
-  const smokeUrl = settings.deploy.SMOKE_URL ?? workersDevUrl
+  // The address users are given: a custom domain (APP_URL) or the workers.dev one.
+  const smokeUrl = settings.deploy.SMOKE_URL ?? appUrl
   if (smokeUrl === 'off') console.log('Check: skipped (SMOKE_URL=off)')
   else {
     step = Date.now()
@@ -389,7 +400,10 @@ async function main() {
     .map(([channel, needs]) => `${channel} (${needs.filter((n) => !secretsNow.has(n)).join(', ')})`)
   if (settings.secrets.DISCORD_ENABLED === 'false') off.push('discord (DISCORD_ENABLED=false)')
   console.log('')
-  console.log(`Live at ${appUrl}${appUrl !== workersDevUrl ? ` (and ${workersDevUrl})` : ''}`)
+  // wrangler's default: workers.dev stays on unless routes take the Worker elsewhere.
+  const onWorkersDev = toml.workers_dev ?? !(toml.routes?.length || toml.route)
+  const also = onWorkersDev && appUrl !== workersDevUrl ? ` (and ${workersDevUrl})` : ''
+  console.log(`Live at ${appUrl}${also}`)
   console.log(
     off.length > 0 ? `Off for lack of credentials: ${off.join(', ')}` : 'Every channel is on.',
   )
