@@ -31,7 +31,8 @@ function limiter(key: string) {
 
 describe('the general limit of a web session', () => {
   it('counts the session’s user, on the counter the user’s API calls share, from any address', async () => {
-    const user = await createUser()
+    // Unverified, so no request of the sign-up's session has been counted yet.
+    const user = await createUser({ verified: false })
     const browser = await signedInBrowser(user)
     expect(limitOf(await browser.get('/app/'))).toEqual({ limit: '1000', remaining: '999' })
     const fromApi = await api('GET', '/users/contests/subscriptions', { token: user.accessToken })
@@ -40,7 +41,7 @@ describe('the general limit of a web session', () => {
     expect(limitOf(await laptop.get('/app/account'))).toEqual({ limit: '1000', remaining: '997' })
 
     // Another person at the same address: their own count, not the address's.
-    const colleague = await createUser()
+    const colleague = await createUser({ verified: false })
     const beside = browserAt(browser.ip)
     const signin = await beside.get('/app/signin')
     expect(limitOf(signin).limit, 'not signed in yet: the address').toBe('100')
@@ -80,7 +81,8 @@ describe('the general limit of a web session', () => {
   })
 
   it('refuses the 1001st request with the web app’s 429 page, others at the address unaffected', async () => {
-    const user = await createUser()
+    // Unverified, so no request of the sign-up's session has been counted yet.
+    const user = await createUser({ verified: false })
     const browser = await signedInBrowser(user)
     expect(limitOf(await browser.get('/app/')).remaining).toBe('999')
     const stub = limiter(`authenticated:user:${user.id}`)
