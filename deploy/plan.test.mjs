@@ -16,7 +16,9 @@ import {
   varsFileName,
 } from '../scripts/lib/deploy-config.mjs'
 import { planSecrets, vapidKeyPair } from '../scripts/lib/deploy-secrets.mjs'
+import { channelsOff, checkCredentials, checkService } from '../scripts/lib/deploy-check.mjs'
 import { queueNamesIn, workerMissing } from '../scripts/lib/deploy-wrangler.mjs'
+import { startServiceStandIn } from './harness.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const GENERATED = ['JWT_SECRET', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY']
@@ -230,5 +232,44 @@ describe('reading', () => {
     assert.deepEqual(queueNamesIn(''), [])
     assert.ok(workerMissing('✘ [ERROR] Worker "contest-alert-service" not found.'))
     assert.ok(!workerMissing('Authentication error [code: 10000]'))
+  })
+})
+
+describe('checks', () => {
+  test('missing credentials are named, with nothing asked of the network', async () => {
+    await assert.rejects(checkCredentials({ where: '.deploy.vars' }), (error) => {
+      assert.equal(error.exitCode, 2)
+      assert.match(error.message, /CLOUDFLARE_API_TOKEN \(an API token/)
+      assert.match(error.message, /CLOUDFLARE_ACCOUNT_ID/)
+      return true
+    })
+  })
+
+  test('the service check passes on the three routes and names the one that fails', async () => {
+    const service = await startServiceStandIn()
+    try {
+      await checkService(service.url, 0)
+      assert.deepEqual(service.paths, ['/contests/health', '/openapi.json', '/'])
+      await assert.rejects(
+        checkService(`${service.url}/nowhere`, 0),
+        /nowhere\/contests\/health gave status 404/,
+      )
+    } finally {
+      await service.close()
+    }
+  })
+
+  test('the channels off are those lacking a setting', () => {
+    assert.deepEqual(
+      channelsOff(['RESEND_API_KEY', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'WHATSAPP_TOKEN'], {
+        DISCORD_ENABLED: 'false',
+      }),
+      [
+        'whatsapp (WHATSAPP_PHONE_NUMBER_ID)',
+        'telegram (TELEGRAM_BOT_TOKEN)',
+        'Google sign-in (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET)',
+        'discord (DISCORD_ENABLED=false)',
+      ],
+    )
   })
 })

@@ -1,10 +1,10 @@
-// `npm run deploy [-- --env staging] [-- --replace-secret NAME]`: deploys the service to the
+// `npm run deploy [-- --env staging --replace-secret NAME]`: deploys the service to the
 // Cloudflare account of CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID, creating what is missing,
 // and changes nothing when run again. Steps, each stopping the deploy when it fails: credentials;
 // the D1 database, KV namespace and queues (found by name, created when absent); the generated
 // wrangler configuration with their ids; the secrets to set; D1 migrations; the upload (code and
 // secrets as one version); the Telegram webhook and commands; a check of the live service.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,25 +20,20 @@ import {
   varsFileName,
   writeDeployConfig,
 } from './lib/deploy-config.mjs'
+import { channelsOff, checkCredentials, checkService } from './lib/deploy-check.mjs'
+import { ensureResources, secretNamesOf } from './lib/deploy-resources.mjs'
 import { planSecrets } from './lib/deploy-secrets.mjs'
-import { jsonArrayIn, queueNamesIn, workerMissing, wrangler } from './lib/deploy-wrangler.mjs'
-import { BOT_COMMANDS, ALLOWED_UPDATES, telegramBot, webhookUrl } from './lib/telegram-api.mjs'
+import { DeployError, wranglerRunner } from './lib/deploy-wrangler.mjs'
+import { ALLOWED_UPDATES, BOT_COMMANDS, telegramBot, webhookUrl } from './lib/telegram-api.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const started = Date.now()
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`
 
-class DeployError extends Error {
-  constructor(message, code = 1) {
-    super(message)
-    this.exitCode = code
-  }
-}
+const USAGE = `Usage: npm run deploy [-- [--env <name>] [--replace-secret <NAME>]...]
 
-const USAGE = `Usage: npm run deploy [-- --env <name>] [-- --replace-secret <NAME> ...]
-
-  --env <name>             a separate environment: the Worker <name>-suffixed, its own
-                           database, namespace, queues and secrets (default: production)
+  --env <name>             a separate environment: the Worker contest-alert-service-<name>,
+                           with its own database, namespace, queues and secrets
   --replace-secret <NAME>  set NAME even though the Worker has it: a generated secret is
                            generated again, a provided one takes the given value
 
@@ -46,23 +41,19 @@ Reads CLOUDFLARE_API_TOKEN, CLOUDFLARE_ACCOUNT_ID, provider keys and settings fr
 environment or from .deploy.vars (.deploy.<env>.vars), which git ignores. SMOKE_URL sets the
 address checked after the upload; SMOKE_URL=off skips the check.`
 
-// A channel is off while any of its settings is missing (src/channels/*.ts).
-const CHANNEL_NEEDS = {
-  email: ['RESEND_API_KEY'],
-  whatsapp: ['WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID'],
-  push: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'],
-  telegram: ['TELEGRAM_BOT_TOKEN'],
-  'Google sign-in': ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
-}
-
 function readOptions() {
-  const { values } = parseArgs({
-    options: {
-      env: { type: 'string' },
-      'replace-secret': { type: 'string', multiple: true },
-      help: { type: 'boolean' },
-    },
-  })
+  let values
+  try {
+    ;({ values } = parseArgs({
+      options: {
+        env: { type: 'string' },
+        'replace-secret': { type: 'string', multiple: true },
+        help: { type: 'boolean' },
+      },
+    }))
+  } catch (error) {
+    throw new DeployError(`${error.message}\n\n${USAGE}`, 2)
+  }
   if (values.help) {
     console.log(USAGE)
     process.exit(0)
@@ -111,56 +102,6 @@ function readSettings(env, toml) {
   }
 }
 
-/** Both credentials present and accepted for the account; answers its workers.dev subdomain. */
-async function checkCredentials(settings) {
-  const { CLOUDFLARE_API_TOKEN: token, CLOUDFLARE_ACCOUNT_ID: account } = settings.deploy
-  const permissions =
-    'an API token (dash.cloudflare.com/profile/api-tokens) from the "Edit Cloudflare Workers" ' +
-    'template with D1: Edit and Queues: Edit added'
-  const missing = []
-  if (!token) missing.push(`CLOUDFLARE_API_TOKEN (${permissions})`)
-  if (!account) {
-    missing.push('CLOUDFLARE_ACCOUNT_ID (the account id: dash.cloudflare.com, Workers & Pages)')
-  }
-  if (missing.length > 0) {
-    const where = settings.file ?? '.deploy.vars'
-    throw new DeployError(
-      `Missing credentials, so nothing was changed:\n${missing.map((m) => `  - ${m}`).join('\n')}\n` +
-        `Set them in the environment or in ${where} (git-ignored).`,
-      2,
-    )
-  }
-  const base = (
-    settings.deploy.CLOUDFLARE_API_BASE_URL || 'https://api.cloudflare.com/client/v4'
-  ).replace(/\/+$/, '')
-  let res
-  try {
-    res = await fetch(`${base}/accounts/${account}/workers/subdomain`, {
-      headers: { Authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(20_000),
-    })
-  } catch (error) {
-    throw new DeployError(
-      `Cannot reach the Cloudflare API at ${base}: ${error.cause?.message ?? error.message}`,
-    )
-  }
-  const answer = await res.json().catch(() => ({}))
-  const code = answer.errors?.[0]?.code
-  if (answer.success && answer.result?.subdomain) return answer.result.subdomain
-  if (code === 10007) {
-    throw new DeployError(
-      `The account has no workers.dev subdomain yet: choose one once at ` +
-        `https://dash.cloudflare.com/${account}/workers/onboarding, then run the deploy again.`,
-    )
-  }
-  const reason = answer.errors?.map((e) => `${e.message} [code: ${e.code}]`).join('; ')
-  throw new DeployError(
-    `Cloudflare refused the credentials for account ${account} (${res.status}: ${reason ?? 'no reason'}).\n` +
-      `Check CLOUDFLARE_ACCOUNT_ID, and that CLOUDFLARE_API_TOKEN is ${permissions}.`,
-    2,
-  )
-}
-
 async function main() {
   const options = readOptions()
   const toml = readWranglerToml(ROOT)
@@ -173,7 +114,12 @@ async function main() {
     )
   }
   const resources = resourcesOf(toml, options.env)
-  const subdomain = await checkCredentials(settings)
+  const subdomain = await checkCredentials({
+    token: settings.deploy.CLOUDFLARE_API_TOKEN,
+    account: settings.deploy.CLOUDFLARE_ACCOUNT_ID,
+    baseUrl: settings.deploy.CLOUDFLARE_API_BASE_URL,
+    where: settings.file ?? varsFileName(options.env),
+  })
   const workersDevUrl = `https://${resources.worker}.${subdomain}.workers.dev`
   const appUrl = settings.vars.APP_URL ?? workersDevUrl
   console.log(
@@ -186,70 +132,14 @@ async function main() {
     ...settings.deploy,
     WRANGLER_HIDE_BANNER: 'true',
   }
-  const run = (args, echo) => wrangler(args, { cwd: ROOT, env, echo })
-  const must = async (what, args, echo = false) => {
-    const result = await run(args, echo)
-    if (result.code !== 0) {
-      if (!echo) process.stderr.write(result.output)
-      throw new DeployError(`${what} failed (wrangler ${args.slice(0, 3).join(' ')}): see above.`)
-    }
-    return result
-  }
+  const wrangler = wranglerRunner({ cwd: ROOT, env })
 
-  // 1. Resources, found by name; what is missing is created, then looked up again for its id.
+  // 1. Resources, found by name, created when missing; the secrets the Worker has, meanwhile.
   let step = Date.now()
-  const listD1 = async () =>
-    jsonArrayIn((await must('Listing D1 databases', ['d1', 'list', '--json'])).stdout)
-  const listKv = async () =>
-    jsonArrayIn((await must('Listing KV namespaces', ['kv', 'namespace', 'list'])).stdout)
-  const listQueues = async () =>
-    queueNamesIn((await must('Listing queues', ['queues', 'list'])).stdout)
-  const listSecrets = async () => {
-    const result = await run(['secret', 'list', '--name', resources.worker, '--format', 'json'])
-    if (result.code === 0) return jsonArrayIn(result.stdout).map((s) => s.name)
-    // A Worker not uploaded yet has no secrets.
-    if (workerMissing(result.output)) return []
-    process.stderr.write(result.output)
-    throw new DeployError("Listing the Worker's secrets failed: see above.")
-  }
-  let [d1s, namespaces, queues, existingSecrets] = await Promise.all([
-    listD1(),
-    listKv(),
-    listQueues(),
-    listSecrets(),
+  const [{ ids, created }, existingSecrets] = await Promise.all([
+    ensureResources(wrangler, resources),
+    secretNamesOf(wrangler, resources.worker),
   ])
-  const created = []
-  const creates = []
-  for (const { name } of resources.d1) {
-    if (!d1s.some((d) => d.name === name)) {
-      creates.push(() => must(`Creating D1 database ${name}`, ['d1', 'create', name]))
-      created.push(`D1 database ${name}`)
-    }
-  }
-  for (const { name } of resources.kv) {
-    if (!namespaces.some((n) => n.title === name)) {
-      creates.push(() => must(`Creating KV namespace ${name}`, ['kv', 'namespace', 'create', name]))
-      created.push(`KV namespace ${name}`)
-    }
-  }
-  // Dead-letter queues are plain queues; consumers name them, so all exist before the upload.
-  for (const { name } of resources.queues) {
-    if (!queues.includes(name)) {
-      creates.push(() => must(`Creating queue ${name}`, ['queues', 'create', name]))
-      created.push(`queue ${name}`)
-    }
-  }
-  // Two at a time: each is a wrangler process.
-  for (let i = 0; i < creates.length; i += 2)
-    await Promise.all(creates.slice(i, i + 2).map((c) => c()))
-  if (created.some((c) => c.startsWith('D1'))) d1s = await listD1()
-  if (created.some((c) => c.startsWith('KV'))) namespaces = await listKv()
-  const ids = {}
-  for (const { name } of resources.d1) ids[name] = d1s.find((d) => d.name === name)?.uuid
-  for (const { name } of resources.kv) ids[name] = namespaces.find((n) => n.title === name)?.id
-  for (const [name, id] of Object.entries(ids)) {
-    if (!id) throw new DeployError(`${name} was created but is not listed: run the deploy again.`)
-  }
   console.log(`Resources (${seconds(step)}):`)
   for (const { binding, name } of resources.d1) console.log(`  D1 ${binding}: ${name} ${ids[name]}`)
   for (const { binding, name } of resources.kv) console.log(`  KV ${binding}: ${name} ${ids[name]}`)
@@ -331,18 +221,19 @@ async function main() {
 
   // 4. Migrations, before any code: a failure leaves the version deployed before serving.
   step = Date.now()
-  console.log('D1 migrations:')
-  const migrations = await run(
-    ['d1', 'migrations', 'apply', resources.d1[0].binding, '--remote', '--config', configPath],
-    true,
-  )
-  if (migrations.code !== 0 || migrations.output.includes('\u274C')) {
-    const failed = /Migration (\S+) failed/.exec(migrations.output)?.[1]
-    throw new DeployError(
-      `${failed ? `Migration ${failed}` : 'A D1 migration'} failed, so nothing was uploaded: the ` +
-        'version deployed before keeps serving. Migrations listed above as applied stay applied. ' +
-        'Fix the migration and run the deploy again.',
-    )
+  for (const { binding } of resources.d1) {
+    console.log(`D1 migrations (${binding}):`)
+    const args = ['d1', 'migrations', 'apply', binding, '--remote', '--config', configPath]
+    const migrations = await wrangler.run(args, true)
+    // wrangler marks a migration that failed without an API error with a cross, exit code 0.
+    if (migrations.code !== 0 || migrations.output.includes('\u274C')) {
+      const failed = /Migration (\S+) failed/.exec(migrations.output)?.[1]
+      throw new DeployError(
+        `${failed ? `Migration ${failed}` : 'A D1 migration'} failed, so nothing was uploaded: ` +
+          'the version deployed before keeps serving. Migrations listed above as applied stay ' +
+          'applied. Fix the migration and run the deploy again.',
+      )
+    }
   }
   console.log(`  (${seconds(step)})`)
 
@@ -358,7 +249,7 @@ async function main() {
       writeFileSync(file, JSON.stringify(plan.values), { mode: 0o600 })
       deployArgs.push('--secrets-file', file)
     }
-    const upload = await run(deployArgs, true)
+    const upload = await wrangler.run(deployArgs, true)
     if (upload.code !== 0) throw new DeployError('The upload failed: see above.')
   } finally {
     if (secretsDir) rmSync(secretsDir, { recursive: true, force: true })
@@ -388,17 +279,13 @@ async function main() {
   if (smokeUrl === 'off') console.log('Check: skipped (SMOKE_URL=off)')
   else {
     step = Date.now()
-    await smokeCheck(smokeUrl)
+    await checkService(smokeUrl)
     console.log(
       `Check: ${smokeUrl} answers /contests/health, /openapi.json and / (${seconds(step)})`,
     )
   }
 
-  const secretsNow = new Set([...existingSecrets, ...setNames])
-  const off = Object.entries(CHANNEL_NEEDS)
-    .filter(([, needs]) => needs.some((n) => !secretsNow.has(n)))
-    .map(([channel, needs]) => `${channel} (${needs.filter((n) => !secretsNow.has(n)).join(', ')})`)
-  if (settings.secrets.DISCORD_ENABLED === 'false') off.push('discord (DISCORD_ENABLED=false)')
+  const off = channelsOff([...existingSecrets, ...setNames], settings.secrets)
   console.log('')
   // wrangler's default: workers.dev stays on unless routes take the Worker elsewhere.
   const onWorkersDev = toml.workers_dev ?? !(toml.routes?.length || toml.route)
@@ -417,36 +304,6 @@ async function telegram(context, call) {
   } catch (error) {
     const reason = error.cause?.message ?? error.message
     throw new DeployError(`${context}. Telegram: ${reason}`)
-  }
-}
-
-/** /contests/health, /openapi.json and / answer as the service does; retried for a minute, since
- * a new workers.dev address takes a few seconds to answer. */
-async function smokeCheck(base) {
-  const root = base.replace(/\/+$/, '')
-  const checks = [
-    ['/contests/health', async (res) => (await res.json()).status === 'ok'],
-    ['/openapi.json', async (res) => typeof (await res.json()).openapi === 'string'],
-    ['/', async (res) => (res.headers.get('content-type') ?? '').startsWith('text/html')],
-  ]
-  const deadline = Date.now() + 60_000
-  for (const [path, good] of checks) {
-    let last
-    for (;;) {
-      try {
-        const res = await fetch(`${root}${path}`, { signal: AbortSignal.timeout(10_000) })
-        if (res.ok && (await good(res))) break
-        last = `answered ${res.status}`
-      } catch (error) {
-        last = error.cause?.message ?? error.message
-      }
-      if (Date.now() > deadline) {
-        throw new DeployError(
-          `The deployed service did not answer ${root}${path} as expected (${last}).`,
-        )
-      }
-      await new Promise((r) => setTimeout(r, 2_000))
-    }
   }
 }
 

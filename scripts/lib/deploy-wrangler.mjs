@@ -1,5 +1,5 @@
-// The wrangler commands `npm run deploy` runs, and readers of their output. wrangler runs with no
-// terminal on stdin, so it never asks: it takes its non-interactive defaults.
+// How `npm run deploy` runs wrangler, reads its output, and stops. wrangler runs with no terminal
+// on stdin, so it never asks: it takes its non-interactive defaults.
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -34,6 +34,31 @@ export function wrangler(args, { cwd, env, echo = false }) {
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr, output: stdout + stderr }))
   })
+}
+
+/** A reason to stop the deploy, said plainly; `exitCode` 2 when nothing was changed. */
+export class DeployError extends Error {
+  constructor(message, exitCode = 1) {
+    super(message)
+    this.exitCode = exitCode
+  }
+}
+
+/**
+ * `run(args, echo)` answers whatever wrangler did; `must(what, args, echo)` stops the deploy when
+ * it fails, after showing wrangler's own words.
+ */
+export function wranglerRunner({ cwd, env }) {
+  const run = (args, echo = false) => wrangler(args, { cwd, env, echo })
+  const must = async (what, args, echo = false) => {
+    const result = await run(args, echo)
+    if (result.code !== 0) {
+      if (!echo) process.stderr.write(result.output)
+      throw new DeployError(`${what} failed (wrangler ${args.slice(0, 3).join(' ')}): see above.`)
+    }
+    return result
+  }
+  return { run, must }
 }
 
 /** Whether wrangler said the Worker does not exist (API code 10007, which it words itself). */
