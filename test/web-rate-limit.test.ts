@@ -79,7 +79,6 @@ describe('the general limit of a web session', () => {
     expect(home.headers.get('X-RateLimit-Limit')).toBe('100')
   })
 
-  // 999 limiter hits in batches: about 1 s on a quiet machine, 5 s and more with both cores busy.
   it('refuses the 1001st request with the web app’s 429 page, others at the address unaffected', async () => {
     // Unverified, so no request of the sign-up's session has been counted yet.
     const user = await createUser({ verified: false })
@@ -100,7 +99,7 @@ describe('the general limit of a web session', () => {
     expect(fromApi.status).toBe(429)
     const beside = browserAt(browser.ip)
     expectPage(await beside.get('/app/signin'), 200)
-  }, 30_000)
+  })
 
   it('reads the session once per request, for the limit and the page alike', async () => {
     const user = await createUser()
