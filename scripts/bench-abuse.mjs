@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { freePort, startDenoServer, startDevServer, wrangler } from './lib/dev-server.mjs'
-import { syntheticContests } from './lib/synthetic-contests.mjs'
+import { writeCatalogueSql } from './lib/synthetic-contests.mjs'
 
 const USAGE = `Usage: npm run bench:abuse [-- --runtime workers|deno|all] [--no-write]
 
@@ -100,52 +100,10 @@ const RUNTIMES = {
   },
 }
 
-const sqlValue = (v) =>
-  v === null || v === undefined
-    ? 'NULL'
-    : typeof v === 'number'
-      ? String(v)
-      : `'${String(v).replace(/'/g, "''")}'`
-
 /** The synthetic catalogue as SQL inserts; returns its path and the ids of a few contests. */
 function seedFile(now) {
-  const columns = [
-    'id',
-    'platform_id',
-    'name',
-    'platform',
-    'phase',
-    'type',
-    'start_time',
-    'end_time',
-    'duration_minutes',
-    'description',
-    'difficulty',
-    'participant_count',
-    'is_active',
-    'is_notified',
-    'last_synced_at',
-    'created_at',
-    'updated_at',
-  ]
-  const lines = []
-  const ids = []
-  for (const c of syntheticContests(CONTESTS, now)) {
-    const phase = c.start_time > now ? 'BEFORE' : c.end_time >= now ? 'CODING' : 'FINISHED'
-    const row = [
-      ...[c.id, c.platform_id, c.name, c.platform, phase, c.type, c.start_time, c.end_time],
-      ...[c.duration_minutes, c.description, c.difficulty, c.participant_count, 1, 0],
-      ...[now, now, now],
-    ]
-    if (ids.length < 50) ids.push(c.id)
-    lines.push(
-      `INSERT INTO contests (${columns.join(', ')}) VALUES (${row.map(sqlValue).join(', ')});`,
-    )
-  }
-  mkdirSync('.wrangler', { recursive: true })
   const path = '.wrangler/bench-abuse-seed.sql'
-  writeFileSync(path, lines.join('\n'))
-  return { path, ids }
+  return { path, ids: writeCatalogueSql(path, CONTESTS, now, 50) }
 }
 
 // ---- the largest accepted values -------------------------------------------------------------

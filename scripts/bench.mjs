@@ -6,12 +6,12 @@
 import autocannon from 'autocannon'
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { startDenoServer, startDevServer, wrangler } from './lib/dev-server.mjs'
 import { readSection, replaceSection } from './lib/performance-doc.mjs'
-import { syntheticContests } from './lib/synthetic-contests.mjs'
+import { writeCatalogueSql } from './lib/synthetic-contests.mjs'
 
 const USAGE = `Usage: npm run bench [-- --runtime workers|deno] [--no-write]
 
@@ -80,61 +80,9 @@ const RUNTIMES = {
   },
 }
 
-function sqlValue(v) {
-  if (v === null || v === undefined) return 'NULL'
-  if (typeof v === 'number') return String(v)
-  return `'${String(v).replace(/'/g, "''")}'`
-}
-
 function seedFile(now) {
-  const columns = [
-    'id',
-    'platform_id',
-    'name',
-    'platform',
-    'phase',
-    'type',
-    'start_time',
-    'end_time',
-    'duration_minutes',
-    'description',
-    'difficulty',
-    'participant_count',
-    'is_active',
-    'is_notified',
-    'last_synced_at',
-    'created_at',
-    'updated_at',
-  ]
-  const lines = []
-  for (const c of syntheticContests(CONTESTS, now)) {
-    const phase = c.start_time > now ? 'BEFORE' : c.end_time >= now ? 'CODING' : 'FINISHED'
-    const row = [
-      c.id,
-      c.platform_id,
-      c.name,
-      c.platform,
-      phase,
-      c.type,
-      c.start_time,
-      c.end_time,
-      c.duration_minutes,
-      c.description,
-      c.difficulty,
-      c.participant_count,
-      1,
-      0,
-      now,
-      now,
-      now,
-    ]
-    lines.push(
-      `INSERT INTO contests (${columns.join(', ')}) VALUES (${row.map(sqlValue).join(', ')});`,
-    )
-  }
-  mkdirSync('.wrangler', { recursive: true })
   const path = '.wrangler/bench-seed.sql'
-  writeFileSync(path, lines.join('\n'))
+  writeCatalogueSql(path, CONTESTS, now)
   return path
 }
 

@@ -1,4 +1,6 @@
 // Deterministic synthetic contests for benchmarks: realistic names, types and times per platform.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 
 const TYPES = {
   codeforces: ['CF', 'CF', 'CF', 'ICPC', 'IOI'],
@@ -61,4 +63,41 @@ export function* syntheticContests(count, now, seed = 42) {
       participant_count: Math.floor(rand() * 30000),
     }
   }
+}
+
+const sqlValue = (v) =>
+  v === null || v === undefined
+    ? 'NULL'
+    : typeof v === 'number'
+      ? String(v)
+      : `'${String(v).replace(/'/g, "''")}'`
+
+const COLUMNS = [
+  ...['id', 'platform_id', 'name', 'platform', 'phase', 'type', 'start_time', 'end_time'],
+  ...['duration_minutes', 'description', 'difficulty', 'participant_count', 'is_active'],
+  ...['is_notified', 'last_synced_at', 'created_at', 'updated_at'],
+]
+
+/**
+ * `count` synthetic contests as SQL inserts in `path` (under .wrangler/), for a bench to load into
+ * a fresh database; answers the ids of the first `keepIds` contests.
+ */
+export function writeCatalogueSql(path, count, now, keepIds = 0) {
+  const lines = []
+  const ids = []
+  for (const c of syntheticContests(count, now)) {
+    const phase = c.start_time > now ? 'BEFORE' : c.end_time >= now ? 'CODING' : 'FINISHED'
+    const row = [
+      ...[c.id, c.platform_id, c.name, c.platform, phase, c.type, c.start_time, c.end_time],
+      ...[c.duration_minutes, c.description, c.difficulty, c.participant_count, 1, 0],
+      ...[now, now, now],
+    ]
+    if (ids.length < keepIds) ids.push(c.id)
+    lines.push(
+      `INSERT INTO contests (${COLUMNS.join(', ')}) VALUES (${row.map(sqlValue).join(', ')});`,
+    )
+  }
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, lines.join('\n'))
+  return ids
 }
