@@ -53,9 +53,9 @@ export async function checkCredentials({ token, account, baseUrl, where }) {
 
 /**
  * /contests/health, /openapi.json and / answer as the service does. Retried for `waitMs`: a new
- * workers.dev address or custom domain takes a little while to answer.
+ * workers.dev subdomain or custom domain may take a minute or two to answer.
  */
-export async function checkService(base, waitMs = 60_000) {
+export async function checkService(base, waitMs = 120_000) {
   const root = base.replace(/\/+$/, '')
   const checks = [
     ['/contests/health', async (res) => (await res.json()).status === 'ok'],
