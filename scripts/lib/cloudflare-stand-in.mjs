@@ -79,7 +79,7 @@ export async function startCloudflareStandIn({
         throw new ApiError(403, 10000, 'Authentication error')
       }
       const answer = await route(req.method, url, body, req.headers, call)
-      send(answer.status ?? 200, answer.payload ?? envelope(answer.result, answer.extra))
+      send(200, envelope(answer.result, answer.extra))
     } catch (error) {
       if (!(error instanceof ApiError)) {
         console.error(error)
@@ -545,8 +545,7 @@ export async function startCloudflareStandIn({
 
   function putScript(name, form, call) {
     const existing = state.scripts[name]
-    const { metadata, modules } = form
-    const migrations = metadata.migrations
+    const migrations = form.metadata.migrations
     if (migrations && migrations.old_tag !== existing?.migration_tag) {
       throw new ApiError(400, 10079, 'The migration tag does not match the current one')
     }
