@@ -5,11 +5,10 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts'
-import type { Reservation } from '../ports/rate-limiter.ts'
 import { clientIp } from './client-address.ts'
-import { giveBack, limiterFor, limitsDisabled, limiterUnavailable } from './limiter.ts'
+import { limitsDisabled } from './limiter.ts'
 import { bodyEmail, webSessionUser } from './rate-limit.ts'
-import { refuse, report, tightest } from './rate-limit-response.ts'
+import { withReservedPlaces } from './reserved-places.ts'
 
 interface Budget {
   limit: number
@@ -79,30 +78,10 @@ export function failureBudget(
     const account = await accountOf(c)
     // No account named: the validator refuses the body, and the per-address rule counted it.
     if (!account) return next()
-    const counters: [string, Budget][] = [
-      [`${budget.name}:subject-client:${account}:${clientIp(c)}`, budget.perClient],
-      [`${budget.name}:subject:${account}`, budget.perAccount],
+    const counters = [
+      { key: `${budget.name}:subject-client:${account}:${clientIp(c)}`, ...budget.perClient },
+      { key: `${budget.name}:subject:${account}`, ...budget.perAccount },
     ]
-    const stubs = counters.map(([key]) => limiterFor(c.env, key))
-    const settled = await Promise.allSettled(
-      counters.map(([, { limit, windowMs }], i) => stubs[i].reserve(limit, windowMs)),
-    )
-    const reserved = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined))
-    const failed = settled.find((s) => s.status === 'rejected')
-    if (failed) {
-      await giveBack(stubs, reserved)
-      // These guard passwords and codes: without the counters, refuse rather than allow.
-      throw limiterUnavailable(failed.reason)
-    }
-    const results = reserved as Reservation[]
-    if (results.some((r) => !r.allowed)) {
-      // Refused before any verdict, so the places the other counter gave are handed back.
-      await giveBack(stubs, results)
-      return refuse(c, results)
-    }
-    await next()
-    if (isFailure(c.res.status)) return report(c, tightest(results))
-    await giveBack(stubs, results)
-    report(c, tightest(results.map((r) => ({ ...r, remaining: r.remaining + 1 }))))
+    return withReservedPlaces(c, counters, isFailure, next)
   }
 }

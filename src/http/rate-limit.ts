@@ -7,18 +7,13 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { HOUR_MS, MINUTE_MS } from '../lib/time.ts'
 import { hitKvWindow, peekKvWindow } from '../rate-limit/kv-window.ts'
-import type { LimiterStub, Reservation, WindowResult } from '../ports/rate-limiter.ts'
+import type { LimiterStub, WindowResult } from '../ports/rate-limiter.ts'
 import { authenticate, authorize } from './auth.ts'
 import { defer } from './defer.ts'
 import { clientAddress, clientIp, clientKey } from './client-address.ts'
-import {
-  giveBack,
-  limiterFor,
-  limitsDisabled,
-  limiterUnavailable,
-  logLimiterFailure,
-} from './limiter.ts'
-import { enforce, refuse, report, tightest } from './rate-limit-response.ts'
+import { limiterFor, limitsDisabled, limiterUnavailable, logLimiterFailure } from './limiter.ts'
+import { enforce, refuse, report } from './rate-limit-response.ts'
+import { withReservedPlaces } from './reserved-places.ts'
 
 export { clientKey }
 
@@ -139,38 +134,18 @@ function hitObject(c: Context<AppEnv>, key: string, limit: number, windowMs: num
 const sentNothing = (status: number) => status >= 400 && status < 500
 
 /**
- * A rule that counts sends: each counter reserves a place before the route runs, so requests in
- * flight hold theirs and concurrent sends cannot overshoot, and gets it back when the answer
- * says nothing was sent (as failure-budget.ts does the other way round).
+ * A rule that counts sends: each counter holds a place while the route runs and keeps it unless
+ * the answer says nothing was sent (failure-budget.ts keeps the other way round).
  */
-async function countSends(
+function countSends(
   c: Context<AppEnv>,
   keys: [string, number][],
   windowMs: number,
   next: () => Promise<void>,
 ): Promise<Response | void> {
   if (keys.length === 0) return next()
-  const stubs = keys.map(([key]) => limiterFor(c.env, key))
-  const settled = await Promise.allSettled(
-    keys.map(([, limit], i) => stubs[i].reserve(limit, windowMs)),
-  )
-  const reserved = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined))
-  const failed = settled.find((s) => s.status === 'rejected')
-  if (failed) {
-    await giveBack(stubs, reserved)
-    // A budget of sends guards cost: without its counter, refuse rather than send.
-    throw limiterUnavailable(failed.reason)
-  }
-  const results = reserved as Reservation[]
-  if (results.some((r) => !r.allowed)) {
-    // Refused before anything was sent, so the places the other counters gave are handed back.
-    await giveBack(stubs, results)
-    return refuse(c, results)
-  }
-  await next()
-  if (!sentNothing(c.res.status)) return report(c, tightest(results))
-  await giveBack(stubs, results)
-  report(c, tightest(results.map((r) => ({ ...r, remaining: r.remaining + 1 }))))
+  const counters = keys.map(([key, limit]) => ({ key, limit, windowMs }))
+  return withReservedPlaces(c, counters, (status) => !sentNothing(status), next)
 }
 
 /**
