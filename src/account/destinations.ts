@@ -10,11 +10,13 @@ import {
   attachedDestinations,
   detachDestinationsStatements,
   detachStatements,
+  USER_DESTINATIONS,
   type UserDestination,
 } from '../users/destinations.ts'
 import { findUser } from '../users/queries.ts'
 
-export const DESTINATION_KINDS = ['feed', 'telegram', 'discord', 'push', 'phone'] as const
+/** The calendar's feed and what users keeps. */
+export const DESTINATION_KINDS = ['feed', ...USER_DESTINATIONS] as const
 export type DestinationKind = (typeof DESTINATION_KINDS)[number]
 
 /** What a removal link or form takes away: one kind, or all of them with every session. */
@@ -56,6 +58,10 @@ export async function linkedDestinations(
   return linked
 }
 
+/** What of `linked` a removal of `kind` takes away. */
+export const removedBy = (kind: RemovalKind, linked: LinkedDestination[]) =>
+  linked.filter((destination) => kind === 'all' || destination.kind === kind)
+
 type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]
 
 function removalStatements(db: Db, userId: string, kind: RemovalKind, now: number): Batch {
@@ -91,5 +97,5 @@ export async function removeDestination(
   const linked = await linkedDestinations(db, userId)
   if (!linked) return undefined
   await db.batch(removalStatements(db, userId, kind, now))
-  return linked.filter((destination) => kind === 'all' || destination.kind === kind)
+  return removedBy(kind, linked)
 }

@@ -8,7 +8,7 @@ import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts'
 import { clientIp } from './client-address.ts'
 import { limitsDisabled } from './limiter.ts'
 import { bodyEmail, webSessionUser } from './rate-limit.ts'
-import { withReservedPlaces } from './reserved-places.ts'
+import { isRefused, withReservedPlaces } from './reserved-places.ts'
 
 interface Budget {
   limit: number
@@ -61,7 +61,7 @@ export const signedInAccount: AccountOf = async (c) => {
  * Judged and refused (wrong password or code, unknown account, invalid input): a failure. A 2xx
  * is a success; a 5xx reached no verdict the client could learn from, so neither counts.
  */
-const isFailure = (status: number) => status >= 400 && status < 500
+const isFailure = isRefused
 
 /**
  * Counts the route's failures against `budget` for the account `accountOf` names (by default the

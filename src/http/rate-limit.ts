@@ -13,7 +13,7 @@ import { defer } from './defer.ts'
 import { clientAddress, clientIp, clientKey } from './client-address.ts'
 import { limiterFor, limitsDisabled, limiterUnavailable, logLimiterFailure } from './limiter.ts'
 import { enforce, refuse, report } from './rate-limit-response.ts'
-import { withReservedPlaces } from './reserved-places.ts'
+import { isRefused, withReservedPlaces } from './reserved-places.ts'
 
 export { clientKey }
 
@@ -130,9 +130,6 @@ function hitObject(c: Context<AppEnv>, key: string, limit: number, windowMs: num
   return limiterFor(c.env, key).hit(limit, windowMs)
 }
 
-/** A refused request (4xx): it sent nothing, so a budget of sends gives its place back. */
-const sentNothing = (status: number) => status >= 400 && status < 500
-
 /**
  * A rule that counts sends: each counter holds a place while the route runs and keeps it unless
  * the answer says nothing was sent (failure-budget.ts keeps the other way round).
@@ -145,7 +142,7 @@ function countSends(
 ): Promise<Response | void> {
   if (keys.length === 0) return next()
   const counters = keys.map(([key, limit]) => ({ key, limit, windowMs }))
-  return withReservedPlaces(c, counters, (status) => !sentNothing(status), next)
+  return withReservedPlaces(c, counters, (status) => !isRefused(status), next)
 }
 
 /**
@@ -223,7 +220,7 @@ export function tokenBucket(rule: BucketRule): MiddlewareHandler<AppEnv> {
     if (rule.counts !== 'sends') return enforce(c, [result], next)
     if (!result.allowed) return refuse(c, [result])
     await next()
-    if (sentNothing(c.res.status) && (await refund(stub, rule))) {
+    if (isRefused(c.res.status) && (await refund(stub, rule))) {
       result = { ...result, remaining: Math.min(rule.capacity, result.remaining + 1) }
     }
     report(c, result)

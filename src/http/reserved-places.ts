@@ -6,6 +6,13 @@ import type { Reservation } from '../ports/rate-limiter.ts'
 import { giveBack, limiterFor, limiterUnavailable } from './limiter.ts'
 import { refuse, report, tightest } from './rate-limit-response.ts'
 
+/**
+ * A refused request (4xx): judged and refused, so it sent nothing. A failure budget keeps exactly
+ * these; a budget of sends keeps everything else. A 5xx reached no verdict, but a provider may
+ * have been reached.
+ */
+export const isRefused = (status: number) => status >= 400 && status < 500
+
 export interface Counter {
   key: string
   limit: number

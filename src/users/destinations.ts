@@ -4,6 +4,7 @@
 // owner proved the mailbox (or took it back by a reset) keeps no way of hearing from it.
 import { eq } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
+import { maskDiscordWebhookUrl } from '../channels/discord-webhook-url.ts'
 import type { Db } from '../db/client.ts'
 import { pushSubscriptions, telegramLinks, users, type UserRow } from '../db/schema.ts'
 import { forbidden } from '../lib/errors.ts'
@@ -74,13 +75,10 @@ export interface AttachedDestinations {
   browsers: number
 }
 
-/** `discord.com/api/webhooks/1234…`: enough to recognise the channel, not enough to post to it. */
-function discordLabel(url: string): string {
-  const match = url.match(/^https:\/\/([^/]+)\/api\/webhooks\/(\d+)\//)
-  return match ? `${match[1]}/api/webhooks/${match[2]}/…` : 'a Discord channel'
-}
+/** `discord.com/api/webhooks/1234…`: the profile's mask without its scheme, no token. */
+const discordLabel = (url: string) => maskDiscordWebhookUrl(url).replace(/^https:\/\//, '')
 
-/** `+91 ••••••3210`: the last four digits are what the owner recognises. */
+/** `••••••••3210`: the last four digits are what the owner recognises. */
 function phoneLabel(phone: string): string {
   return `${'•'.repeat(Math.max(phone.length - 4, 0))}${phone.slice(-4)}`
 }

@@ -3,7 +3,7 @@
 // every link, so a GET only shows what would go; the page's button, with its CSRF token, removes.
 import type { Context } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
-import { linkedDestinations, removeDestination } from '../../account/destinations.ts'
+import { linkedDestinations, removeDestination, removedBy } from '../../account/destinations.ts'
 import { readUnlinkToken, UNLINK_PATH, type UnlinkClaim } from '../../account/unlink-link.ts'
 import { createDb } from '../../db/client.ts'
 import { createRouter } from '../../http/router.ts'
@@ -35,7 +35,7 @@ unlinkRoutes
     if (!claim.ok) return refused(c, claim)
     const linked = await linkedDestinations(createDb(c.env.DB), claim.userId)
     if (!linked) return messagePage(c, 410, ACCOUNT_GONE)
-    const shown = linked.filter((d) => claim.kind === 'all' || d.kind === claim.kind)
+    const shown = removedBy(claim.kind, linked)
     // The form posts back to the address the page was opened at, token included.
     const action = `${UNLINK_PATH}?token=${encodeURIComponent(c.req.query('token') ?? '')}`
     const page = (
