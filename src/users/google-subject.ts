@@ -3,6 +3,7 @@
 // a soft delete, as it keeps the email, and a purge frees it with the row.
 import { and, eq, isNull, or } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { isUniqueViolation } from '../db/unique-violation.ts'
 import { users, type UserRow } from '../db/schema.ts'
 import { liveUserById } from './live.ts'
 
@@ -34,9 +35,5 @@ export async function linkGoogleSubject(db: Db, id: string, sub: string, now: nu
 }
 
 /** Whether a write failed on the unique subject index: another account holds it (a race). */
-export function isDuplicateGoogleSubjectError(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (/UNIQUE constraint failed: users\.google_subject/.test(e.message)) return true
-  }
-  return false
-}
+export const isDuplicateGoogleSubjectError = (error: unknown) =>
+  isUniqueViolation(error, 'users.google_subject')

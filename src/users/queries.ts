@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { userPlatforms, users, type UserRow } from '../db/schema.ts'
+import { isUniqueViolation } from '../db/unique-violation.ts'
 import type { Role } from '../lib/jwt.ts'
 import {
   BLOCKABLE_CHANNELS,
@@ -79,12 +80,7 @@ export async function isEmailTaken(db: Db, email: string): Promise<boolean> {
 }
 
 /** Whether a write failed on the unique email index: another account took the address meanwhile. */
-export function isDuplicateEmailError(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (/UNIQUE constraint failed: users\.email/.test(e.message)) return true
-  }
-  return false
-}
+export const isDuplicateEmailError = (error: unknown) => isUniqueViolation(error, 'users.email')
 
 /** The user with the channels the service turned off for them (the profile's channelStatus). */
 export async function findUserWithBlocks(db: Db, id: string) {
