@@ -2,15 +2,19 @@
 // parameter of every public route (and the worst 1,000-word search of the security review) to the
 // service under `wrangler dev` and on the Deno entry, each with a 20,000-contest catalogue, and
 // writes the slowest answer per route and runtime into docs/security.md ("Bounded input").
-import { execFileSync } from 'node:child_process'
 import { createECDH, randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { cpus, loadavg } from 'node:os'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { freePort, startDenoServer, startDevServer, wrangler } from './lib/dev-server.mjs'
-import { writeCatalogueSql } from './lib/synthetic-contests.mjs'
+import { freePort, startDenoServer, startDevServer } from './lib/dev-server.mjs'
+import {
+  denoVersion,
+  seedDenoState,
+  seedWorkersState,
+  writeCatalogueSql,
+} from './lib/synthetic-contests.mjs'
 
 const USAGE = `Usage: npm run bench:abuse [-- --runtime workers|deno|all] [--no-write]
 
@@ -52,33 +56,12 @@ const BODY_LIMIT = 64 * 1024
 const SEARCH_BUDGET_MS = 100
 const SEARCH = 'GET /contests/search'
 
-// Migrates the Deno entry's SQLite file as deno/main.ts does on start and loads the seed in one
-// transaction (as scripts/bench.mjs does). Node 20 has no node:sqlite, so Deno runs it.
-const DENO_SEED = [
-  "import { applyMigrations } from './deno/migrations.ts'",
-  "import { openSqliteD1 } from './deno/sqlite-d1.ts'",
-  'const [path, seed] = Deno.args',
-  'const db = openSqliteD1(path)',
-  "await applyMigrations(db, 'migrations')",
-  "await db.exec('BEGIN;\\n' + (await Deno.readTextFile(seed)) + '\\nCOMMIT;')",
-  'db.close()',
-].join('\n')
-
-const deno = (args) =>
-  execFileSync('npx', ['deno', ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-
 const RUNTIMES = {
   workers: {
     label: 'Workers',
     state: '.wrangler/bench-abuse-state',
     describe: () => `\`wrangler dev\` (local workerd and D1)`,
-    seed(state, seedPath) {
-      wrangler(`d1 migrations apply DB --local --persist-to ${state}`)
-      wrangler(`d1 execute DB --local --persist-to ${state} --file ${seedPath}`)
-    },
+    seed: seedWorkersState,
     start(state, port, vars) {
       // Read instead of .dev.vars, so a developer's own settings cannot change the figures.
       const envFile = join(state, 'empty.env')
@@ -89,12 +72,8 @@ const RUNTIMES = {
   deno: {
     label: 'Deno',
     state: '.wrangler/bench-abuse-deno-state',
-    describe: () =>
-      `deno/main.ts on Deno ${/^deno (\S+)/.exec(deno(['--version']))[1]} (node:sqlite as D1)`,
-    seed(state, seedPath) {
-      mkdirSync(state, { recursive: true })
-      deno(['eval', '--config', 'deno.json', '--ext=ts', DENO_SEED, `${state}/db.sqlite`, seedPath])
-    },
+    describe: () => `deno/main.ts on Deno ${denoVersion()} (node:sqlite as D1)`,
+    seed: seedDenoState,
     start: (state, port, vars) =>
       startDenoServer({ port, state, vars, manualCrons: true, output: 'ignore' }),
   },

@@ -4,14 +4,18 @@
 // is also given as a ratio to /contests/health measured in the same run on the same runtime, which
 // makes figures comparable across machines and runtimes.
 import autocannon from 'autocannon'
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { startDenoServer, startDevServer, wrangler } from './lib/dev-server.mjs'
+import { startDenoServer, startDevServer } from './lib/dev-server.mjs'
 import { readSection, replaceSection } from './lib/performance-doc.mjs'
-import { writeCatalogueSql } from './lib/synthetic-contests.mjs'
+import {
+  denoVersion,
+  seedDenoState,
+  seedWorkersState,
+  writeCatalogueSql,
+} from './lib/synthetic-contests.mjs'
 
 const USAGE = `Usage: npm run bench [-- --runtime workers|deno] [--no-write]
 
@@ -29,26 +33,6 @@ const PORT = Number(process.env.BENCH_PORT ?? 8790)
 // reads need no JWT_SECRET, but with a valid one nothing measured depends on a local .dev.vars.
 const SETTINGS = { RATE_LIMIT_DISABLED: 'true', JWT_SECRET: randomBytes(36).toString('base64url') }
 
-// Migrates the Deno entry's SQLite file as deno/main.ts does on start and loads the seed in one
-// transaction. Node 20 has no node:sqlite, so Deno runs it; `deno eval` has every permission.
-const DENO_SEED = [
-  "import { applyMigrations } from './deno/migrations.ts'",
-  "import { openSqliteD1 } from './deno/sqlite-d1.ts'",
-  'const [path, seed] = Deno.args',
-  'const db = openSqliteD1(path)',
-  "await applyMigrations(db, 'migrations')",
-  "await db.exec('BEGIN;\\n' + (await Deno.readTextFile(seed)) + '\\nCOMMIT;')",
-  'db.close()',
-].join('\n')
-
-function deno(args, options = {}) {
-  return execFileSync('npx', ['deno', ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    ...options,
-  })
-}
-
 /**
  * What differs between the runtimes: how a fresh state is migrated and seeded before the server
  * starts, and how it is described in the doc. Everything else (the cases, the ratios, the doc) is
@@ -59,22 +43,16 @@ const RUNTIMES = {
     label: 'Workers',
     state: '.wrangler/bench-state',
     describe: () => `\`wrangler dev\` (local workerd and D1), Node ${process.version}`,
-    seed(state, seedPath) {
-      wrangler(`d1 migrations apply DB --local --persist-to ${state}`)
-      wrangler(`d1 execute DB --local --persist-to ${state} --file ${seedPath}`)
-    },
+    seed: seedWorkersState,
     start: (state) => startDevServer({ port: PORT, persistTo: state, vars: SETTINGS }),
   },
   deno: {
     label: 'Deno',
     state: '.wrangler/bench-deno-state',
     describe: () =>
-      `deno/main.ts on Deno ${/^deno (\S+)/.exec(deno(['--version']))[1]} (SQLite through ` +
+      `deno/main.ts on Deno ${denoVersion()} (SQLite through ` +
       `node:sqlite as D1, Deno KV), load from Node ${process.version}`,
-    seed(state, seedPath) {
-      mkdirSync(state, { recursive: true })
-      deno(['eval', '--config', 'deno.json', '--ext=ts', DENO_SEED, `${state}/db.sqlite`, seedPath])
-    },
+    seed: seedDenoState,
     // No cron fires by itself during the load, as under `wrangler dev`.
     start: (state) => startDenoServer({ port: PORT, state, vars: SETTINGS, manualCrons: true }),
   },

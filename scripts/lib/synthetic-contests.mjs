@@ -1,6 +1,9 @@
-// Deterministic synthetic contests for benchmarks: realistic names, types and times per platform.
+// Deterministic synthetic contests for benchmarks (realistic names, types and times per platform),
+// written as SQL and loaded into a fresh state of either runtime.
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { wrangler } from './dev-server.mjs'
 
 const TYPES = {
   codeforces: ['CF', 'CF', 'CF', 'ICPC', 'IOI'],
@@ -100,4 +103,35 @@ export function writeCatalogueSql(path, count, now, keepIds = 0) {
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, lines.join('\n'))
   return ids
+}
+
+/** The Deno binary the `deno` npm package installs; answers what it printed. */
+export const deno = (args) =>
+  execFileSync('npx', ['deno', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+
+/** `2.9.5`: the version of that binary, for a bench's description of its run. */
+export const denoVersion = () => /^deno (\S+)/.exec(deno(['--version']))[1]
+
+/** Migrates a fresh `wrangler dev` state folder and loads the catalogue's SQL into its D1. */
+export function seedWorkersState(state, seedPath) {
+  wrangler(`d1 migrations apply DB --local --persist-to ${state}`)
+  wrangler(`d1 execute DB --local --persist-to ${state} --file ${seedPath}`)
+}
+
+// Migrates the Deno entry's SQLite file as deno/main.ts does on start and loads the seed in one
+// transaction. Node 20 has no node:sqlite, so Deno runs it; `deno eval` has every permission.
+const DENO_SEED = [
+  "import { applyMigrations } from './deno/migrations.ts'",
+  "import { openSqliteD1 } from './deno/sqlite-d1.ts'",
+  'const [path, seed] = Deno.args',
+  'const db = openSqliteD1(path)',
+  "await applyMigrations(db, 'migrations')",
+  "await db.exec('BEGIN;\\n' + (await Deno.readTextFile(seed)) + '\\nCOMMIT;')",
+  'db.close()',
+].join('\n')
+
+/** The same for the Deno entry's state folder (its db.sqlite). */
+export function seedDenoState(state, seedPath) {
+  mkdirSync(state, { recursive: true })
+  deno(['eval', '--config', 'deno.json', '--ext=ts', DENO_SEED, `${state}/db.sqlite`, seedPath])
 }
