@@ -66,7 +66,7 @@ export async function writeThenRead(
 export async function signUp(
   db: Db,
   config: AuthConfig,
-  input: { email: string; password: string; name: string; phoneNumber?: string },
+  input: { email: string; password: string; name: string; phoneNumber?: string; timezone?: string },
   now: number,
   kind: SessionKind = 'api',
 ): Promise<SignedIn & { code: string; codeExpiresAt: number }> {
@@ -82,7 +82,11 @@ export async function signUp(
   const newUser = { id, email: input.email, name: input.name, passwordHash, role } as const
   try {
     const user = await writeThenRead(db, id, [
-      ...createUserStatements(db, { ...newUser, phoneNumber: input.phoneNumber }, now),
+      ...createUserStatements(
+        db,
+        { ...newUser, phoneNumber: input.phoneNumber, timezone: input.timezone },
+        now,
+      ),
       code.statement,
       session.statement,
       recordSignInStatement(db, id, now),

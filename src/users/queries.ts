@@ -25,6 +25,8 @@ export interface NewUser {
   phoneNumber?: string
   passwordHash: string
   role: Role
+  /** A checked IANA zone (the web sign-up's, from the browser); the default otherwise. */
+  timezone?: string
 }
 
 /** Mirrors `platforms` into user_platforms; only rows of a live user are written. */
@@ -53,7 +55,7 @@ export function createUserStatements(db: Db, user: NewUser, now: number): Statem
       notifyPush: prefs.notificationChannels.push,
       notifyBefore: prefs.notifyBefore,
       leadTimes: prefs.leadTimes,
-      timezone: prefs.timezone,
+      timezone: user.timezone ?? prefs.timezone,
       createdAt: now,
       updatedAt: now,
     }),

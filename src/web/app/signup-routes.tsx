@@ -29,7 +29,7 @@ import { wordsFor } from './lookup.ts'
 import { APP_HOME } from './next-path.ts'
 import { refusal } from './refusal.ts'
 import { SignupPage } from './signup-page.tsx'
-import { keepSignupTimeZone, WebSignupForm } from './signup-time-zone.ts'
+import { signupTimeZone, WebSignupForm } from './signup-time-zone.ts'
 import { VerifyPage } from './verify-page.tsx'
 import { beginWebSession, currentWebSession, requireWebUser, webSession } from './web-session.ts'
 
@@ -84,7 +84,8 @@ signupRoutes
     const now = Date.now()
     let result: Awaited<ReturnType<typeof signUp>>
     try {
-      result = await signUp(createDb(c.env.DB), authConfig(c.env), account, now, 'web')
+      const input = { ...account, timezone: signupTimeZone(timeZone) }
+      result = await signUp(createDb(c.env.DB), authConfig(c.env), input, now, 'web')
     } catch (error) {
       refusal(error, [409])
       const errors = {
@@ -93,7 +94,6 @@ signupRoutes
       }
       return signupPage(c, { values: form.values, errors }, 409)
     }
-    await keepSignupTimeZone(createDb(c.env.DB), result.user.id, timeZone, now)
     const { delivery } = await sendCodeEmail(
       c.env,
       result.user,

@@ -2,10 +2,8 @@
 // as the new account's zone, so quiet hours and digests start out in the person's own hours. The
 // API's sign-up keeps its default, UTC (docs/decisions.md).
 import { z } from '@hono/zod-openapi'
-import type { Db } from '../../db/client.ts'
 import { currentZoneName } from '../../lib/time-zones.ts'
-import { canonicalTimeZone, DEFAULT_PREFERENCES } from '../../users/preferences.ts'
-import { updateProfile } from '../../users/queries.ts'
+import { canonicalTimeZone } from '../../users/preferences.ts'
 import { SignupForm } from './auth-forms.ts'
 
 /** IANA's longest names are about 30 characters; anything much longer is not a zone. */
@@ -28,19 +26,4 @@ export function signupTimeZone(value: string | undefined): string | undefined {
   if (!submitted || submitted.length > MAX_ZONE_LENGTH) return undefined
   const zone = canonicalTimeZone(submitted)
   return zone && currentZoneName(zone)
-}
-
-/**
- * Stores the submitted zone as the new account's time zone through the profile update the settings
- * page saves with; nothing is written when the zone is unknown or the default already.
- */
-export async function keepSignupTimeZone(
-  db: Db,
-  userId: string,
-  value: string | undefined,
-  now: number,
-): Promise<void> {
-  const timezone = signupTimeZone(value)
-  if (!timezone || timezone === DEFAULT_PREFERENCES.timezone) return
-  await updateProfile(db, userId, { preferences: { timezone } }, now)
 }
