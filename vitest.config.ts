@@ -1,6 +1,7 @@
 // Tests run inside workerd with the bindings of wrangler.toml and the real D1 migrations.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
+import { standInUpstreams } from './src/platforms/stand-in-routes.ts'
 
 // Nothing may reach the internet in tests: no Request.cf download, no usage metrics.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false'
@@ -25,10 +26,7 @@ export default defineConfig({
           STAND_IN_URL: inject('standInUrl'),
           RESEND_API_URL: `${inject('standInUrl')}/resend`,
           WHATSAPP_API_URL: `${inject('standInUrl')}/whatsapp`,
-          CODEFORCES_API_URL: `${inject('standInUrl')}/codeforces/api`,
-          LEETCODE_API_URL: `${inject('standInUrl')}/leetcode`,
-          CODECHEF_API_URL: `${inject('standInUrl')}/codechef`,
-          ATCODER_URL: `${inject('standInUrl')}/atcoder`,
+          ...standInUpstreams(inject('standInUrl')),
           // The intelligence stand-in speaks grpc-web, so it is a server of its own.
           INTELLIGENCE_URL: inject('intelligenceUrl'),
           // Google sign-in is off unless a test turns it on (`npm start` writes a stand-in's
@@ -44,7 +42,8 @@ export default defineConfig({
     })),
   ],
   test: {
-    include: ['test/**/*.test.ts'],
+    // Each platform's tests live in its folder (src/platforms/<id>), beside its fixtures.
+    include: ['test/**/*.test.ts', 'src/platforms/**/*.test.ts'],
     setupFiles: ['./test/helpers/setup.ts'],
     globalSetup: ['./test/global-setup.ts'],
     // Test files share the stand-ins, so they run one after another.

@@ -51,10 +51,7 @@ export async function startHarness(options = {}) {
       port,
       settings: {
         JWT_SECRET: randomBytes(36).toString('base64url'),
-        CODEFORCES_API_URL: `${fixtures.url}/codeforces/api`,
-        LEETCODE_API_URL: `${fixtures.url}/leetcode`,
-        CODECHEF_API_URL: `${fixtures.url}/codechef`,
-        ATCODER_URL: `${fixtures.url}/atcoder`,
+        ...fixtures.upstreams,
         ...extra,
       },
     })

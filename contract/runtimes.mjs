@@ -6,6 +6,9 @@ import { openSync, closeSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort, startDenoServer, startDevServer, wrangler } from '../scripts/lib/dev-server.mjs'
+import { importTypeScript } from '../scripts/lib/import-typescript.mjs'
+
+const { standInUpstreams } = await importTypeScript('src/platforms/stand-in-routes.ts')
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -22,10 +25,8 @@ export function contractSettings({ standInUrl, adminEmail, contactEmail }) {
     RESEND_API_KEY: 're_contract_suite',
     RESEND_API_URL: `${standInUrl}/resend`,
     WHATSAPP_API_URL: `${standInUrl}/whatsapp`,
-    CODEFORCES_API_URL: `${standInUrl}/codeforces/api`,
-    LEETCODE_API_URL: `${standInUrl}/leetcode`,
-    CODECHEF_API_URL: `${standInUrl}/codechef`,
-    ATCODER_URL: `${standInUrl}/atcoder`,
+    // Every platform's upstream on the stand-in, so nothing a run does can reach a real judge.
+    ...standInUpstreams(standInUrl),
     ALLOW_LOCAL_TARGETS: 'true',
     DEV_OUTBOX: 'false',
   }

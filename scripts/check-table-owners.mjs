@@ -19,6 +19,7 @@ export const OWNERS = {
   rotated_refresh_tokens: 'auth',
   email_codes: 'auth',
   sync_runs: 'sync',
+  platform_status: 'sync',
   job_locks: 'db/job-lock.ts',
   notifications: 'notifications',
   notification_deliveries: 'notifications',

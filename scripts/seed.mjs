@@ -18,10 +18,7 @@ console.log(
   `Serving recorded payloads on ${fixtures.url} (times moved ${fixtures.shiftMs / 86_400_000} days)`,
 )
 const vars = {
-  CODEFORCES_API_URL: `${fixtures.url}/codeforces/api`,
-  LEETCODE_API_URL: `${fixtures.url}/leetcode`,
-  CODECHEF_API_URL: `${fixtures.url}/codechef`,
-  ATCODER_URL: `${fixtures.url}/atcoder`,
+  ...fixtures.upstreams,
 }
 
 let server

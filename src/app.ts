@@ -28,6 +28,8 @@ import { providerEventRoutes } from './notifications/api/provider-event-routes.t
 import { notificationRoutes } from './notifications/api/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
+import { platformRoutes } from './sync/platform-routes.ts'
+import { platformsOf } from './sync/platform-view.ts'
 import { syncRoutes } from './sync/routes.ts'
 import { lastSuccessfulSync } from './sync/runs.ts'
 import { muteLinkRoutes } from './users/mute-routes.ts'
@@ -130,11 +132,12 @@ export function createApp(options: AppOptions) {
     mountedTogether(
       publicCalendarRoutes,
       contestCalendarRoutes,
-      contestRoutes(lastSuccessfulSync),
+      contestRoutes({ lastSyncOf: lastSuccessfulSync, platformsOf }),
       contestAdminRoutes(emitContestCreated),
       syncRoutes,
     ),
   )
+  app.route('/platforms', platformRoutes)
   app.route('/notifications', notificationRoutes)
   app.route('/calendar', privateFeedRoutes)
   // The mute link of reminder emails: signed, so it needs no sign-in (HTML pages, not JSON).

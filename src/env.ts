@@ -32,6 +32,9 @@ interface Secrets {
   GOOGLE_TOKEN_URL?: string
   GOOGLE_JWKS_URL?: string
   GOOGLE_CLIENT_REDIRECTS?: string
+  CLIST_API_KEY?: string
+  CLIST_PLATFORMS?: string
+  CLIST_REQUESTS_PER_MINUTE?: string
 }
 
 // Merged into the generated Cloudflare.Env, so every env the runtime hands over (handlers,
@@ -107,10 +110,23 @@ const settingsSchema = z.object({
   VAPID_SUBJECT: optional,
   // Hosts a push endpoint may name, comma-separated; `*.example.com` matches any subdomain.
   PUSH_SERVICE_HOSTS: z.string().default(DEFAULT_PUSH_SERVICE_HOSTS).transform(hostPatterns),
-  CODEFORCES_API_URL: z.string().default('https://codeforces.com/api'),
-  LEETCODE_API_URL: z.string().default('https://leetcode.com'),
-  CODECHEF_API_URL: z.string().default('https://www.codechef.com'),
-  ATCODER_URL: z.string().default('https://atcoder.jp'),
+  // Each platform's upstream base URL is read by the sync from its own var (the platform's module
+  // names it), so a platform is added without touching this schema.
+  // clist.by API v4, the second source: `username:key`; without it clist is off.
+  CLIST_API_KEY: optional,
+  CLIST_API_URL: z.string().default('https://clist.by/api/v4'),
+  // Long-tail platforms (registry ids with no source of their own) followed through clist.by.
+  CLIST_PLATFORMS: z
+    .string()
+    .default('topcoder,kattis,toph,codingame,kaggle,meta-hacker-cup,icpc')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    ),
+  // clist.by's default allowance; every sync in every isolate shares it.
+  CLIST_REQUESTS_PER_MINUTE: int(10),
   INTELLIGENCE_URL: optional,
   // The Telegram bot: its token and @username (deep links), and the secret Telegram echoes in
   // X-Telegram-Bot-Api-Secret-Token on every webhook call (set with setWebhook).

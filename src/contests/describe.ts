@@ -1,16 +1,7 @@
 // How a contest is named and linked in words people read: reminders, digests, calendar events.
 import type { ContestRow } from '../db/schema.ts'
 
-const PLATFORM_NAMES: Record<string, string> = {
-  codeforces: 'Codeforces',
-  leetcode: 'LeetCode',
-  codechef: 'CodeChef',
-  atcoder: 'AtCoder',
-}
-
-export function platformName(platform: string): string {
-  return PLATFORM_NAMES[platform] ?? platform
-}
+export { platformName } from '../platforms/registry.ts'
 
 /** A length in minutes in words: "45 min", "2 h", "2 h 15 min". */
 export function formatDuration(minutes: number): string {

@@ -1,5 +1,6 @@
 // Public contest endpoints: lists, search, lookup by id, statistics and health.
 import { createRoute, z, type RouteConfig } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
 import type { Db } from '../db/client.ts'
 import { createDb } from '../db/client.ts'
 import { publicCache } from '../http/public-cache.ts'
@@ -35,6 +36,7 @@ import {
   TypeParam,
   type Platform,
 } from './schemas.ts'
+import type { PlatformView } from './schemas.ts'
 import { createRouter } from '../http/router.ts'
 import { catalogueVersion } from './catalogue-version.ts'
 import { toApiContest, toApiContestDetail } from './serialize.ts'
@@ -126,7 +128,7 @@ const health = createRoute({
   method: 'get',
   path: '/health',
   tags,
-  summary: 'Liveness check; touches no database',
+  summary: "Liveness check, with each platform's freshness (two small reads)",
   responses: { 200: json(HealthSchema, 'The service is running') },
 })
 
@@ -144,18 +146,25 @@ const byId = createRoute({
   },
 })
 
-/** When a platform last synced successfully (the app passes the sync record's answer). */
-export type LastSyncOf = (db: Db, platform: Platform) => Promise<number | null>
+/** What the sync feature knows of platforms, handed in by the app. */
+export interface SyncRecords {
+  /** When a platform last synced successfully. */
+  lastSyncOf: (db: Db, platform: Platform) => Promise<number | null>
+  /** Every platform's freshness, as GET /platforms lists it. */
+  platformsOf: (env: AppEnv['Bindings'], now: number) => Promise<PlatformView[]>
+}
 
 const render = (rows: Parameters<typeof toApiContest>[0][], now: number) =>
   rows.map((row) => toApiContest(row, now))
 
 // Literal paths are registered before /{id}, so they win over it.
-export function contestRoutes(lastSyncOf: LastSyncOf) {
+export function contestRoutes({ lastSyncOf, platformsOf }: SyncRecords) {
   return createRouter()
-    .openapi(health, (c) => {
+    .openapi(health, async (c) => {
       c.header('Cache-Control', 'no-store')
-      return c.json({ status: 'ok' as const, timestamp: toIso(Date.now()) }, 200)
+      const now = Date.now()
+      const platforms = await platformsOf(c.env, now)
+      return c.json({ status: 'ok' as const, timestamp: toIso(now), platforms }, 200)
     })
     .openapi(upcoming, async (c) => {
       const now = Date.now()

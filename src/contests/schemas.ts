@@ -3,19 +3,18 @@ import { z } from '@hono/zod-openapi'
 import { PaginationSchema } from '../lib/pagination.ts'
 import { idParam, intInRange, isoDate, oneOf, pagingFields } from '../lib/validation.ts'
 
-export const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder'] as const
+import { DIFFICULTIES, type Difficulty } from '../platforms/contest.ts'
+import {
+  CONTEST_TYPES,
+  PLATFORMS,
+  TYPES_BY_PLATFORM,
+  type ContestType,
+  type Platform,
+} from '../platforms/registry.ts'
+
+export { CONTEST_TYPES, DIFFICULTIES, PLATFORMS, TYPES_BY_PLATFORM }
+export type { ContestType, Difficulty, Platform }
 export const PHASES = ['BEFORE', 'CODING', 'FINISHED'] as const
-export const DIFFICULTIES = ['BEGINNER', 'EASY', 'MEDIUM', 'HARD', 'EXPERT'] as const
-export const TYPES_BY_PLATFORM = {
-  codeforces: ['CF', 'IOI', 'ICPC'],
-  leetcode: ['WEEKLY', 'BIWEEKLY'],
-  codechef: ['LONG', 'COOK_OFF', 'LUNCH_TIME', 'STARTERS'],
-  atcoder: ['ABC', 'ARC', 'AGC', 'AHC'],
-} as const
-export const CONTEST_TYPES = Object.values(TYPES_BY_PLATFORM).flat() as [
-  ContestType,
-  ...ContestType[],
-]
 export const SORT_FIELDS = [
   'startTime',
   'endTime',
@@ -24,10 +23,7 @@ export const SORT_FIELDS = [
   'createdAt',
 ] as const
 
-export type Platform = (typeof PLATFORMS)[number]
 export type Phase = (typeof PHASES)[number]
-export type Difficulty = (typeof DIFFICULTIES)[number]
-export type ContestType = (typeof TYPES_BY_PLATFORM)[Platform][number]
 export type SortField = (typeof SORT_FIELDS)[number]
 
 const platform = oneOf('platform', PLATFORMS)
@@ -175,4 +171,34 @@ export const ContestPageSchema = z
   })
   .openapi('ContestPage')
 
-export const HealthSchema = z.object({ status: z.literal('ok'), timestamp }).openapi('Health')
+// A platform's freshness (the sync feature fills it in): GET /platforms and /contests/health.
+export const PlatformViewSchema = z
+  .object({
+    id: platform,
+    name: z.string(),
+    homeUrl: z.string(),
+    enabled: z.boolean().openapi({ description: 'false: a clist.by platform while clist is off' }),
+    upcoming: z.number().int().openapi({ description: 'Active contests still to come' }),
+    state: z.enum(['ok', 'degraded', 'failing', 'blocked']).openapi({
+      description:
+        'ok; degraded: the source answered something that cannot be right (schema broken, ' +
+        'empty, half gone) and stored contests are kept; failing: no answer; blocked: 403 or 429, ' +
+        'asked again after a backoff',
+    }),
+    source: z.enum(['own', 'clist']).openapi({ description: 'Where the contests came from last' }),
+    stale: z.boolean().openapi({ description: 'No successful sync for 12 hours' }),
+    lastSuccess: z.string().optional(),
+    lastAttempt: z.string().optional(),
+  })
+  .openapi('Platform')
+
+export const PlatformListSchema = z.array(PlatformViewSchema).openapi('Platforms')
+export type PlatformView = z.infer<typeof PlatformViewSchema>
+
+export const HealthSchema = z
+  .object({
+    status: z.literal('ok'),
+    timestamp,
+    platforms: z.array(PlatformViewSchema).openapi({ description: 'As GET /platforms' }),
+  })
+  .openapi('Health')

@@ -1,5 +1,5 @@
 // Catalogue statistics over active contests, each answered by one batched round trip to D1.
-import { and, avg, count, eq, isNotNull, sql } from 'drizzle-orm'
+import { and, avg, count, eq, gt, isNotNull, sql } from 'drizzle-orm'
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/client.ts'
 import { contests } from '../db/schema.ts'
@@ -40,6 +40,16 @@ export async function contestStats(db: Db, now: number) {
     typeBreakdown: breakdown(types),
     difficultyBreakdown: breakdown(difficulties),
   }
+}
+
+/** Active contests still to come, per platform (one indexed range read). */
+export async function upcomingByPlatform(db: Db, now: number): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ platform: contests.platform, n: count() })
+    .from(contests)
+    .where(and(active, gt(contests.startTime, now)))
+    .groupBy(contests.platform)
+  return new Map(rows.map((r) => [r.platform, r.n]))
 }
 
 /** `lastSync` (epoch ms or null) comes from the sync feature's record of runs. */

@@ -1,5 +1,5 @@
 // Brings one platform's contests in line with what the platform lists, writing only what changed.
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
@@ -14,12 +14,16 @@ export interface UpsertResult {
   updated: number
   unchanged: number
   rescheduled: number
+  /** Contests still to come that the source no longer lists, now inactive: cancelled. */
+  cancelled: string[]
   /** D1 statements written, for the sync benchmark. */
   statements: number
 }
 
 // Statements per D1 batch: each batch is one transaction, small enough to stay well inside limits.
 const STATEMENTS_PER_BATCH = 50
+// D1 binds at most 100 parameters a statement.
+const IDS_PER_UPDATE = 90
 
 export async function upsertPlatformContests(
   db: Db,
@@ -27,6 +31,11 @@ export async function upsertPlatformContests(
   inputs: ContestInput[],
   now: number,
   volatileMetadataKeys: readonly string[] = [],
+  /**
+   * The inputs are the source's whole list of what is to come (a healthy answer of the platform's
+   * own source), so a synced future contest missing from it was cancelled.
+   */
+  complete = false,
 ): Promise<UpsertResult> {
   // Only the columns needed to decide; a platform's whole list fits easily (~80 bytes a row).
   const existing = await db
@@ -35,6 +44,7 @@ export async function upsertPlatformContests(
       platformId: contests.platformId,
       syncHash: contests.syncHash,
       startTime: contests.startTime,
+      isActive: contests.isActive,
     })
     .from(contests)
     .where(eq(contests.platform, platform))
@@ -52,7 +62,8 @@ export async function upsertPlatformContests(
       created.push({ ...newContestRow(input, now), syncHash: hash })
       continue
     }
-    if (current.syncHash === hash) {
+    // A cancelled contest listed again comes back, even unchanged.
+    if (current.syncHash === hash && current.isActive) {
       unchanged++
       continue
     }
@@ -79,6 +90,22 @@ export async function upsertPlatformContests(
   }
   const updated = statements.length - rescheduled
 
+  // Only rows a sync wrote (they carry a hash): an admin's own entry is no source's to cancel.
+  const listed = new Set(inputs.map((input) => input.platformId))
+  const cancelled = complete
+    ? existing
+        .filter((r) => r.isActive && r.syncHash && r.startTime > now && !listed.has(r.platformId))
+        .map((r) => r.id)
+    : []
+  for (let i = 0; i < cancelled.length; i += IDS_PER_UPDATE) {
+    statements.push(
+      db
+        .update(contests)
+        .set({ isActive: false, updatedAt: now })
+        .where(inArray(contests.id, cancelled.slice(i, i + IDS_PER_UPDATE))),
+    )
+  }
+
   for (let i = 0; i < created.length; i += ROWS_PER_INSERT) {
     // A platform listing one contest twice must not fail the whole platform.
     statements.push(
@@ -92,5 +119,5 @@ export async function upsertPlatformContests(
     const chunk = statements.slice(i, i + STATEMENTS_PER_BATCH)
     await db.batch(chunk as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])
   }
-  return { created, updated, unchanged, rescheduled, statements: statements.length }
+  return { created, updated, unchanged, rescheduled, cancelled, statements: statements.length }
 }

@@ -303,6 +303,28 @@ export const syncRuns = sqliteTable(
   (t) => [index('sync_runs_platform_finished').on(t.platform, t.status, t.finishedAt)],
 )
 
+// One row per platform: how its sources fare now, what the last good answer held, and the open
+// incident (degraded, failing or blocked) whose events went out once.
+export const platformStatus = sqliteTable('platform_status', {
+  platform: text('platform').primaryKey(),
+  state: text('state', { enum: ['ok', 'degraded', 'failing', 'blocked'] }).notNull(),
+  /** Where the stored contests last came from: the platform's own source or clist.by. */
+  source: text('source', { enum: ['own', 'clist'] }).notNull(),
+  /** Upcoming contests in the last answer judged healthy: the yardstick of "half gone". */
+  goodUpcoming: integer('good_upcoming').notNull(),
+  lastSuccessAt: integer('last_success_at'),
+  lastAttemptAt: integer('last_attempt_at').notNull(),
+  /** When the open incident began (null while healthy): its events are sent once. */
+  incidentStartedAt: integer('incident_started_at'),
+  /** A blocked source (403, 429) is not asked again before this moment. */
+  retryAfter: integer('retry_after'),
+  /** Consecutive blocked answers, for the backoff's doubling. */
+  blockedCount: integer('blocked_count').notNull().default(0),
+  lastError: text('last_error'),
+})
+
+export type PlatformStatusRow = typeof platformStatus.$inferSelect
+
 // Named leases that keep two runs of one job from overlapping; a crashed holder's lease expires.
 export const jobLocks = sqliteTable('job_locks', {
   name: text('name').primaryKey(),

@@ -1,49 +1,108 @@
-// The catalogue sync: every platform fetched, validated and upserted on its own, so one failing
-// platform never stops the others; runs never overlap; each run is recorded.
+// The catalogue sync: each platform fetched from its own source (clist.by when that fails or when
+// it is the only one), judged, and written on its own, so one failing platform never stops the
+// others; two syncs of one platform never overlap; each run is recorded.
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
-import type { Platform } from '../contests/schemas.ts'
+import type { ContestInput } from '../contests/contest-input.ts'
 import { upsertPlatformContests } from '../contests/upsert.ts'
-import type { ContestRow } from '../db/schema.ts'
 import { createDb, type Db } from '../db/client.ts'
-import { settings, type Env, type Settings } from '../env.ts'
 import { acquireLock, releaseLock } from '../db/job-lock.ts'
+import type { ContestRow, PlatformStatusRow } from '../db/schema.ts'
+import { settings, type Env } from '../env.ts'
+import { limiterFor, limitsDisabled } from '../http/limiter.ts'
 import { newId } from '../lib/ids.ts'
 import { log } from '../lib/log.ts'
-import type { FetchFn } from './adapter.ts'
-import { PLATFORM_ADAPTERS, VOLATILE_METADATA_KEYS } from './adapters.ts'
-import { recordSyncRuns, type SyncRunInput } from './runs.ts'
 import type { KeyValueStore } from '../ports/key-value.ts'
+import { clistContests } from '../platforms/clist/contests.ts'
+import { fetchClistContests } from '../platforms/clist/client.ts'
+import type { PlatformModule } from '../platforms/define.ts'
+import { PLATFORM_MODULES, platformModule, type Platform } from '../platforms/registry.ts'
+import { userAgent, type AdapterResult, type FetchFn } from '../platforms/source.ts'
+import { UpstreamError } from '../platforms/upstream.ts'
+import {
+  judgeCount,
+  nextStatus,
+  readPlatformStatuses,
+  savePlatformStatus,
+  type PlatformState,
+  type SourceName,
+  type SourceVerdict,
+  type Transition,
+} from './platform-status.ts'
+import { recordSyncRuns, type SyncRunInput } from './runs.ts'
 
 export interface PlatformSyncReport {
   platform: Platform
+  state: PlatformState
+  source: SourceName
   created: number
   updated: number
   unchanged: number
   /** Upstream items that could not be stored (invalid), each explained in the run's log. */
   failed: number
-  /** Well-formed items of a kind outside the platform's type enumeration. */
+  /** Well-formed items that are not contests of the platform's types. */
   unsupported: number
   rescheduled: number
+  /** Future contests the healthy source no longer lists, deactivated. */
+  cancelled: number
   statements: number
   durationMs: number
   error?: string
 }
 
+export interface ClistAccess {
+  baseUrl: string
+  apiKey: string
+  /** Long-tail platforms the operator chose to follow through clist.by. */
+  platforms: ReadonlySet<string>
+  /** One request of clist.by's budget (10 a minute), shared by every sync in every isolate. */
+  takeRequest: () => Promise<boolean>
+}
+
 export interface SyncDeps {
   db: Db
   kv: KeyValueStore
-  settings: Settings
   fetchFn: FetchFn
+  retentionDays: number
+  userAgent: string
+  /** Each platform's upstream base: its var in the environment, else the module's default. */
+  baseUrl: (module: PlatformModule) => string
+  clist?: ClistAccess
 }
 
-/** The real dependencies of a sync in the Worker: D1, KV, the settings and the global fetch. */
+/** The real dependencies of a sync: D1, KV, the settings and the global fetch. */
 export function syncDeps(env: Env): SyncDeps {
+  const config = settings(env)
+  const vars = env as unknown as Record<string, string | undefined>
   return {
     db: createDb(env.DB),
     kv: env.KV,
-    settings: settings(env),
     fetchFn: (input, init) => fetch(input, init),
+    retentionDays: config.CONTEST_RETENTION_DAYS,
+    userAgent: userAgent(config.APP_URL),
+    baseUrl: (module) => vars[module.source!.setting] || module.source!.defaultUrl,
+    ...(config.CLIST_API_KEY && {
+      clist: {
+        baseUrl: config.CLIST_API_URL,
+        apiKey: config.CLIST_API_KEY,
+        platforms: new Set(config.CLIST_PLATFORMS),
+        takeRequest: async () =>
+          limitsDisabled(env) ||
+          (await limiterFor(env, 'upstream:clist').hit(config.CLIST_REQUESTS_PER_MINUTE, 60_000))
+            .allowed,
+      },
+    }),
   }
+}
+
+/** The platforms a sync of everything covers: those with a source of their own, and the long
+ * tail the operator follows through clist.by when it is configured. */
+export function syncedPlatforms(deps: Pick<SyncDeps, 'clist'>): Platform[] {
+  return PLATFORM_MODULES.filter((m) => m.source || clistServes(deps, m)).map((m) => m.id)
+}
+
+function clistServes(deps: Pick<SyncDeps, 'clist'>, module: PlatformModule): boolean {
+  if (!deps.clist || !module.clist) return false
+  return module.source !== undefined || deps.clist.platforms.has(module.id)
 }
 
 export class SyncInProgressError extends Error {
@@ -52,70 +111,258 @@ export class SyncInProgressError extends Error {
   }
 }
 
-// Longer than any sync can take (four fetches of at most 15 s plus the writes).
+// Longer than one platform's sync can take (a few pages of at most 15 s each, then the writes).
 const LEASE_MS = 10 * 60_000
 
-/** Syncs `platforms`, returning one report each, plus the contests it created. */
+export interface PlatformTransition {
+  platform: Platform
+  transition: Exclude<Transition, undefined>
+  status: PlatformStatusRow
+  /** When the incident that opened or closed began. */
+  startedAt: number
+}
+
+/** Syncs `platforms` side by side, returning one report each, what it created and the
+ * incidents that opened or closed. */
 export async function runSync(
   deps: SyncDeps,
   platforms: readonly Platform[],
   now: number,
-): Promise<{ reports: PlatformSyncReport[]; created: ContestRow[] }> {
+): Promise<{
+  reports: PlatformSyncReport[]
+  created: ContestRow[]
+  transitions: PlatformTransition[]
+}> {
   const holder = newId(now)
-  if (!(await acquireLock(deps.db, 'contest-sync', holder, now, LEASE_MS))) {
-    throw new SyncInProgressError()
-  }
+  const locked: Platform[] = []
   try {
-    const outcomes = await Promise.all(platforms.map((p) => syncPlatform(deps, p, now)))
-    const reports = outcomes.map((o) => o.report)
+    for (const platform of platforms) {
+      if (!(await acquireLock(deps.db, `contest-sync:${platform}`, holder, now, LEASE_MS))) {
+        throw new SyncInProgressError()
+      }
+      locked.push(platform)
+    }
+    const statuses = await readPlatformStatuses(deps.db)
+    const outcomes = await Promise.all(
+      platforms.map((p) => syncPlatform(deps, platformModule(p), statuses.get(p), now)),
+    )
     await recordSyncRuns(
       deps.db,
       outcomes.map((o) => o.run),
     )
-    if (reports.some((r) => r.created + r.updated > 0)) await bumpCatalogueVersion(deps.kv)
-    return { reports, created: outcomes.flatMap((o) => o.created) }
+    const reports = outcomes.map((o) => o.report)
+    if (reports.some((r) => r.created + r.updated + r.cancelled > 0)) {
+      await bumpCatalogueVersion(deps.kv)
+    }
+    return {
+      reports,
+      created: outcomes.flatMap((o) => o.created),
+      transitions: outcomes.flatMap((o) =>
+        o.transition
+          ? [
+              {
+                platform: o.report.platform,
+                transition: o.transition,
+                status: o.status,
+                startedAt: (o.transition === 'opened' ? o.status : statuses.get(o.report.platform))!
+                  .incidentStartedAt!,
+              },
+            ]
+          : [],
+      ),
+    }
   } finally {
-    await releaseLock(deps.db, 'contest-sync', holder)
+    for (const platform of locked) await releaseLock(deps.db, `contest-sync:${platform}`, holder)
   }
 }
 
-async function syncPlatform(deps: SyncDeps, platform: Platform, now: number) {
-  const started = Date.now()
-  const empty = { created: 0, updated: 0, unchanged: 0, failed: 0, unsupported: 0, rescheduled: 0 }
-  let report: PlatformSyncReport
-  let created: ContestRow[] = []
+interface Fetched {
+  verdict: SourceVerdict
+  result?: AdapterResult
+  source: SourceName
+}
+
+/** Asks the platform's own source, unless a block's backoff is still running. */
+async function askOwnSource(
+  deps: SyncDeps,
+  module: PlatformModule,
+  previous: PlatformStatusRow | undefined,
+  now: number,
+): Promise<Fetched> {
+  if (previous?.state === 'blocked' && (previous.retryAfter ?? 0) > now) {
+    return { verdict: { kind: 'waiting' }, source: 'own' }
+  }
   try {
-    const fetched = await PLATFORM_ADAPTERS[platform](deps.settings, deps.fetchFn, now)
-    const written = await upsertPlatformContests(
+    const result = await module.source!.fetch({
+      baseUrl: deps.baseUrl(module),
+      fetchFn: deps.fetchFn,
+      now,
+      retentionDays: deps.retentionDays,
+      userAgent: deps.userAgent,
+    })
+    return { verdict: judge(result, previous, now), result, source: 'own' }
+  } catch (error) {
+    return { verdict: verdictOf(error), source: 'own' }
+  }
+}
+
+async function askClist(
+  deps: SyncDeps,
+  module: PlatformModule,
+  previous: PlatformStatusRow | undefined,
+  now: number,
+): Promise<Fetched> {
+  const clist = deps.clist!
+  try {
+    const fetched = await fetchClistContests({
+      baseUrl: clist.baseUrl,
+      apiKey: clist.apiKey,
+      resource: module.clist!.resource,
+      now,
+      fetchFn: deps.fetchFn,
+      userAgent: deps.userAgent,
+      takeRequest: clist.takeRequest,
+    })
+    const result = clistContests(module, fetched.entries, now)
+    result.skipped += fetched.skipped
+    result.errors.push(...fetched.errors)
+    return { verdict: judge(result, previous, now), result, source: 'clist' }
+  } catch (error) {
+    return { verdict: verdictOf(error), source: 'clist' }
+  }
+}
+
+function judge(result: AdapterResult, previous: PlatformStatusRow | undefined, now: number) {
+  const upcoming = result.contests.filter((c) => c.startTime > now).length
+  return judgeCount(upcoming, previous?.goodUpcoming ?? 0)
+}
+
+/** 403 and 429 are bot protection; a broken answer is degraded; no answer at all is failing. */
+function verdictOf(error: unknown): SourceVerdict {
+  const reason = error instanceof Error ? error.message : String(error)
+  if (error instanceof UpstreamError) {
+    if (error.blocked) return { kind: 'blocked', reason, retryAfterSeconds: error.retryAfter }
+    if (error.kind === 'malformed' || error.kind === 'api') return { kind: 'degraded', reason }
+  }
+  return { kind: 'failing', reason }
+}
+
+/** The contests to write: the own source's first, then what the fallback adds. */
+function merge(own: AdapterResult | undefined, fallback: AdapterResult | undefined) {
+  const contests = [...(own?.contests ?? [])]
+  const listed = new Set(contests.map((c) => c.platformId))
+  for (const c of fallback?.contests ?? []) if (!listed.has(c.platformId)) contests.push(c)
+  return {
+    contests: contests as ContestInput[],
+    skipped: (own?.skipped ?? 0) + (fallback?.skipped ?? 0),
+    unsupported: (own?.unsupported ?? 0) + (fallback?.unsupported ?? 0),
+    errors: [...(own?.errors ?? []), ...(fallback?.errors ?? [])],
+  }
+}
+
+async function syncPlatform(
+  deps: SyncDeps,
+  module: PlatformModule,
+  previous: PlatformStatusRow | undefined,
+  now: number,
+) {
+  const started = Date.now()
+  const platform = module.id as Platform
+  const empty = {
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rescheduled: 0,
+    cancelled: 0,
+    statements: 0,
+  }
+  let written = { ...empty, created: [] as ContestRow[], cancelled: [] as string[] }
+  let primary: Fetched
+  let fallback: Fetched | undefined
+  let error: string | undefined
+  try {
+    if (module.source) {
+      primary = await askOwnSource(deps, module, previous, now)
+      if (primary.verdict.kind !== 'healthy' && clistServes(deps, module)) {
+        fallback = await askClist(deps, module, previous, now)
+      }
+    } else if (clistServes(deps, module)) {
+      primary = await askClist(deps, module, previous, now)
+    } else {
+      primary = {
+        verdict: { kind: 'failing', reason: 'clist.by is not configured' },
+        source: 'clist',
+      }
+    }
+    const healthy = primary.verdict.kind === 'healthy'
+    const usable = fallback?.result ? fallback : primary
+    const contests = merge(primary.result, fallback?.result)
+    if (contests.errors.length > 0) {
+      const skipped = contests.errors.slice(0, 20)
+      log.with({ job: 'sync' }).warn('sync-items-skipped', { platform, skipped })
+    }
+    // Only a healthy answer is complete enough to cancel what it no longer lists.
+    written = await upsertPlatformContests(
       deps.db,
       platform,
-      fetched.contests,
+      contests.contests,
       now,
-      VOLATILE_METADATA_KEYS[platform],
+      module.volatileMetadata,
+      healthy,
     )
-    created = written.created
-    report = {
+    const next = nextStatus(platform, previous, primary.verdict, usable.source, now)
+    await savePlatformStatus(deps.db, next.row)
+    if (!healthy)
+      error = 'reason' in primary.verdict ? primary.verdict.reason : 'waiting out a block'
+    const report: PlatformSyncReport = {
       platform,
+      state: next.row.state,
+      source: next.row.source,
       created: written.created.length,
       updated: written.updated,
       unchanged: written.unchanged,
-      failed: fetched.skipped,
-      unsupported: fetched.unsupported,
+      failed: contests.skipped,
+      unsupported: contests.unsupported,
       rescheduled: written.rescheduled,
+      cancelled: written.cancelled.length,
       statements: written.statements,
       durationMs: Date.now() - started,
+      ...(error && { error }),
     }
-    if (fetched.errors.length > 0) {
-      const skipped = fetched.errors.slice(0, 20)
-      log.with({ job: 'sync' }).warn('sync-items-skipped', { platform, skipped })
+    return {
+      report,
+      run: runOf(report, now),
+      created: written.created,
+      transition: next.transition,
+      status: next.row,
     }
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err)
-    report = { platform, ...empty, statements: 0, durationMs: Date.now() - started, error }
+    // A failure of our own (the database): recorded, the platform's state left as it was.
+    error = err instanceof Error ? err.message : String(err)
+    const report: PlatformSyncReport = {
+      platform,
+      state: previous?.state ?? 'failing',
+      source: previous?.source ?? 'own',
+      ...empty,
+      failed: 0,
+      unsupported: 0,
+      durationMs: Date.now() - started,
+      error,
+    }
+    return {
+      report,
+      run: runOf(report, now),
+      created: [],
+      transition: undefined,
+      status: previous!,
+    }
   }
-  const run: SyncRunInput = {
+}
+
+function runOf(report: PlatformSyncReport, now: number): SyncRunInput {
+  return {
     id: newId(now),
-    platform,
+    platform: report.platform,
     status: report.error ? 'failed' : 'success',
     startedAt: now,
     finishedAt: now + report.durationMs,
@@ -125,5 +372,4 @@ async function syncPlatform(deps: SyncDeps, platform: Platform, now: number) {
     skipped: report.failed,
     error: report.error ?? null,
   }
-  return { report, run, created }
 }

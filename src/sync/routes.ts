@@ -6,6 +6,7 @@ import { conflict } from '../lib/errors.ts'
 import { errorResponse, json } from '../lib/openapi.ts'
 import type { Context } from 'hono'
 import { emitContestCreated } from '../webhooks/contest-events.ts'
+import { announceIncidents } from './incidents.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
 import { runSync, syncDeps, SyncInProgressError, type PlatformSyncReport } from './job.ts'
 
@@ -20,6 +21,9 @@ const SyncResults = z
         failed: z.number(),
         unsupported: z.number(),
         rescheduled: z.number(),
+        cancelled: z.number(),
+        state: z.enum(['ok', 'degraded', 'failing', 'blocked']),
+        source: z.enum(['own', 'clist']),
         durationMs: z.number(),
         error: z.string().optional(),
       }),
@@ -53,8 +57,9 @@ const syncOne = adminRoute({
 async function sync(c: Context<AppEnv>, platforms: readonly Platform[]) {
   try {
     const now = Date.now()
-    const { reports, created } = await runSync(syncDeps(c.env), platforms, now)
+    const { reports, created, transitions } = await runSync(syncDeps(c.env), platforms, now)
     await emitContestCreated(c.env, created, now)
+    await announceIncidents(c.env, transitions, now)
     return { results: reports.map(({ statements: _, ...report }: PlatformSyncReport) => report) }
   } catch (err) {
     if (err instanceof SyncInProgressError) throw conflict(err.message)

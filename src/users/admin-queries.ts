@@ -49,3 +49,20 @@ export function userCountStatements(db: Db, since: number) {
       .where(and(notDeleted(), gt(users.createdAt, since))),
   ] as const
 }
+
+/** The addresses of live, active admins with a proven address: who hears of platform incidents. */
+export async function adminAddresses(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(
+      and(
+        notDeleted(),
+        sql`${users.role} = 'admin'`,
+        sql`${users.isActive} = 1`,
+        sql`${users.emailVerifiedAt} IS NOT NULL`,
+      ),
+    )
+    .limit(50)
+  return rows.map((r) => r.email)
+}

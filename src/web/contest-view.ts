@@ -1,6 +1,7 @@
 // A contest as the page shows it: words, links and times, with the UTC text a browser without
 // JavaScript keeps.
 import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
+import { platformContestsUrl } from '../platforms/registry.ts'
 import type { ContestRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
 import { formatTime } from '../notifications/kinds/wording.ts'
@@ -17,14 +18,6 @@ export interface ContestView {
   duration: string
   url: string
   calendarPath: string
-}
-
-// A contest synced without a link still gets one: its platform's list of contests.
-const PLATFORM_CONTESTS: Record<string, string> = {
-  codeforces: 'https://codeforces.com/contests',
-  leetcode: 'https://leetcode.com/contest/',
-  codechef: 'https://www.codechef.com/contests',
-  atcoder: 'https://atcoder.jp/contests/',
 }
 
 /** Only http(s) links reach an href: a stored `javascript:` URL would run on a click. */
@@ -49,7 +42,8 @@ export function contestView(row: ContestRow): ContestView {
     // What the page says until its script names the viewer's zone.
     startText: formatTime(row.startTime, 'UTC'),
     duration: formatDuration(row.durationMinutes),
-    url: webUrl(contestUrl(row)) ?? PLATFORM_CONTESTS[row.platform] ?? '/',
+    // A contest synced without a link still gets one: its platform's list of contests.
+    url: webUrl(contestUrl(row)) ?? platformContestsUrl(row.platform) ?? '/',
     calendarPath: `/contests/${row.id}/calendar.ics`,
   }
 }

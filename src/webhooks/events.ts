@@ -8,6 +8,8 @@ export const WEBHOOK_EVENTS = [
   'contest.starting',
   'contest.finished',
   'notification.sent',
+  'platform.degraded',
+  'platform.recovered',
 ] as const
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]

@@ -1,32 +1,54 @@
-// Serves recorded platform payloads from the stand-in at the paths the adapters call.
-import atcoder from '../fixtures/atcoder-contests.html?raw'
-import codechef from '../fixtures/codechef-contests-all.json'
-import codeforces from '../fixtures/codeforces-contest-list.json'
-import leetcode from '../fixtures/leetcode-graphql.json'
+/// <reference types="vite/client" />
+// Serves each platform's recorded answers (src/platforms/<id>/fixtures) from the stand-in at the
+// paths its source calls, or whatever a test scripts in their place.
+import { RECORDED_AT } from '../../src/platforms/fixture-time.ts'
+import { PLATFORM_MODULES, platformModule, type Platform } from '../../src/platforms/registry.ts'
+import { standInPath } from '../../src/platforms/stand-in-routes.ts'
 import { standIn } from './stand-in.ts'
-import type { Platform } from '../../src/contests/schemas.ts'
 
-/** The moment the fixtures were recorded around; tests that sync them pass it as `now`. */
-export const RECORDED_AT = Date.UTC(2026, 10, 22, 12, 0, 0)
+export { RECORDED_AT }
 
-export const FIXTURES: Record<Platform, unknown> = { codeforces, leetcode, codechef, atcoder }
+// Bundled as text at build time: workerd reads no files.
+const FILES = import.meta.glob('../../src/platforms/*/fixtures/*.{json,html}', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>
 
-const PATHS: Record<Platform, { method: string; pathPrefix: string }> = {
-  codeforces: { method: 'GET', pathPrefix: '/codeforces/api/contest.list' },
-  leetcode: { method: 'POST', pathPrefix: '/leetcode/graphql' },
-  codechef: { method: 'GET', pathPrefix: '/codechef/api/list/contests/all' },
-  atcoder: { method: 'GET', pathPrefix: '/atcoder/contests' },
+/** The platforms with a source of their own (the long tail comes from clist.by alone). */
+export const SOURCED_PLATFORMS = PLATFORM_MODULES.filter((m) => m.source).map((m) => m.id)
+
+/** The recorded text of one of `platform`'s fixture files ("fixtures/contest-list.json"). */
+export function fixtureText(platform: Platform, file: string): string {
+  const text = FILES[`../../src/platforms/${platform}/${file}`]
+  if (text === undefined) throw new Error(`no fixture ${file} for ${platform}`)
+  return text
 }
 
-/** Makes `platform` answer with `body` (the recorded payload unless given) and `status`. */
-export function servePlatform(
-  platform: Platform,
-  body: unknown = FIXTURES[platform],
-  status = 200,
-) {
-  return standIn.script({ ...PATHS[platform], responses: [{ status, body }] })
+/**
+ * Makes every request of `platform`'s source answer with its recorded file, or with `body` and
+ * `status` when given (a string is sent as it is, anything else as JSON).
+ */
+export async function servePlatform(platform: Platform, body?: unknown, status = 200) {
+  const source = platformModule(platform).source
+  if (!source) throw new Error(`${platform} has no source of its own`)
+  for (const route of source.fixtures) {
+    const url = new URL(route.path, 'http://stand-in')
+    await standIn.script({
+      method: route.method,
+      pathPrefix: `${standInPath(source.setting)}${url.pathname}`,
+      query: Object.fromEntries(url.searchParams),
+      responses: [
+        {
+          status,
+          body: body === undefined ? fixtureText(platform, route.file) : body,
+          headers: { 'content-type': route.contentType },
+        },
+      ],
+    })
+  }
 }
 
 export async function serveAllPlatforms() {
-  for (const platform of Object.keys(PATHS) as Platform[]) await servePlatform(platform)
+  for (const platform of SOURCED_PLATFORMS) await servePlatform(platform)
 }

@@ -3,6 +3,7 @@
 // records every request, and can be scripted by tests through its /__control endpoints.
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { randomUUID } from 'node:crypto'
+import { createClistStandIn, type ClistSettings } from './clist.ts'
 import type { GoogleProfile } from './google-client.ts'
 import { createGoogleStandIn } from './google.ts'
 import { createResendStandIn } from './resend.ts'
@@ -122,6 +123,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
   let rules: Rule[] = []
   const google = createGoogleStandIn()
   const resend = createResendStandIn()
+  const clist = createClistStandIn()
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in')
@@ -144,6 +146,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
         rules = []
         google.reset()
         resend.reset()
+        clist.reset()
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'script') {
@@ -152,6 +155,10 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       }
       if (action === 'google') {
         google.script(JSON.parse(body) as GoogleProfile)
+        return send({ status: 200, body: { ok: true } })
+      }
+      if (action === 'clist') {
+        clist.configure(JSON.parse(body) as ClistSettings)
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'emails') return send({ status: 200, body: resend.accepted() })
@@ -180,6 +187,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     }
     const method = req.method ?? 'GET'
     if (url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))
+    if (url.pathname.startsWith('/clist/')) return send(clist.respond(method, url, headers))
     if (url.pathname.startsWith('/google/')) {
       return send(await google.respond(method, url, headers, body))
     }

@@ -1,0 +1,212 @@
+// CodeChef: the /api/list/contests/all answer (present, future, past) turned into contests.
+import { z } from 'zod'
+import type { Difficulty, SourceContest } from '../contest.ts'
+import { definePlatform } from '../define.ts'
+import { shiftJson } from '../fixture-time.ts'
+import {
+  ResultCollector,
+  type AdapterResult,
+  type ParseOptions,
+  type SourceRequest,
+} from '../source.ts'
+import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+
+const SITE = 'https://www.codechef.com'
+
+// present and future are required: a page that only lists the past must not pass for "nothing
+// upcoming"; past is a bonus for the finished lists.
+const envelopeSchema = z.object({
+  status: z.string().optional(),
+  message: z.string().optional(),
+  present_contests: z.array(z.unknown()),
+  future_contests: z.array(z.unknown()),
+  past_contests: z.array(z.unknown()).optional(),
+})
+
+// CodeChef leaves fields it has no value for as "" or null; those count as absent.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional())
+const isoWithOffset = z.iso.datetime({ offset: true })
+
+const contestSchema = z
+  .object({
+    contest_code: z.string().regex(/^[A-Za-z0-9_-]+$/),
+    contest_name: z.string().trim().min(1),
+    contest_start_date_iso: isoWithOffset,
+    contest_end_date_iso: optional(isoWithOffset),
+    // Minutes as a string ("120"); the end time is taken from it only when the ISO end is absent.
+    contest_duration: optional(z.coerce.number().int().positive()),
+    distinct_users: optional(z.coerce.number().int().nonnegative()),
+  })
+  .transform((c, ctx) => {
+    const startTime = Date.parse(c.contest_start_date_iso)
+    const endTime = c.contest_end_date_iso
+      ? Date.parse(c.contest_end_date_iso)
+      : c.contest_duration && startTime + c.contest_duration * 60_000
+    if (!endTime || endTime <= startTime) {
+      ctx.addIssue({ code: 'custom', message: 'no end time after the start time' })
+      return z.NEVER
+    }
+    return {
+      code: c.contest_code,
+      name: c.contest_name,
+      startTime,
+      endTime,
+      users: c.distinct_users,
+    }
+  })
+
+const TYPES = ['LONG', 'COOK_OFF', 'LUNCH_TIME', 'STARTERS'] as const
+type CodechefType = (typeof TYPES)[number]
+type CodechefContest = SourceContest<'codechef', CodechefType>
+
+export const CODECHEF_DIVISIONS = ['div1', 'div2', 'div3', 'div4'] as const
+export type CodechefDivision = (typeof CODECHEF_DIVISIONS)[number]
+
+/** CodeChef's divisions follow the same rating bands as Codeforces's. */
+export const CODECHEF_DIFFICULTY: Record<CodechefDivision, Difficulty> = {
+  div4: 'BEGINNER',
+  div3: 'EASY',
+  div2: 'MEDIUM',
+  div1: 'EXPERT',
+}
+
+/** A CodeChef contest open to several divisions has no single level, so it gets none. */
+export function codechefDifficulty(division: CodechefDivision | undefined) {
+  return division ? CODECHEF_DIFFICULTY[division] : undefined
+}
+
+const MONTH_CODE = '(?:JAN|FEB|MARCH|MAR|APRIL|APR|MAY|JUNE|JUN|JULY|JUL|AUG|SEPT|SEP|OCT|NOV|DEC)'
+const LONG_CODE = new RegExp(`^${MONTH_CODE}\\d{2,3}[A-D]?$`)
+
+/** The contest series from the code (START265, COOK152, LTIME120, NOV261) or the name. */
+export function codechefType(code: string, name: string): CodechefType | undefined {
+  const upper = code.toUpperCase()
+  if (/^START\d+[A-D]?$/.test(upper) || /\bstarters\b/i.test(name)) return 'STARTERS'
+  if (/^COOK\d+[A-D]?$/.test(upper) || /\bcook[\s-]?off\b/i.test(name)) return 'COOK_OFF'
+  if (/^LTIME\d+[A-D]?$/.test(upper) || /\blunch\s?time\b/i.test(name)) return 'LUNCH_TIME'
+  if (LONG_CODE.test(upper) || /\blong\s+(?:challenge|one|two)\b/i.test(name)) return 'LONG'
+  return undefined
+}
+
+/**
+ * The one division a contest is for, if it names exactly one: a division code suffix
+ * (START265D is Starters 265's Division 4) or "Div 2" / "Division 2" in the name. A contest
+ * rated for several divisions ("Rated for Div 2, 3 & 4") has none.
+ */
+export function codechefDivision(code: string, name: string): CodechefDivision | undefined {
+  const suffix = /^(?:START|COOK|LTIME)\d+([A-D])$/.exec(code.toUpperCase())
+  if (suffix) return `div${'ABCD'.indexOf(suffix[1]) + 1}` as CodechefDivision
+  const lists = name.matchAll(
+    /\bdiv(?:ision)?s?\.?\s*[1-4](?:\s*(?:,|&|\+|and)\s*(?:div(?:ision)?\.?\s*)?[1-4])*/gi,
+  )
+  const numbers = new Set([...lists].flatMap((m) => m[0].match(/[1-4]/g) ?? []))
+  return numbers.size === 1 ? (`div${[...numbers][0]}` as CodechefDivision) : undefined
+}
+
+/** Turns a contests/all answer into contests; a missing present or future list throws. */
+export function parseCodechefContests(
+  payload: unknown,
+  now: number,
+  options: ParseOptions = {},
+): AdapterResult<CodechefContest> {
+  const status = (payload as { status?: unknown } | null)?.status
+  if (typeof status === 'string' && status !== 'success') {
+    const message = (payload as { message?: unknown }).message
+    throw new UpstreamError('codechef', 'api', `status ${status}: ${String(message ?? '')}`)
+  }
+  const envelope = envelopeSchema.safeParse(payload)
+  if (!envelope.success) {
+    throw new UpstreamError(
+      'codechef',
+      'malformed',
+      'answer lacks present_contests/future_contests lists',
+    )
+  }
+
+  const out = new ResultCollector<CodechefContest>(now, options)
+  const { present_contests, future_contests, past_contests = [] } = envelope.data
+  // Present and future first, so a contest listed twice keeps its freshest entry.
+  const items = [...present_contests, ...future_contests, ...past_contests]
+  items.forEach((item, index) => {
+    const ref = `codechef contest ${codeOf(item) ?? `#${index}`}`
+    const parsed = contestSchema.safeParse(item)
+    if (!parsed.success) return out.skipInvalid(ref, parsed.error)
+    const type = codechefType(parsed.data.code, parsed.data.name)
+    if (!type) return out.markUnsupported()
+    out.keep(toContest(parsed.data, type))
+  })
+  return out.result()
+}
+
+function toContest(contest: z.infer<typeof contestSchema>, type: CodechefType): CodechefContest {
+  const division = codechefDivision(contest.code, contest.name)
+  const difficulty = codechefDifficulty(division)
+  const page = `${SITE}/${contest.code}`
+  return {
+    platform: 'codechef',
+    platformId: contest.code,
+    name: contest.name,
+    type,
+    startTime: contest.startTime,
+    endTime: contest.endTime,
+    websiteUrl: page,
+    registrationUrl: page,
+    ...(difficulty && { difficulty }),
+    // Future contests report 0 users; a zero would drag participant averages down.
+    ...(contest.users && { participantCount: contest.users }),
+    ...(division && { platformMetadata: { division } }),
+  }
+}
+
+/** GET {CODECHEF_API_URL}/api/list/contests/all */
+export async function fetchCodechef(
+  request: SourceRequest,
+): Promise<AdapterResult<CodechefContest>> {
+  const res = await fetchText(
+    'codechef',
+    joinUrl(request.baseUrl, '/api/list/contests/all'),
+    { headers: { Accept: 'application/json' } },
+    request.fetchFn,
+    request.timeoutMs,
+    request.userAgent,
+  )
+  if (!res.ok) throw statusError('codechef', res)
+  return parseCodechefContests(parseJson('codechef', res.text), request.now, request)
+}
+
+function codeOf(item: unknown): string | undefined {
+  const code = (item as { contest_code?: unknown } | null)?.contest_code
+  return typeof code === 'string' ? code : undefined
+}
+
+export const codechef = definePlatform({
+  id: 'codechef',
+  name: 'CodeChef',
+  homeUrl: 'https://www.codechef.com',
+  contestsUrl: 'https://www.codechef.com/contests',
+  types: TYPES,
+  typeNames: { LONG: 'Long', COOK_OFF: 'Cook-Off', LUNCH_TIME: 'Lunchtime', STARTERS: 'Starters' },
+  source: {
+    setting: 'CODECHEF_API_URL',
+    defaultUrl: 'https://www.codechef.com',
+    fetch: fetchCodechef,
+    fixtures: [
+      {
+        method: 'GET',
+        path: '/api/list/contests/all',
+        file: 'fixtures/codechef-contests-all.json',
+        contentType: 'application/json',
+        shift: shiftJson(),
+      },
+    ],
+  },
+  clist: {
+    resource: 'codechef.com',
+    contest(entry) {
+      const code = /^https?:\/\/(?:www\.)?codechef\.com\/([A-Za-z0-9_-]+)\/?$/.exec(entry.href)?.[1]
+      const type = code && codechefType(code, entry.event)
+      return type ? { platformId: code, type } : undefined
+    },
+  },
+})

@@ -1,0 +1,234 @@
+// HackerEarth's challenge feed: parsed from the recorded answer and fetched from the stand-in.
+import { beforeEach, describe, expect, it } from 'vitest'
+import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import { DAY_MS } from '../../lib/time.ts'
+import { RECORDED_AT } from '../fixture-time.ts'
+import { UpstreamError } from '../upstream.ts'
+import events from './fixtures/events.json'
+import { fetchHackerearth, hackerearth, parseHackerearth } from './index.ts'
+
+const ids = (result: { contests: { platformId: string }[] }) =>
+  result.contests.map((c) => c.platformId)
+
+/** The UpstreamError `run` throws (fails the test when it throws nothing else). */
+async function upstreamError(run: () => unknown): Promise<UpstreamError> {
+  const error = await Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+  expect(error).toBeInstanceOf(UpstreamError)
+  return error as UpstreamError
+}
+
+/** A feed item like the recorded ones, with `fields` changed. */
+const event = (fields: Record<string, unknown>) => ({ ...events.response[1], ...fields })
+
+describe('parseHackerearth', () => {
+  const parsed = () => parseHackerearth(events, RECORDED_AT)
+
+  it('reads a contest from the feed with its slug, trimmed title and challenge page', () => {
+    const contest = parsed().contests.find(
+      (c) => c.platformId === 'data-structures-and-algorithms-coding-contest-dec-26',
+    )
+    expect(contest).toEqual({
+      platform: 'hackerearth',
+      platformId: 'data-structures-and-algorithms-coding-contest-dec-26',
+      name: "Data Structures and Algorithms Coding Contest DEC '26",
+      type: 'COMPETITIVE',
+      startTime: Date.UTC(2026, 11, 2, 8, 30),
+      endTime: Date.UTC(2026, 11, 2, 11, 30),
+      websiteUrl:
+        'https://www.hackerearth.com/challenges/competitive/data-structures-and-algorithms-coding-contest-dec-26/',
+      platformMetadata: { challengeType: 'contest' },
+    })
+  })
+
+  it('keeps the running and the upcoming contests in feed order', () => {
+    expect(ids(parsed())).toEqual([
+      'november-circuits-26',
+      'data-structures-and-algorithms-coding-contest-dec-26',
+      'december-easy-26',
+      'december-circuits-26',
+    ])
+  })
+
+  it('lands start_utc_tz on the same instant as the India time of start_tz', () => {
+    const [running] = parsed().contests
+    expect(running.startTime).toBe(Date.parse('2026-11-20T21:00:00+05:30'))
+    expect(running.endTime).toBe(Date.parse('2026-11-29T21:00:00+05:30'))
+  })
+
+  it('honours an offset other than +00:00 in the feed times', () => {
+    const payload = {
+      response: [
+        event({
+          start_utc_tz: '2026-12-02 14:00:00+05:30',
+          end_utc_tz: '2026-12-02 17:00:00+05:30',
+        }),
+      ],
+    }
+    const [contest] = parseHackerearth(payload, RECORDED_AT).contests
+    expect(contest.startTime).toBe(Date.UTC(2026, 11, 2, 8, 30))
+    expect(contest.endTime).toBe(Date.UTC(2026, 11, 2, 11, 30))
+  })
+
+  it('leaves out finished challenges without counting them as skipped or unsupported', () => {
+    const result = parsed()
+    expect(ids(result)).not.toContain('october-circuits-26')
+    const ended = parseHackerearth({ response: [events.response[7]] }, RECORDED_AT)
+    expect(ended).toEqual({ contests: [], skipped: 0, unsupported: 0, errors: [] })
+  })
+
+  it('counts hiring challenges and hackathons as unsupported', () => {
+    const result = parsed()
+    expect(result.unsupported).toBe(2)
+    expect(ids(result)).not.toContain('acme-cloud-sde-hiring-challenge-2026')
+    expect(ids(result)).not.toContain('greengrid-climate-hackathon-2026')
+  })
+
+  it('drops a challenge under /hiring/ even when its type says contest', () => {
+    const url = 'https://www.hackerearth.com/challenges/hiring/acme-backend-hiring-challenge/'
+    const result = parseHackerearth({ response: [event({ url })] }, RECORDED_AT)
+    expect(result).toMatchObject({ contests: [], unsupported: 1, skipped: 0 })
+  })
+
+  it('skips an item that has start_timestamp instead of start_utc_tz, naming the field', () => {
+    const result = parsed()
+    expect(result.skipped).toBe(1)
+    expect(result.errors).toEqual([
+      expect.stringMatching(
+        /^hackerearth event https:\/\/www\.hackerearth\.com\/challenges\/competitive\/codemonk-graph-theory-part-i-26\/: start_utc_tz: /,
+      ),
+    ])
+    expect(ids(result)).not.toContain('codemonk-graph-theory-part-i-26')
+  })
+
+  it('skips items whose times are unreadable, reversed, or whose url is no challenge page', () => {
+    const payload = {
+      response: [
+        event({ start_utc_tz: 'Dec 2, 2026 08:30 UTC' }),
+        event({ end_utc_tz: '2026-12-02 08:00:00+00:00' }),
+        event({ url: 'https://www.hackerearth.com/practice/' }),
+      ],
+    }
+    const result = parseHackerearth(payload, RECORDED_AT)
+    expect(result.contests).toEqual([])
+    expect(result.skipped).toBe(3)
+    expect(result.errors[0]).toMatch(/: start_utc_tz: /)
+    expect(result.errors[1]).toMatch(/: end_utc_tz: not after start_utc_tz$/)
+    expect(result.errors[2]).toMatch(
+      /^hackerearth event https:\/\/www\.hackerearth\.com\/practice\/: url: /,
+    )
+  })
+
+  it('throws a malformed error when the answer has no response list', async () => {
+    for (const payload of [{}, { response: null }, { detail: 'Not found.' }, []]) {
+      const error = await upstreamError(() => parseHackerearth(payload, RECORDED_AT))
+      expect(error.kind).toBe('malformed')
+      expect(error.platform).toBe('hackerearth')
+    }
+  })
+
+  it('parses an empty response list to no contests without throwing', () => {
+    expect(parseHackerearth({ response: [] }, RECORDED_AT)).toEqual({
+      contests: [],
+      skipped: 0,
+      unsupported: 0,
+      errors: [],
+    })
+  })
+})
+
+describe('hackerearth fixture route', () => {
+  const parsed = () => parseHackerearth(events, RECORDED_AT)
+
+  it('moves every time of the feed, keeping its space-separated format', () => {
+    const [route] = hackerearth.source!.fixtures
+    const shifted = JSON.parse(route.shift(JSON.stringify(events), 7 * DAY_MS))
+    expect(shifted.response[0].start_utc_tz).toBe('2026-11-27 15:30:00+00:00')
+    expect(shifted.response[0].start_tz).toBe('2026-11-27 21:00:00+05:30')
+    expect(shifted.response[6].start_timestamp).toBe('2026-12-05 15:30:00+00:00')
+    const later = parseHackerearth(shifted, RECORDED_AT + 7 * DAY_MS)
+    expect(later.contests).toEqual(
+      parsed().contests.map((c) => ({
+        ...c,
+        startTime: c.startTime + 7 * DAY_MS,
+        endTime: c.endTime + 7 * DAY_MS,
+      })),
+    )
+  })
+})
+
+describe('hackerearth clist mapping', () => {
+  const contest = (href: string) =>
+    hackerearth.clist?.contest({
+      id: 1,
+      event: 'December Circuits',
+      href,
+      startTime: 0,
+      endTime: 1,
+    })
+
+  it('gives a challenge page the platformId and type the parser gives it', () => {
+    const parsed = parseHackerearth(events, RECORDED_AT).contests.find(
+      (c) => c.platformId === 'december-circuits-26',
+    )!
+    expect(contest(parsed.websiteUrl!)).toEqual({
+      platformId: parsed.platformId,
+      type: parsed.type,
+    })
+    expect(
+      contest('https://www.hackerearth.com/challenges/competitive/december-circuits-26'),
+    ).toEqual({ platformId: 'december-circuits-26', type: 'COMPETITIVE' })
+  })
+
+  it('maps hackathons, hiring challenges and other pages to nothing', () => {
+    expect(
+      contest('https://www.hackerearth.com/challenges/hackathon/greengrid-2026/'),
+    ).toBeUndefined()
+    expect(contest('https://www.hackerearth.com/challenges/hiring/acme-sde-2026/')).toBeUndefined()
+    expect(contest('https://trai.hackerearth.com/')).toBeUndefined()
+    expect(contest('https://www.hackerearth.com/problem/algorithm/xor-sum/')).toBeUndefined()
+  })
+})
+
+describe('fetchHackerearth', () => {
+  beforeEach(() => standIn.reset())
+
+  const fetchFromStandIn = () =>
+    fetchHackerearth({
+      baseUrl: `${standInUrl}/hackerearth`,
+      fetchFn: (input, init) => fetch(input, init),
+      now: RECORDED_AT,
+    })
+
+  it('gets the events feed once, naming the service, and parses it', async () => {
+    await standIn.script({
+      method: 'GET',
+      pathPrefix: '/hackerearth/chrome-extension/events',
+      responses: [{ status: 200, body: events, headers: { 'content-type': 'application/json' } }],
+    })
+    const result = await fetchFromStandIn()
+    expect(result).toEqual(parseHackerearth(events, RECORDED_AT))
+    const requests = await standIn.requests('/hackerearth/')
+    expect(requests).toHaveLength(1)
+    expect(requests[0].method).toBe('GET')
+    expect(requests[0].path).toBe('/hackerearth/chrome-extension/events/')
+    expect(requests[0].headers['user-agent']).toContain('ContestAlertService')
+  })
+
+  it('throws a status error carrying the status of a non-2xx answer', async () => {
+    await standIn.script({
+      method: 'GET',
+      pathPrefix: '/hackerearth/chrome-extension/events',
+      responses: [
+        { status: 503, body: 'Service Unavailable', headers: { 'content-type': 'text/plain' } },
+      ],
+    })
+    const error = await upstreamError(fetchFromStandIn)
+    expect(error.kind).toBe('status')
+    expect(error.status).toBe(503)
+  })
+})

@@ -1,0 +1,211 @@
+// Nowcoder's vip-index page: parsed from the recorded page and fetched from the stand-in.
+import { beforeEach, describe, expect, it } from 'vitest'
+import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import { DAY_MS } from '../../lib/time.ts'
+import { RECORDED_AT } from '../fixture-time.ts'
+import { UpstreamError } from '../upstream.ts'
+import page from './fixtures/vip-index.html?raw'
+import { fetchNowcoder, nowcoder, nowcoderType, parseNowcoder } from './index.ts'
+
+const ids = (result: { contests: { platformId: string }[] }) =>
+  result.contests.map((c) => c.platformId)
+
+/** A page with the current list holding `items` (markup of contest items). */
+const currentList = (items = '') => `<!DOCTYPE html><html><body><div class="nk-content">
+  <div class="platform-mod js-current">
+    <div class="platform-mod-hd clearfix"><h2 class="platform-mod-tit">近期比赛</h2></div>${items}
+  </div></div></body></html>`
+
+/** The UpstreamError `run` throws (fails the test when it throws nothing else). */
+async function upstreamError(run: () => unknown): Promise<UpstreamError> {
+  const error = await Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+  expect(error).toBeInstanceOf(UpstreamError)
+  return error as UpstreamError
+}
+
+describe('parseNowcoder', () => {
+  const parsed = () => parseNowcoder(page, RECORDED_AT)
+  const byId = (id: string) => parsed().contests.find((c) => c.platformId === id)
+
+  it('reads a contest from its data-json with a trimmed name and its contest page', () => {
+    expect(byId('140240')).toEqual({
+      platform: 'nowcoder',
+      platformId: '140240',
+      name: '牛客周赛 Round 171',
+      type: 'WEEKLY',
+      startTime: Date.parse('2026-11-29T19:00:00+08:00'),
+      endTime: Date.parse('2026-11-29T21:00:00+08:00'),
+      websiteUrl: 'https://ac.nowcoder.com/acm/contest/140240',
+      platformMetadata: { rankType: 0, organizer: '牛客竞赛' },
+    })
+  })
+
+  it('keeps the running and the upcoming contests of the current list in page order', () => {
+    expect(ids(parsed())).toEqual([
+      '140215',
+      '140221',
+      '140218',
+      '140240',
+      '140233',
+      '140252',
+      '140260',
+    ])
+  })
+
+  it('lands the epoch milliseconds on the Beijing time the page shows', () => {
+    // "比赛时间： 2026-11-22 19:00 至 2026-11-22 21:00" is 11:00 to 13:00 UTC: running at 12:00.
+    const running = byId('140215')!
+    expect(running.startTime).toBe(Date.UTC(2026, 10, 22, 11, 0))
+    expect(running.endTime).toBe(Date.UTC(2026, 10, 22, 13, 0))
+  })
+
+  it('tells the weekly, monthly (小白月赛 too) and practice series apart by name', () => {
+    const typeOf = (id: string) => byId(id)?.type
+    expect(['140215', '140218', '140252', '140221', '140233', '140260'].map(typeOf)).toEqual([
+      'WEEKLY',
+      'MONTHLY',
+      'MONTHLY',
+      'PRACTICE',
+      'OTHER',
+      'OTHER',
+    ])
+    expect(nowcoderType('牛客挑战赛95')).toBe('OTHER')
+  })
+
+  it('decodes the twice-escaped data-json, an ampersand in a name included', () => {
+    expect(byId('140233')?.name).toBe('牛客 & 杭电联合挑战赛95')
+  })
+
+  it('reads a page that escapes data-json only once the same way', () => {
+    const once = page.replaceAll('&amp;quot;', '&quot;').replaceAll('&amp;amp;', '&amp;')
+    expect(once).not.toBe(page)
+    expect(parseNowcoder(once, RECORDED_AT)).toEqual(parsed())
+  })
+
+  it('leaves out finished contests without counting them as skipped or unsupported', () => {
+    const result = parsed()
+    for (const finished of ['140207', '140199', '140192', '140178']) {
+      expect(ids(result)).not.toContain(finished)
+    }
+    expect(result.skipped).toBe(1)
+    expect(result.unsupported).toBe(1)
+  })
+
+  it('counts a contest behind a password as unsupported', () => {
+    const result = parsed()
+    expect(ids(result)).not.toContain('140226')
+    expect(result.unsupported).toBe(1)
+  })
+
+  it('skips an item without an end time and one whose data-json is not JSON, saying why', () => {
+    expect(parsed().errors).toEqual([
+      expect.stringMatching(/^nowcoder contest 140247: contestEndTime: /),
+    ])
+    const broken = currentList(
+      '<div class="platform-item js-item " data-id="140300" data-json="{&amp;quot;contestId"></div>',
+    )
+    expect(parseNowcoder(broken, RECORDED_AT)).toEqual({
+      contests: [],
+      skipped: 1,
+      unsupported: 0,
+      errors: ['nowcoder contest 140300: data-json is not JSON'],
+    })
+  })
+
+  it('throws malformed for a page without the current contest list', async () => {
+    const loginWall =
+      '<!DOCTYPE html><html><body><div class="login-box">请先登录</div></body></html>'
+    for (const html of [loginWall, '']) {
+      const error = await upstreamError(() => parseNowcoder(html, RECORDED_AT))
+      expect(error.kind).toBe('malformed')
+    }
+  })
+
+  it('reads an empty current list as no contests', () => {
+    expect(parseNowcoder(currentList(), RECORDED_AT)).toEqual({
+      contests: [],
+      skipped: 0,
+      unsupported: 0,
+      errors: [],
+    })
+  })
+
+  it('has a fixture route whose shift moves every contest by the same whole weeks', () => {
+    const week = 7 * DAY_MS
+    const [route] = nowcoder.source!.fixtures
+    const shifted = route.shift(page, week)
+    expect(shifted).toContain('2026-12-06 19:00') // the shown time of 牛客周赛 Round 171
+    expect(parseNowcoder(shifted, RECORDED_AT + week).contests).toEqual(
+      parsed().contests.map((c) => ({
+        ...c,
+        startTime: c.startTime + week,
+        endTime: c.endTime + week,
+      })),
+    )
+  })
+})
+
+describe('fetchNowcoder', () => {
+  beforeEach(() => standIn.reset())
+
+  const fetchFromStandIn = () =>
+    fetchNowcoder({
+      baseUrl: `${standInUrl}/nowcoder`,
+      fetchFn: (input, init) => fetch(input, init),
+      now: RECORDED_AT,
+    })
+
+  it('reads the vip-index page, naming the service in its User-Agent', async () => {
+    await standIn.script({
+      method: 'GET',
+      pathPrefix: '/nowcoder/acm/contest/vip-index',
+      responses: [
+        { status: 200, body: page, headers: { 'content-type': 'text/html; charset=utf-8' } },
+      ],
+    })
+    const result = await fetchFromStandIn()
+    expect(result).toEqual(parseNowcoder(page, RECORDED_AT))
+    const requests = await standIn.requests('/nowcoder/')
+    expect(requests).toHaveLength(1)
+    expect(requests[0].method).toBe('GET')
+    expect(requests[0].path).toBe('/nowcoder/acm/contest/vip-index')
+    expect(requests[0].headers['user-agent']).toMatch(/ContestAlertService/)
+  })
+
+  it('throws a status error carrying the HTTP status of a non-2xx answer', async () => {
+    await standIn.script({
+      method: 'GET',
+      pathPrefix: '/nowcoder/acm/contest/vip-index',
+      responses: [{ status: 503, body: '<html><body>服务暂不可用</body></html>' }],
+    })
+    const error = await upstreamError(fetchFromStandIn)
+    expect(error.kind).toBe('status')
+    expect(error.status).toBe(503)
+  })
+})
+
+describe('nowcoder on clist', () => {
+  const fromClist = (href: string, event = '牛客周赛 Round 171') =>
+    nowcoder.clist!.contest({ id: 1, event, href, startTime: 0, endTime: 1 })
+
+  it('takes the contest id from the link and the series from the name, as the own source does', () => {
+    const own = parseNowcoder(page, RECORDED_AT).contests.find((c) => c.platformId === '140240')!
+    expect(fromClist('https://ac.nowcoder.com/acm/contest/140240')).toEqual({
+      platformId: own.platformId,
+      type: own.type,
+    })
+    expect(fromClist('https://ac.nowcoder.com/acm/contest/140218', '牛客小白月赛130')?.type).toBe(
+      'MONTHLY',
+    )
+  })
+
+  it('passes over links that are not a Nowcoder contest page', () => {
+    expect(fromClist('https://ac.nowcoder.com/acm/contest/vip-index')).toBeUndefined()
+    expect(fromClist('https://www.nowcoder.com/discuss/140240')).toBeUndefined()
+  })
+})

@@ -1,0 +1,60 @@
+// Where the loopback stand-ins (tests, npm start, npm run seed) serve each platform's recorded
+// answers: one path per upstream var, so platforms sharing a var (codeforces and codeforces-gym)
+// share a base and are told apart by their query, as upstream.
+import type { FixtureRoute, UpstreamSetting } from './define.ts'
+import { PLATFORM_MODULES } from './registry.ts'
+
+/** "CODEFORCES_API_URL" -> "/codeforces-api" */
+export function standInPath(setting: UpstreamSetting): string {
+  return `/${setting.replace(/_URL$/, '').toLowerCase().replace(/_/g, '-')}`
+}
+
+/** Every upstream var pointed at the stand-in at `origin`. */
+export function standInUpstreams(origin: string): Record<string, string> {
+  return Object.fromEntries(
+    PLATFORM_MODULES.flatMap((m) =>
+      m.source ? [[m.source.setting, `${origin}${standInPath(m.source.setting)}`]] : [],
+    ),
+  )
+}
+
+export interface StandInRoute extends FixtureRoute {
+  platform: string
+  /** The recorded file from the project's root: "src/platforms/<id>/fixtures/...". */
+  filePath: string
+  pathname: string
+  query: Record<string, string>
+}
+
+/** Every recorded answer, at the stand-in path the platform's source will ask. */
+export function standInRoutes(): StandInRoute[] {
+  return PLATFORM_MODULES.flatMap((m) =>
+    (m.source?.fixtures ?? []).map((route) => {
+      const url = new URL(route.path, 'http://stand-in')
+      return {
+        ...route,
+        platform: m.id,
+        filePath: `src/platforms/${m.id}/${route.file}`,
+        pathname: `${standInPath(m.source!.setting)}${url.pathname}`.replace(/\/$/, ''),
+        query: Object.fromEntries(url.searchParams),
+      }
+    }),
+  )
+}
+
+/** The route answering a request, if any: the path matches and its query holds the route's. */
+export function matchStandInRoute(
+  routes: readonly StandInRoute[],
+  method: string,
+  url: URL,
+): StandInRoute | undefined {
+  const pathname = url.pathname.replace(/\/$/, '')
+  return routes.find(
+    (r) =>
+      r.method === method &&
+      r.pathname === pathname &&
+      Object.entries(r.query).every(([k, v]) => url.searchParams.get(k) === v),
+  )
+}
+
+export { RECORDED_AT } from './fixture-time.ts'

@@ -1,0 +1,121 @@
+// Each platform's health: what one sync's outcome makes of its state, and the stored row. A state
+// other than ok is an incident; its opening and its closing are told once each.
+import { eq } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { platformStatus, type PlatformStatusRow } from '../db/schema.ts'
+import { DAY_MS, HOUR_MS } from '../lib/time.ts'
+import type { Platform } from '../platforms/registry.ts'
+
+export type PlatformState = PlatformStatusRow['state']
+export type SourceName = PlatformStatusRow['source']
+
+/** What a sync saw of the platform's own source (or of clist.by, for a platform with no other). */
+export type SourceVerdict =
+  | { kind: 'healthy'; upcoming: number }
+  /** Answered, but the answer cannot be the truth: schema broken, empty, or half gone. */
+  | { kind: 'degraded'; reason: string }
+  /** 403 or 429: bot protection or a rate limit. */
+  | { kind: 'blocked'; reason: string; retryAfterSeconds?: number }
+  /** No usable answer: network, timeout, 5xx. */
+  | { kind: 'failing'; reason: string }
+  /** Not asked this time: still inside a blocked source's backoff. */
+  | { kind: 'waiting' }
+
+export type Transition = 'opened' | 'closed' | undefined
+
+// A blocked source is asked again after an hour, then two, four... at most a day: bot protection
+// that sees the same client every six hours regardless only stays up.
+const FIRST_BACKOFF_MS = HOUR_MS
+const MAX_BACKOFF_MS = DAY_MS
+
+/**
+ * Whether an answer with `upcoming` contests to come is believable next to the last good one:
+ * nothing where there was something, or fewer than half, means the source broke, not that the
+ * platform cancelled its season.
+ */
+export function judgeCount(upcoming: number, goodUpcoming: number): SourceVerdict {
+  if (goodUpcoming > 0 && upcoming === 0) {
+    return {
+      kind: 'degraded',
+      reason: `no upcoming contests where the last good sync had ${goodUpcoming}`,
+    }
+  }
+  if (upcoming * 2 < goodUpcoming) {
+    return {
+      kind: 'degraded',
+      reason: `${upcoming} upcoming contests, fewer than half of the last good sync's ${goodUpcoming}`,
+    }
+  }
+  return { kind: 'healthy', upcoming }
+}
+
+/** The row after one sync, and whether an incident opened or closed with it. */
+export function nextStatus(
+  platform: Platform,
+  previous: PlatformStatusRow | undefined,
+  verdict: SourceVerdict,
+  source: SourceName,
+  now: number,
+): { row: PlatformStatusRow; transition: Transition } {
+  const base: PlatformStatusRow = previous ?? {
+    platform,
+    state: 'ok',
+    source: 'own',
+    goodUpcoming: 0,
+    lastSuccessAt: null,
+    lastAttemptAt: now,
+    incidentStartedAt: null,
+    retryAfter: null,
+    blockedCount: 0,
+    lastError: null,
+  }
+  if (verdict.kind === 'waiting') {
+    return { row: { ...base, source, lastAttemptAt: now }, transition: undefined }
+  }
+  if (verdict.kind === 'healthy') {
+    const row: PlatformStatusRow = {
+      ...base,
+      state: 'ok',
+      source,
+      goodUpcoming: verdict.upcoming,
+      lastSuccessAt: now,
+      lastAttemptAt: now,
+      incidentStartedAt: null,
+      retryAfter: null,
+      blockedCount: 0,
+      lastError: null,
+    }
+    return { row, transition: base.incidentStartedAt !== null ? 'closed' : undefined }
+  }
+  const blockedCount = verdict.kind === 'blocked' ? base.blockedCount + 1 : 0
+  const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (blockedCount - 1), MAX_BACKOFF_MS)
+  const asked = verdict.kind === 'blocked' ? (verdict.retryAfterSeconds ?? 0) * 1000 : 0
+  const row: PlatformStatusRow = {
+    ...base,
+    state: verdict.kind,
+    source,
+    lastAttemptAt: now,
+    incidentStartedAt: base.incidentStartedAt ?? now,
+    retryAfter: verdict.kind === 'blocked' ? now + Math.max(backoff, asked) : null,
+    blockedCount,
+    lastError: verdict.reason.slice(0, 500),
+  }
+  return { row, transition: base.incidentStartedAt === null ? 'opened' : undefined }
+}
+
+export async function readPlatformStatuses(db: Db): Promise<Map<string, PlatformStatusRow>> {
+  const rows = await db.select().from(platformStatus)
+  return new Map(rows.map((row) => [row.platform, row]))
+}
+
+export async function readPlatformStatus(db: Db, platform: Platform) {
+  return db.select().from(platformStatus).where(eq(platformStatus.platform, platform)).get()
+}
+
+export function savePlatformStatus(db: Db, row: PlatformStatusRow) {
+  const { platform: _, ...fields } = row
+  return db
+    .insert(platformStatus)
+    .values(row)
+    .onConflictDoUpdate({ target: platformStatus.platform, set: fields })
+}

@@ -1,0 +1,192 @@
+// clist.by API v4 for the loopback stand-in: GET /clist/contest/ answers from the recorded
+// contests with the real filters, ordering, pages and meta, behind ApiKey authentication and a
+// per-user limit of requests a minute (429 with Retry-After beyond it), as clist's tastypie does.
+import dataset from '../../src/platforms/clist/fixtures/contests.json'
+
+interface Response {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+interface ClistObject {
+  id: number
+  resource: string
+  resource_id: number
+  start: string
+  end: string
+  [field: string]: unknown
+}
+
+/** What tests may change through POST /__control/clist. */
+export interface ClistSettings {
+  /** Requests a user may make in any 60 s (clist's default is 10). */
+  limitPerMinute?: number
+  /** The only key accepted ("user:key"); unset, any `ApiKey name:key` is. */
+  apiKey?: string | null
+  /** The stand-in's clock in epoch ms, for the rate window and `upcoming`; null: the real one. */
+  now?: number | null
+  /** Back to the defaults, with every user's request count forgotten. */
+  reset?: boolean
+}
+
+const BASE = '/clist'
+const DEFAULT_LIMIT_PER_MINUTE = 10
+const WINDOW_MS = 60_000
+/** tastypie's page size when none is asked for, and its most. */
+const DEFAULT_PAGE = 100
+const MAX_PAGE = 1000
+const ORDERINGS = ['id', 'event', 'start', 'end', 'resource_id', 'duration', 'parsed_at']
+
+export function createClistStandIn() {
+  const objects = dataset.objects as ClistObject[]
+  let limitPerMinute = DEFAULT_LIMIT_PER_MINUTE
+  let apiKey: string | null = null
+  let fixedNow: number | null = null
+  /** Times of the answered requests of each user, oldest first. */
+  let seen = new Map<string, number[]>()
+  const now = () => fixedNow ?? Date.now()
+
+  function configure(settings: ClistSettings): void {
+    if (settings.reset) {
+      limitPerMinute = DEFAULT_LIMIT_PER_MINUTE
+      apiKey = null
+      fixedNow = null
+      seen = new Map()
+    }
+    if (settings.limitPerMinute !== undefined) limitPerMinute = settings.limitPerMinute
+    if (settings.apiKey !== undefined) apiKey = settings.apiKey
+    if (settings.now !== undefined) fixedNow = settings.now
+  }
+
+  /** The user an Authorization header names, when it is a key this stand-in accepts. */
+  function userOf(authorization: string | undefined): string | undefined {
+    const match = /^ApiKey ([^:\s]+):(\S+)$/.exec(authorization ?? '')
+    if (!match || (apiKey !== null && `${match[1]}:${match[2]}` !== apiKey)) return undefined
+    return match[1]
+  }
+
+  /** Seconds until the user may ask again, or undefined when this request is allowed. */
+  function throttled(user: string): number | undefined {
+    const at = now()
+    const recent = (seen.get(user) ?? []).filter((t) => t > at - WINDOW_MS)
+    seen.set(user, recent)
+    if (recent.length >= limitPerMinute) {
+      const oldest = recent[recent.length - limitPerMinute]
+      return Math.max(1, Math.ceil((oldest + WINDOW_MS - at) / 1000))
+    }
+    recent.push(at)
+    return undefined
+  }
+
+  /** The answer to a request under /clist/. */
+  function respond(method: string, url: URL, headers: Record<string, string>): Response {
+    if (method !== 'GET' || url.pathname !== `${BASE}/contest/`) {
+      return { status: 404, body: { error_message: 'Not found' } }
+    }
+    // Authentication first, then the throttle; neither a refused nor a throttled request counts.
+    const user = userOf(headers.authorization)
+    if (!user) return { status: 401 }
+    const retryAfter = throttled(user)
+    if (retryAfter !== undefined) {
+      return { status: 429, headers: { 'retry-after': String(retryAfter) } }
+    }
+    return listContests(url.searchParams)
+  }
+
+  function listContests(query: URLSearchParams): Response {
+    const limit = pageSize(query.get('limit'))
+    const offset = Number(query.get('offset') ?? 0)
+    if (limit === undefined || !Number.isInteger(offset) || offset < 0) {
+      return badRequest('Invalid limit or offset provided. Please provide a positive integer.')
+    }
+    const filtered = filterContests(query)
+    if (typeof filtered === 'string') return badRequest(filtered)
+    const page = filtered.slice(offset, offset + limit)
+    const meta = {
+      estimated_count: filtered.length,
+      limit,
+      // Set whenever the page has items, whatever lies after it (clist's paginator never counts).
+      next: page.length ? pageUri(query, limit, offset + limit) : null,
+      offset,
+      previous: offset > 0 ? pageUri(query, limit, Math.max(0, offset - limit)) : null,
+      total_count: query.get('total_count') === 'true' ? filtered.length : null,
+    }
+    return {
+      status: 200,
+      body: { meta, objects: page },
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    }
+  }
+
+  /** The contests the query's filters keep, ordered as asked; or why the query is refused. */
+  function filterContests(query: URLSearchParams): ClistObject[] | string {
+    let list = objects
+    const resources = query.getAll('resource').flatMap((r) => r.split(','))
+    if (resources.length) list = list.filter((c) => resources.includes(c.resource))
+    const ids = query.get('resource_id__in') ?? query.get('resource_id')
+    if (ids) list = list.filter((c) => ids.split(',').map(Number).includes(c.resource_id))
+    for (const [field, compare] of [
+      ['start__gt', (t: number, v: number) => t > v],
+      ['start__gte', (t: number, v: number) => t >= v],
+      ['start__lt', (t: number, v: number) => t < v],
+      ['end__gt', (t: number, v: number) => t > v],
+      ['end__gte', (t: number, v: number) => t >= v],
+      ['end__lt', (t: number, v: number) => t < v],
+    ] as const) {
+      const text = query.get(field)
+      if (text === null) continue
+      const value = clistTime(text)
+      if (Number.isNaN(value)) return `'${text}' is not a valid date for ${field}.`
+      const key = field.startsWith('start') ? 'start' : 'end'
+      list = list.filter((c) => compare(clistTime(c[key]), value))
+    }
+    const upcoming = query.get('upcoming')
+    if (upcoming !== null) {
+      const wanted = ['true', '1', 'yes'].includes(upcoming.toLowerCase())
+      list = list.filter((c) => clistTime(c.end) > now() === wanted)
+    }
+    const orderBy = query.get('order_by')
+    if (orderBy) {
+      const field = orderBy.replace(/^-/, '')
+      if (!ORDERINGS.includes(field)) return `No matching '${field}' field for ordering on.`
+      const sign = orderBy.startsWith('-') ? -1 : 1
+      list = [...list].sort((a, b) => sign * compareValues(a[field], b[field]))
+    }
+    return list
+  }
+
+  return { respond, configure, reset: () => configure({ reset: true }) }
+}
+
+/** tastypie's page size: the default when unset, its most when 0 or more than its most. */
+function pageSize(text: string | null): number | undefined {
+  if (text === null) return DEFAULT_PAGE
+  const limit = Number(text)
+  if (!Number.isInteger(limit) || limit < 0) return undefined
+  return limit === 0 || limit > MAX_PAGE ? MAX_PAGE : limit
+}
+
+/** A page's address as clist writes it in meta: a path with the query it was asked with. */
+function pageUri(query: URLSearchParams, limit: number, offset: number): string {
+  const params = new URLSearchParams(query)
+  params.set('limit', String(limit))
+  params.set('offset', String(offset))
+  return `${BASE}/contest/?${params}`
+}
+
+/** A filter's or an item's time: naive ones are UTC, as clist writes and reads them. */
+function clistTime(text: string): number {
+  return Date.parse(/(Z|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text}Z`)
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  // Nulls last, as clist orders them.
+  if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1
+  if (b === null || b === undefined) return -1
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function badRequest(message: string): Response {
+  return { status: 400, body: { error: message } }
+}
