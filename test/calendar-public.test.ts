@@ -3,10 +3,8 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { contestUid } from '../src/calendar/contest-event.ts'
-import { createDb } from '../src/db/client.ts'
-import { settings } from '../src/env.ts'
 import { DAY_MS, HOUR_MS } from '../src/lib/time.ts'
-import { runSync } from '../src/sync/job.ts'
+import { runSync, syncDeps } from '../src/sync/job.ts'
 import { contentLines, fetchFeed } from './helpers/calendar.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
 import { servePlatform } from './helpers/platforms.ts'
@@ -118,7 +116,7 @@ describe('GET /contests/calendar.ics', () => {
   it('refuses unknown keys and bad values with a 400 in the error shape', async () => {
     const cases: [string, string][] = [
       ['platfrom=codeforces', 'property platfrom should not exist'],
-      ['platform=codeforces,topcoder', 'platform must be a comma-separated list of:'],
+      ['platform=codeforces,nosuchjudge', 'platform must be a comma-separated list of:'],
       ['platform=', 'platform must be a comma-separated list of:'],
       ['type=CF,div2', 'type must be a comma-separated list of:'],
       ['minDuration=abc', 'minDuration must be a whole number of minutes'],
@@ -211,13 +209,7 @@ describe('SEQUENCE', () => {
     })
     const sync = async (payload: unknown, at: number) => {
       await servePlatform('codeforces', payload)
-      const deps = {
-        db: createDb(env.DB),
-        kv: env.KV,
-        settings: settings(env),
-        fetchFn: (input: string, init?: RequestInit) => fetch(input, init),
-      }
-      const { reports } = await runSync(deps, ['codeforces'], at)
+      const { reports } = await runSync(syncDeps(env), ['codeforces'], at)
       expect(reports[0].error).toBeUndefined()
     }
     const event = async () => {

@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
-import { serveAllPlatforms, servePlatform } from './helpers/platforms.ts'
+import { serveAllPlatforms, servePlatform, SOURCED_PLATFORMS } from './helpers/platforms.ts'
 import { standIn } from './helpers/stand-in.ts'
 import { createAdmin } from './helpers/users.ts'
 import { call, getJson } from './helpers/worker.ts'
@@ -223,16 +223,11 @@ describe('PATCH and DELETE /contests/:id', () => {
 
 describe('POST /contests/sync', () => {
   it('syncs every platform and answers each outcome', async () => {
-    await serveAllPlatforms()
+    await serveAllPlatforms(Date.now())
     const res = await send('POST', '/contests/sync')
     expect(res.status).toBe(200)
     const { results } = await res.json<{ results: { platform: string; created: number }[] }>()
-    expect(results.map((r) => r.platform)).toEqual([
-      'codeforces',
-      'leetcode',
-      'codechef',
-      'atcoder',
-    ])
+    expect(results.map((r) => r.platform)).toEqual(SOURCED_PLATFORMS)
     for (const r of results) expect(r.created).toBeGreaterThan(0)
   })
 
@@ -243,12 +238,12 @@ describe('POST /contests/sync', () => {
     const { results } = await res.json<{ results: { platform: string; error?: string }[] }>()
     expect(results).toHaveLength(1)
     expect(results[0].error).toMatch(/502/)
-    expect((await send('POST', '/contests/sync/topcoder')).status).toBe(400)
+    expect((await send('POST', '/contests/sync/nosuchjudge')).status).toBe(400)
   })
 
   it('answers 409 while another sync runs, and 403 to a user', async () => {
     await env.DB.prepare(
-      "INSERT INTO job_locks (name, holder, expires_at) VALUES ('contest-sync', 'other', ?)",
+      "INSERT INTO job_locks (name, holder, expires_at) VALUES ('contest-sync:codeforces', 'other', ?)",
     )
       .bind(Date.now() + 60_000)
       .run()

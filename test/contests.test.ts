@@ -1,4 +1,5 @@
 // The public contest endpoints: lists, search, lookup, filters, statistics and their errors.
+import { PLATFORMS } from '../src/platforms/registry.ts'
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { HOUR_MS } from '../src/lib/time.ts'
@@ -8,8 +9,7 @@ import { call, countingD1, getJson } from './helpers/worker.ts'
 beforeEach(clearContests)
 
 const names = (list: { name: string }[]) => list.map((c) => c.name)
-const PLATFORM_VALUES =
-  'platform must be one of the following values: codeforces, leetcode, codechef, atcoder'
+const PLATFORM_VALUES = `platform must be one of the following values: ${PLATFORMS.join(', ')}`
 
 describe('GET /contests/health', () => {
   it('answers ok with the current time and runs no database query', async () => {
@@ -56,7 +56,7 @@ describe('GET /contests/upcoming', () => {
   })
 
   it('rejects an unknown platform with a 400 naming the allowed values', async () => {
-    const { status, body } = await getJson('/contests/upcoming?platform=topcoder')
+    const { status, body } = await getJson('/contests/upcoming?platform=nosuchjudge')
     expect(status).toBe(400)
     expect(body).toEqual({ statusCode: 400, message: [PLATFORM_VALUES], error: 'Bad Request' })
   })
@@ -377,7 +377,7 @@ describe('GET /contests/stats/:platform', () => {
   })
 
   it('rejects an unknown platform', async () => {
-    const { status, body } = await getJson('/contests/stats/topcoder')
+    const { status, body } = await getJson('/contests/stats/nosuchjudge')
     expect(status).toBe(400)
     expect(body.message).toEqual([PLATFORM_VALUES])
   })

@@ -1,27 +1,26 @@
-// The catalogue sync job: all four platforms from recorded payloads, idempotence, isolation of a
+// The catalogue sync job: every platform from its recorded answers, idempotence, isolation of a
 // failing platform, reschedules, overlap protection and the record of runs.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { catalogueVersion } from '../src/contests/catalogue-version.ts'
-import { PLATFORMS } from '../src/contests/schemas.ts'
 import { createDb } from '../src/db/client.ts'
-import { settings } from '../src/env.ts'
 import { runCron } from '../src/jobs/cron.ts'
 import { acquireLock } from '../src/db/job-lock.ts'
-import { runSync, SyncInProgressError } from '../src/sync/job.ts'
+import { runSync, syncDeps, SyncInProgressError } from '../src/sync/job.ts'
 import { lastSuccessfulSync } from '../src/sync/runs.ts'
 import { clearContests } from './helpers/contests.ts'
-import { FIXTURES, RECORDED_AT, serveAllPlatforms, servePlatform } from './helpers/platforms.ts'
+import {
+  fixtureText,
+  RECORDED_AT,
+  serveAllPlatforms,
+  servePlatform,
+  SOURCED_PLATFORMS as PLATFORMS,
+} from './helpers/platforms.ts'
 import { standIn } from './helpers/stand-in.ts'
 import { getJson } from './helpers/worker.ts'
 
 const db = createDb(env.DB)
-const deps = () => ({
-  db,
-  kv: env.KV,
-  settings: settings(env),
-  fetchFn: (input: string, init?: RequestInit) => fetch(input, init),
-})
+const deps = () => syncDeps(env)
 
 beforeEach(async () => {
   await standIn.reset()
@@ -29,6 +28,7 @@ beforeEach(async () => {
   await env.DB.batch([
     env.DB.prepare('DELETE FROM sync_runs'),
     env.DB.prepare('DELETE FROM job_locks'),
+    env.DB.prepare('DELETE FROM platform_status'),
   ])
 })
 
@@ -40,7 +40,7 @@ async function count(sql: string, ...params: unknown[]) {
 }
 
 describe('sync of all platforms', () => {
-  it('stores contests from each of the four recorded payloads and records each run', async () => {
+  it("stores contests from every platform's recorded answers and records each run", async () => {
     await serveAllPlatforms()
     const before = await catalogueVersion(env.KV)
     const { reports } = await runSync(deps(), PLATFORMS, RECORDED_AT)
@@ -53,7 +53,9 @@ describe('sync of all platforms', () => {
       )
       expect(stored, report.platform).toBe(report.created)
     }
-    expect(await count("SELECT count(*) AS n FROM sync_runs WHERE status = 'success'")).toBe(4)
+    expect(await count("SELECT count(*) AS n FROM sync_runs WHERE status = 'success'")).toBe(
+      PLATFORMS.length,
+    )
     expect(await catalogueVersion(env.KV)).not.toBe(before)
     expect(await lastSuccessfulSync(db, 'atcoder')).toBeGreaterThanOrEqual(RECORDED_AT)
   })
@@ -70,14 +72,14 @@ describe('sync of all platforms', () => {
     expect(await catalogueVersion(env.KV)).toBe(version)
   })
 
-  it('isolates a failing platform: one down, three synced, the failure recorded', async () => {
+  it('isolates a failing platform: one down, the others synced, the failure recorded', async () => {
     await serveAllPlatforms()
     await servePlatform('codeforces', { error: 'upstream down' }, 503)
     const { reports } = await runSync(deps(), PLATFORMS, RECORDED_AT)
     const byPlatform = Object.fromEntries(reports.map((r) => [r.platform, r]))
     expect(byPlatform.codeforces.error).toMatch(/503/)
     expect(byPlatform.codeforces.created).toBe(0)
-    for (const platform of ['leetcode', 'codechef', 'atcoder'] as const) {
+    for (const platform of PLATFORMS.filter((p) => p !== 'codeforces')) {
       expect(byPlatform[platform].error).toBeUndefined()
       expect(byPlatform[platform].created).toBeGreaterThan(0)
     }
@@ -101,7 +103,9 @@ describe('sync of all platforms', () => {
     await runSync(deps(), ['codeforces'], RECORDED_AT)
     await env.DB.prepare("UPDATE contests SET is_notified = 1 WHERE platform_id = '2301'").run()
 
-    const moved = structuredClone(FIXTURES.codeforces) as {
+    const moved = JSON.parse(
+      fixtureText('codeforces', 'fixtures/codeforces-contest-list.json'),
+    ) as {
       result: { id: number; startTimeSeconds?: number }[]
     }
     const contest = moved.result.find((c) => c.id === 2301)!
@@ -129,7 +133,9 @@ describe('sync of all platforms', () => {
 
   it('never overlaps: a second run while one holds the lease is refused, and the cron skips', async () => {
     await serveAllPlatforms()
-    expect(await acquireLock(db, 'contest-sync', 'someone-else', RECORDED_AT, 600_000)).toBe(true)
+    expect(
+      await acquireLock(db, 'contest-sync:codeforces', 'someone-else', RECORDED_AT, 600_000),
+    ).toBe(true)
     await expect(runSync(deps(), PLATFORMS, RECORDED_AT)).rejects.toBeInstanceOf(
       SyncInProgressError,
     )

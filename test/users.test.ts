@@ -204,7 +204,7 @@ describe('PUT /users/profile', () => {
       token: me.accessToken,
       body: {
         name: 'A',
-        preferences: { notifyBefore: 169, platforms: ['codeforces', 'topcoder'] },
+        preferences: { notifyBefore: 169, platforms: ['codeforces', 'nosuchjudge'] },
       },
     })
     expect(res.status).toBe(400)

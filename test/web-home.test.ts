@@ -1,6 +1,7 @@
 // The home page (GET /): the contract's markup, filters through a plain GET form, the feed link,
 // friendly 400s, the CSP and hashed assets, and caching under the catalogue version.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { PLATFORMS } from '../src/platforms/registry.ts'
 import { appScript, appStyle } from '../src/web/assets/hashed.ts'
 import { CONTENT_SECURITY_POLICY } from '../src/web/page-headers.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
@@ -158,7 +159,7 @@ describe('GET /', () => {
 
   it('answers an invalid filter value with a 400 page and ignores keys it does not know', async () => {
     const cases: [string, string][] = [
-      ['/?platform=topcoder', 'platform must be one of: codeforces, leetcode, codechef, atcoder'],
+      ['/?platform=nosuchjudge', `platform must be one of: ${PLATFORMS.join(', ')}`],
       ['/?type=DIV2', 'type must be one of:'],
       ['/?type=CF&type=ABC', 'type may be given once'],
       ['/?q=a&q=b', 'q may be given once'],

@@ -207,7 +207,7 @@ describe('preferences', () => {
 
   it('refuses an unknown platform next to the platforms, and keeps what was stored', async () => {
     const { user, client } = await signedIn()
-    const page = await save(client, 'platforms', { platforms: ['codeforces', 'topcoder'] })
+    const page = await save(client, 'platforms', { platforms: ['codeforces', 'nosuchjudge'] })
     expectPage(page, 400)
     expect(await fieldError(page, 'platforms')).toBe('Platforms must contain valid platform names')
     // The form shows what was sent, not what is stored.

@@ -116,7 +116,7 @@ describe('contest.created', () => {
 
   it('fires for the contests the scheduled sync creates', async () => {
     const { made } = await subscribe(['contest.created'])
-    await serveAllPlatforms()
+    await serveAllPlatforms(Date.now())
     await runCron('0 */6 * * *', jobEnv(), Date.now())
     const stored = await env.DB.prepare('SELECT count(*) AS n FROM contests').first<{ n: number }>()
     expect(stored!.n).toBeGreaterThan(0)

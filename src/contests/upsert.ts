@@ -62,8 +62,7 @@ export async function upsertPlatformContests(
       created.push({ ...newContestRow(input, now), syncHash: hash })
       continue
     }
-    // A cancelled contest listed again comes back, even unchanged.
-    if (current.syncHash === hash && current.isActive) {
+    if (current.syncHash === hash) {
       unchanged++
       continue
     }
@@ -79,6 +78,9 @@ export async function upsertPlatformContests(
           syncHash: hash,
           lastSyncedAt: now,
           updatedAt: now,
+          // Listed again after the sync cancelled it (its hash cleared): on after all. A contest
+          // an admin deactivated keeps its hash, and stays off.
+          ...(current.syncHash === null && { isActive: true }),
           ...(moved && { isNotified: false }),
         })
         .where(eq(contests.id, current.id)),
@@ -90,7 +92,8 @@ export async function upsertPlatformContests(
   }
   const updated = statements.length - rescheduled
 
-  // Only rows a sync wrote (they carry a hash): an admin's own entry is no source's to cancel.
+  // Only rows a sync wrote (they carry a hash): an admin's own entry is no source's to cancel. The
+  // hash is cleared with it, which marks the row as the sync's cancellation.
   const listed = new Set(inputs.map((input) => input.platformId))
   const cancelled = complete
     ? existing
@@ -101,7 +104,7 @@ export async function upsertPlatformContests(
     statements.push(
       db
         .update(contests)
-        .set({ isActive: false, updatedAt: now })
+        .set({ isActive: false, syncHash: null, updatedAt: now })
         .where(inArray(contests.id, cancelled.slice(i, i + IDS_PER_UPDATE))),
     )
   }

@@ -2,13 +2,31 @@
 // names and links, settings, the seed and the stand-ins all derive from this list.
 import { atcoder } from './atcoder/index.ts'
 import { codechef } from './codechef/index.ts'
+import { code360 } from './code360/index.ts'
 import { codeforces } from './codeforces/index.ts'
 import { codeforcesGym } from './codeforces-gym/index.ts'
+import { codingame } from './codingame/index.ts'
 import type { PlatformModule } from './define.ts'
+import { dmoj } from './dmoj/index.ts'
+import { geeksforgeeks } from './geeksforgeeks/index.ts'
+import { hackerearth } from './hackerearth/index.ts'
+import { hackerrank } from './hackerrank/index.ts'
+import { icpc } from './icpc/index.ts'
+import { kaggle } from './kaggle/index.ts'
+import { kattis } from './kattis/index.ts'
 import { leetcode } from './leetcode/index.ts'
 import { leetcodeCn } from './leetcode-cn/index.ts'
+import { luogu } from './luogu/index.ts'
+import { metaHackerCup } from './meta-hacker-cup/index.ts'
+import { nowcoder } from './nowcoder/index.ts'
+import { topcoder } from './topcoder/index.ts'
+import { toph } from './toph/index.ts'
+import { yukicoder } from './yukicoder/index.ts'
 
-/** In the order pages list them: the four of the first release, then by id. */
+/**
+ * In the order pages list them: the four of the first release, the platforms with a source of
+ * their own, then the long tail that only clist.by lists.
+ */
 export const PLATFORM_MODULES = [
   codeforces,
   leetcode,
@@ -16,6 +34,21 @@ export const PLATFORM_MODULES = [
   atcoder,
   codeforcesGym,
   leetcodeCn,
+  yukicoder,
+  dmoj,
+  luogu,
+  nowcoder,
+  hackerearth,
+  geeksforgeeks,
+  code360,
+  hackerrank,
+  topcoder,
+  kattis,
+  toph,
+  codingame,
+  kaggle,
+  metaHackerCup,
+  icpc,
 ] as const
 
 type Module = (typeof PLATFORM_MODULES)[number]

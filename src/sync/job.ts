@@ -64,6 +64,8 @@ export interface SyncDeps {
   fetchFn: FetchFn
   retentionDays: number
   userAgent: string
+  /** Per upstream request; UPSTREAM_TIMEOUT_MS unless given (tests of a stalled source). */
+  timeoutMs?: number
   /** Each platform's upstream base: its var in the environment, else the module's default. */
   baseUrl: (module: PlatformModule) => string
   clist?: ClistAccess
@@ -199,6 +201,7 @@ async function askOwnSource(
       now,
       retentionDays: deps.retentionDays,
       userAgent: deps.userAgent,
+      timeoutMs: deps.timeoutMs,
     })
     return { verdict: judge(result, previous, now), result, source: 'own' }
   } catch (error) {
@@ -221,6 +224,7 @@ async function askClist(
       now,
       fetchFn: deps.fetchFn,
       userAgent: deps.userAgent,
+      timeoutMs: deps.timeoutMs,
       takeRequest: clist.takeRequest,
     })
     const result = clistContests(module, fetched.entries, now)

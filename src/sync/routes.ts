@@ -8,7 +8,13 @@ import type { Context } from 'hono'
 import { emitContestCreated } from '../webhooks/contest-events.ts'
 import { announceIncidents } from './incidents.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
-import { runSync, syncDeps, SyncInProgressError, type PlatformSyncReport } from './job.ts'
+import {
+  runSync,
+  syncDeps,
+  syncedPlatforms,
+  SyncInProgressError,
+  type PlatformSyncReport,
+} from './job.ts'
 
 const SyncResults = z
   .object({
@@ -70,5 +76,5 @@ async function sync(c: Context<AppEnv>, platforms: readonly Platform[]) {
 export const syncRoutes = createRouter()
 
 syncRoutes
-  .openapi(syncAll, async (c) => c.json(await sync(c, PLATFORMS), 200))
+  .openapi(syncAll, async (c) => c.json(await sync(c, syncedPlatforms(syncDeps(c.env))), 200))
   .openapi(syncOne, async (c) => c.json(await sync(c, [c.req.valid('param').platform]), 200))

@@ -25,11 +25,20 @@ export function fixtureText(platform: Platform, file: string): string {
   return text
 }
 
+const WEEK_MS = 7 * 86_400_000
+
 /**
  * Makes every request of `platform`'s source answer with its recorded file, or with `body` and
- * `status` when given (a string is sent as it is, anything else as JSON).
+ * `status` when given (a string is sent as it is, anything else as JSON). With `now`, the recorded
+ * times move by whole weeks to it, for tests that sync at the clock's time.
  */
-export async function servePlatform(platform: Platform, body?: unknown, status = 200) {
+export async function servePlatform(
+  platform: Platform,
+  body?: unknown,
+  status = 200,
+  now = RECORDED_AT,
+) {
+  const shiftMs = Math.round((now - RECORDED_AT) / WEEK_MS) * WEEK_MS
   const source = platformModule(platform).source
   if (!source) throw new Error(`${platform} has no source of its own`)
   for (const route of source.fixtures) {
@@ -41,7 +50,7 @@ export async function servePlatform(platform: Platform, body?: unknown, status =
       responses: [
         {
           status,
-          body: body === undefined ? fixtureText(platform, route.file) : body,
+          body: body === undefined ? route.shift(fixtureText(platform, route.file), shiftMs) : body,
           headers: { 'content-type': route.contentType },
         },
       ],
@@ -49,6 +58,6 @@ export async function servePlatform(platform: Platform, body?: unknown, status =
   }
 }
 
-export async function serveAllPlatforms() {
-  for (const platform of SOURCED_PLATFORMS) await servePlatform(platform)
+export async function serveAllPlatforms(now = RECORDED_AT) {
+  for (const platform of SOURCED_PLATFORMS) await servePlatform(platform, undefined, 200, now)
 }

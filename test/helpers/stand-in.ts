@@ -31,6 +31,8 @@ export const standIn = {
   script: (rule: {
     method?: string
     pathPrefix: string
+    /** Query parameters the request must carry, to tell pages (or gym=true) apart. */
+    query?: Record<string, string>
     responses: ScriptedResponse[]
     failRate?: number
     failure?: ScriptedResponse

@@ -23,6 +23,8 @@ export interface ScriptedResponse {
   status: number
   body?: unknown
   headers?: Record<string, string>
+  /** Answers only after this long: a slow or stalled upstream. */
+  delayMs?: number
 }
 
 /**
@@ -33,6 +35,8 @@ export interface ScriptedResponse {
 interface Rule {
   method?: string
   pathPrefix: string
+  /** Query parameters the request must carry (others are ignored), to tell pages apart. */
+  query?: Record<string, string>
   responses: ScriptedResponse[]
   /** When set, each request fails with `failure` with this probability instead. */
   failRate?: number
@@ -177,13 +181,18 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     requests.push(recorded)
 
     const rule = rules.find(
-      (r) => (!r.method || r.method === req.method) && url.pathname.startsWith(r.pathPrefix),
+      (r) =>
+        (!r.method || r.method === req.method) &&
+        url.pathname.startsWith(r.pathPrefix) &&
+        Object.entries(r.query ?? {}).every(([k, v]) => url.searchParams.get(k) === v),
     )
     if (rule && scriptedFailure(rule, path, body)) {
       return send(rule.failure ?? { status: 503, body: { error: 'scripted failure' } })
     }
     if (rule && rule.responses.length > 0) {
-      return send(rule.responses.length > 1 ? rule.responses.shift()! : rule.responses[0])
+      const response = rule.responses.length > 1 ? rule.responses.shift()! : rule.responses[0]
+      if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs))
+      return send(response)
     }
     const method = req.method ?? 'GET'
     if (url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))

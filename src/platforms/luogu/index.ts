@@ -153,7 +153,7 @@ function idOf(item: unknown): string | undefined {
 }
 
 /** The type of a contest clist lists: clist gives no rule, so the name is all there is. */
-export function luoguTypeFromName(name: string): LuoguType {
+function luoguTypeFromName(name: string): LuoguType {
   if (/[IX]CPC|CCPC|ACM/i.test(name)) return 'ICPC'
   if (/乐多/.test(name)) return 'LEDUO'
   return 'OI'
