@@ -14,6 +14,8 @@ swc.parseFileSync = (path, options) =>
 const LAYERS = [
   { name: 'core', paths: ['lib', 'ports', 'env.ts', 'app-env.ts'] },
   { name: 'platform', paths: ['db', 'rate-limit'] },
+  // The platform modules and their sources: what each judge is and how its contests are read.
+  { name: 'sources', paths: ['platforms'] },
   { name: 'http', paths: ['http'] },
   { name: 'channels', paths: ['channels'] },
   { name: 'contests', paths: ['contests'] },
@@ -113,7 +115,8 @@ const config = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/resources/gen/' },
+    // Generated code, and the platform modules' tests (they sit beside their fixtures, not in the app).
+    exclude: { path: '(^src/resources/gen/|\\.test\\.ts$)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     parser: 'swc',

@@ -1,0 +1,216 @@
+// CodeChef's /api/list/contests/all: parsed from the recorded answer and fetched from the stand-in.
+import { beforeEach, describe, expect, it } from 'vitest'
+import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import type { SourceContest } from '../contest.ts'
+import { RECORDED_AT } from '../fixture-time.ts'
+import { TYPES_BY_PLATFORM } from '../registry.ts'
+import type { AdapterResult, FetchFn, SourceRequest } from '../source.ts'
+import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
+import codechefAll from './fixtures/codechef-contests-all.json'
+import {
+  codechef,
+  codechefDivision,
+  codechefType,
+  fetchCodechef,
+  parseCodechefContests,
+} from './index.ts'
+
+const NOW = RECORDED_AT
+const realFetch: FetchFn = (input, init) => fetch(input, init)
+// Nothing listens on port 9 (discard), so the connection is refused.
+const CLOSED_PORT = 'http://127.0.0.1:9'
+
+const request = (fields: Partial<SourceRequest> = {}): SourceRequest => ({
+  baseUrl: `${standInUrl}/codechef-api`,
+  fetchFn: realFetch,
+  now: NOW,
+  ...fields,
+})
+
+beforeEach(() => standIn.reset())
+
+const byId = (result: AdapterResult, platformId: string) => {
+  const contest = result.contests.find((c) => c.platformId === platformId)
+  if (!contest) throw new Error(`no contest ${platformId} in the result`)
+  return contest
+}
+const ids = (result: AdapterResult) => result.contests.map((c) => c.platformId)
+
+/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
+async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(UpstreamError)
+  expect((error as UpstreamError).kind).toBe(kind)
+  return error as UpstreamError
+}
+
+function expectWellFormed(contests: SourceContest[]) {
+  expect(contests.length).toBeGreaterThan(0)
+  for (const c of contests) {
+    expect(c.platform).toBe('codechef')
+    expect(TYPES_BY_PLATFORM.codechef).toContain(c.type)
+    expect(c.endTime).toBeGreaterThan(c.startTime)
+    expect(c.name.trim()).toBe(c.name)
+    expect(c.websiteUrl).toMatch(/^https:\/\//)
+  }
+  expect(new Set(contests.map((c) => c.platformId)).size).toBe(contests.length)
+}
+
+describe('CodeChef adapter', () => {
+  const parsed = () => parseCodechefContests(codechefAll, NOW)
+
+  it('turns present, future and past contests into contests with IST times in UTC', () => {
+    const result = parsed()
+    expectWellFormed(result.contests)
+    expect(result.contests).toHaveLength(21)
+    expect(byId(result, 'START265')).toEqual({
+      platform: 'codechef',
+      platformId: 'START265',
+      name: 'Starters 265',
+      type: 'STARTERS',
+      startTime: Date.parse('2026-11-25T14:30:00Z'),
+      endTime: Date.parse('2026-11-25T16:30:00Z'),
+      websiteUrl: 'https://www.codechef.com/START265',
+      registrationUrl: 'https://www.codechef.com/START265',
+    })
+  })
+
+  it('maps Starters, Cook-Off, Lunchtime and Long contests to their types', () => {
+    const result = parsed()
+    expect(byId(result, 'START264').type).toBe('STARTERS')
+    expect(byId(result, 'COOK160').type).toBe('COOK_OFF')
+    expect(byId(result, 'LTIME125').type).toBe('LUNCH_TIME')
+    expect(byId(result, 'DEC261').type).toBe('LONG')
+    expect(byId(result, 'OCT261').type).toBe('LONG')
+  })
+
+  it('counts contests of no known series as unsupported', () => {
+    const result = parsed()
+    expect(result.unsupported).toBe(3)
+    for (const code of ['TCUP2026', 'SNCK2026Q', 'CMAT26']) expect(ids(result)).not.toContain(code)
+  })
+
+  it('skips and counts an item with an unreadable start and one without a code', () => {
+    const result = parsed()
+    expect(result.skipped).toBe(2)
+    expect(result.errors[0]).toMatch(/^codechef contest START267: contest_start_date_iso/)
+    expect(result.errors[1]).toMatch(/^codechef contest #\d+: contest_code/)
+    expect(ids(result)).not.toContain('START267')
+  })
+
+  it('takes distinct_users as the participant count once anyone has taken part', () => {
+    const result = parsed()
+    expect(byId(result, 'START264').participantCount).toBe(24871)
+    expect(byId(result, 'START265')).not.toHaveProperty('participantCount')
+  })
+
+  it('gives a difficulty only to a contest for exactly one division', () => {
+    const result = parsed()
+    expect(byId(result, 'START265D')).toMatchObject({
+      difficulty: 'BEGINNER',
+      platformMetadata: { division: 'div4' },
+    })
+    expect(byId(result, 'LTIME124')).toMatchObject({ difficulty: 'EXPERT' })
+    expect(byId(result, 'LTIME125')).not.toHaveProperty('difficulty')
+    expect(byId(result, 'COOK160')).not.toHaveProperty('difficulty')
+    expect(byId(result, 'START266')).not.toHaveProperty('difficulty')
+  })
+
+  it('reads divisions from codes and names', () => {
+    expect(codechefDivision('START265B', 'Starters 265')).toBe('div2')
+    expect(codechefDivision('START265', 'Starters 265 (Div. 3)')).toBe('div3')
+    expect(codechefDivision('LTIME99', 'Lunchtime (Rated for Division 1)')).toBe('div1')
+    expect(codechefDivision('START55', 'Starters 55 (Rated for Div 2, 3 & 4)')).toBeUndefined()
+    expect(codechefDivision('COOK1', 'Cook-Off (Rated for Div 1 & 2)')).toBeUndefined()
+    expect(codechefType('JUNE21', 'June Challenge 2021')).toBe('LONG')
+    expect(codechefType('XYZ', 'Starters 1')).toBe('STARTERS')
+    expect(codechefType('CMAT26', 'Code Mates 26')).toBeUndefined()
+  })
+
+  it('leaves out contests that finished before the retention window', () => {
+    const result = parsed()
+    expect(ids(result)).toContain('START252')
+    expect(ids(result)).not.toContain('START251')
+  })
+
+  it('takes the end from contest_duration when the ISO end is blank', () => {
+    const entry = { ...codechefAll.future_contests[0], contest_end_date_iso: '' }
+    const payload = { present_contests: [], future_contests: [entry] }
+    const [contest] = parseCodechefContests(payload, NOW).contests
+    expect(contest.endTime - contest.startTime).toBe(120 * 60_000)
+  })
+
+  it('keeps one entry for a contest listed both as present and as future', () => {
+    const entry = codechefAll.future_contests[0]
+    const payload = { present_contests: [entry], future_contests: [entry], past_contests: [] }
+    expect(ids(parseCodechefContests(payload, NOW))).toEqual(['START265'])
+  })
+
+  it('throws a malformed error when the future list is missing, even if the past is there', async () => {
+    const { future_contests: _future, ...onlyPast } = codechefAll
+    await upstreamFailure(
+      Promise.resolve().then(() => parseCodechefContests(onlyPast, NOW)),
+      'malformed',
+    )
+  })
+
+  it('fetches /api/list/contests/all from the base URL, naming the service', async () => {
+    await standIn.script({
+      method: 'GET',
+      pathPrefix: '/codechef-api/api/list/contests/all',
+      responses: [{ status: 200, body: codechefAll }],
+    })
+    const result = await fetchCodechef(request())
+    expect(result).toEqual(parsed())
+    const [sent] = await standIn.requests('/codechef-api/')
+    expect(sent.path).toBe('/codechef-api/api/list/contests/all')
+    expect(sent.headers['user-agent']).toContain('ContestAlertService')
+  })
+
+  it('reports an HTTP 500, a truncated body and a refused connection by kind', async () => {
+    await standIn.script({
+      pathPrefix: '/codechef-api/api/list/contests/all',
+      responses: [
+        { status: 500, body: { status: 'error', message: 'Internal Server Error' } },
+        { status: 200, body: JSON.stringify(codechefAll).slice(0, 1000) },
+      ],
+    })
+    const status = await upstreamFailure(fetchCodechef(request()), 'status')
+    expect(status.status).toBe(500)
+    await upstreamFailure(fetchCodechef(request()), 'malformed')
+    await upstreamFailure(fetchCodechef(request({ baseUrl: CLOSED_PORT })), 'network')
+  })
+})
+
+describe('the codechef descriptor', () => {
+  it('fetches from its CODECHEF_API_URL stand-in and gives well-formed contests', async () => {
+    await standIn.script({
+      pathPrefix: '/codechef-api/api/list/contests/all',
+      responses: [{ status: 200, body: codechefAll }],
+    })
+    expect(codechef.source!.setting).toBe('CODECHEF_API_URL')
+    expectWellFormed((await codechef.source!.fetch(request())).contests)
+  })
+
+  it('maps a clist.by entry to the code and type the own source stores', () => {
+    const entry = {
+      id: 1,
+      event: 'Starters 265',
+      href: 'https://www.codechef.com/START265',
+      startTime: 0,
+      endTime: 1,
+    }
+    const own = byId(parseCodechefContests(codechefAll, NOW), 'START265')
+    expect(codechef.clist!.contest(entry)).toEqual({ platformId: own.platformId, type: own.type })
+    expect(
+      codechef.clist!.contest({
+        ...entry,
+        event: 'Code Mates 26',
+        href: 'https://www.codechef.com/CMAT26',
+      }),
+    ).toBeUndefined()
+  })
+})
