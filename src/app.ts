@@ -29,7 +29,7 @@ import { notificationRoutes } from './notifications/api/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { platformRoutes } from './sync/platform-routes.ts'
-import { platformsOf } from './sync/platform-view.ts'
+import { platformsSnapshot } from './sync/platform-view.ts'
 import { syncRoutes } from './sync/routes.ts'
 import { lastSuccessfulSync } from './sync/runs.ts'
 import { muteLinkRoutes } from './users/mute-routes.ts'
@@ -132,7 +132,7 @@ export function createApp(options: AppOptions) {
     mountedTogether(
       publicCalendarRoutes,
       contestCalendarRoutes,
-      contestRoutes({ lastSyncOf: lastSuccessfulSync, platformsOf }),
+      contestRoutes({ lastSyncOf: lastSuccessfulSync, platformsSnapshot }),
       contestAdminRoutes(emitContestCreated),
       syncRoutes,
     ),

@@ -272,7 +272,7 @@ describe('GET /contests/platform/:platform', () => {
 
   it('rejects values outside their enumerations and limits out of range', async () => {
     const cases: [string, string][] = [
-      ['/contests/platform/hackerrank', PLATFORM_VALUES],
+      ['/contests/platform/nosuchjudge', PLATFORM_VALUES],
       [
         '/contests/platform/codeforces?phase=UPCOMING',
         'phase must be one of the following values: BEFORE, CODING, FINISHED',

@@ -92,12 +92,7 @@ describe('GET /', () => {
     const form = await selectOne(html, 'form#filters')
     expect(form.attrs).toMatchObject({ method: 'get', action: '/' })
     const boxes = await select(html, '#filters input[type="checkbox"][name="platform"]')
-    expect(boxes.map((b) => b.attrs.value)).toEqual([
-      'codeforces',
-      'leetcode',
-      'codechef',
-      'atcoder',
-    ])
+    expect(boxes.map((b) => b.attrs.value)).toEqual([...PLATFORMS])
     const options = await select(html, '#filters select[name="type"] option')
     expect(options[0].attrs.value).toBe('')
     expect(options.map((o) => o.attrs.value)).toContain('STARTERS')

@@ -93,7 +93,8 @@ describe('creating an endpoint', () => {
     expect(res.status).toBe(400)
     expect(res.body.message).toEqual([
       'each value in events must be one of the following values: contest.created, ' +
-        'contest.starting, contest.finished, notification.sent',
+        'contest.starting, contest.finished, notification.sent, platform.degraded, ' +
+        'platform.recovered',
     ])
   })
 

@@ -150,21 +150,20 @@ const byId = createRoute({
 export interface SyncRecords {
   /** When a platform last synced successfully. */
   lastSyncOf: (db: Db, platform: Platform) => Promise<number | null>
-  /** Every platform's freshness, as GET /platforms lists it. */
-  platformsOf: (env: AppEnv['Bindings'], now: number) => Promise<PlatformView[]>
+  /** Every platform's freshness as the last sync left it (no D1 read). */
+  platformsSnapshot: (env: AppEnv['Bindings']) => Promise<PlatformView[]>
 }
 
 const render = (rows: Parameters<typeof toApiContest>[0][], now: number) =>
   rows.map((row) => toApiContest(row, now))
 
 // Literal paths are registered before /{id}, so they win over it.
-export function contestRoutes({ lastSyncOf, platformsOf }: SyncRecords) {
+export function contestRoutes({ lastSyncOf, platformsSnapshot }: SyncRecords) {
   return createRouter()
     .openapi(health, async (c) => {
       c.header('Cache-Control', 'no-store')
-      const now = Date.now()
-      const platforms = await platformsOf(c.env, now)
-      return c.json({ status: 'ok' as const, timestamp: toIso(now), platforms }, 200)
+      const platforms = await platformsSnapshot(c.env)
+      return c.json({ status: 'ok' as const, timestamp: toIso(Date.now()), platforms }, 200)
     })
     .openapi(upcoming, async (c) => {
       const now = Date.now()

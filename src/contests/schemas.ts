@@ -199,6 +199,8 @@ export const HealthSchema = z
   .object({
     status: z.literal('ok'),
     timestamp,
-    platforms: z.array(PlatformViewSchema).openapi({ description: 'As GET /platforms' }),
+    platforms: z
+      .array(PlatformViewSchema)
+      .openapi({ description: 'As GET /platforms, as of the last sync' }),
   })
   .openapi('Health')

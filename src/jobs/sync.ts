@@ -1,7 +1,8 @@
 // Cron job: sync every platform side by side; a run that finds another still going skips rather
 // than overlaps. Incidents are announced; a platform that is not ok fails the run visibly.
 import type { Env } from '../env.ts'
-import { runSync, syncDeps, syncedPlatforms, SyncInProgressError } from '../sync/job.ts'
+import { syncDeps, syncedPlatforms } from '../sync/deps.ts'
+import { runSync, SyncInProgressError } from '../sync/job.ts'
 import { emitContestCreated } from '../webhooks/contest-events.ts'
 import { announceIncidents } from '../sync/incidents.ts'
 

@@ -4,19 +4,15 @@
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import type { ContestInput } from '../contests/contest-input.ts'
 import { upsertPlatformContests } from '../contests/upsert.ts'
-import { createDb, type Db } from '../db/client.ts'
 import { acquireLock, releaseLock } from '../db/job-lock.ts'
 import type { ContestRow, PlatformStatusRow } from '../db/schema.ts'
-import { settings, type Env } from '../env.ts'
-import { limiterFor, limitsDisabled } from '../http/limiter.ts'
 import { newId } from '../lib/ids.ts'
 import { log } from '../lib/log.ts'
-import type { KeyValueStore } from '../ports/key-value.ts'
 import { clistContests } from '../platforms/clist/contests.ts'
 import { fetchClistContests } from '../platforms/clist/client.ts'
 import type { PlatformModule } from '../platforms/define.ts'
-import { PLATFORM_MODULES, platformModule, type Platform } from '../platforms/registry.ts'
-import { userAgent, type AdapterResult, type FetchFn } from '../platforms/source.ts'
+import { platformModule, type Platform } from '../platforms/registry.ts'
+import type { AdapterResult } from '../platforms/source.ts'
 import { UpstreamError } from '../platforms/upstream.ts'
 import {
   judgeCount,
@@ -28,6 +24,8 @@ import {
   type SourceVerdict,
   type Transition,
 } from './platform-status.ts'
+import { clistServes, syncedPlatforms, type SyncDeps } from './deps.ts'
+import { publishPlatformsSnapshot } from './platform-view.ts'
 import { recordSyncRuns, type SyncRunInput } from './runs.ts'
 
 export interface PlatformSyncReport {
@@ -47,64 +45,6 @@ export interface PlatformSyncReport {
   statements: number
   durationMs: number
   error?: string
-}
-
-export interface ClistAccess {
-  baseUrl: string
-  apiKey: string
-  /** Long-tail platforms the operator chose to follow through clist.by. */
-  platforms: ReadonlySet<string>
-  /** One request of clist.by's budget (10 a minute), shared by every sync in every isolate. */
-  takeRequest: () => Promise<boolean>
-}
-
-export interface SyncDeps {
-  db: Db
-  kv: KeyValueStore
-  fetchFn: FetchFn
-  retentionDays: number
-  userAgent: string
-  /** Per upstream request; UPSTREAM_TIMEOUT_MS unless given (tests of a stalled source). */
-  timeoutMs?: number
-  /** Each platform's upstream base: its var in the environment, else the module's default. */
-  baseUrl: (module: PlatformModule) => string
-  clist?: ClistAccess
-}
-
-/** The real dependencies of a sync: D1, KV, the settings and the global fetch. */
-export function syncDeps(env: Env): SyncDeps {
-  const config = settings(env)
-  const vars = env as unknown as Record<string, string | undefined>
-  return {
-    db: createDb(env.DB),
-    kv: env.KV,
-    fetchFn: (input, init) => fetch(input, init),
-    retentionDays: config.CONTEST_RETENTION_DAYS,
-    userAgent: userAgent(config.APP_URL),
-    baseUrl: (module) => vars[module.source!.setting] || module.source!.defaultUrl,
-    ...(config.CLIST_API_KEY && {
-      clist: {
-        baseUrl: config.CLIST_API_URL,
-        apiKey: config.CLIST_API_KEY,
-        platforms: new Set(config.CLIST_PLATFORMS),
-        takeRequest: async () =>
-          limitsDisabled(env) ||
-          (await limiterFor(env, 'upstream:clist').hit(config.CLIST_REQUESTS_PER_MINUTE, 60_000))
-            .allowed,
-      },
-    }),
-  }
-}
-
-/** The platforms a sync of everything covers: those with a source of their own, and the long
- * tail the operator follows through clist.by when it is configured. */
-export function syncedPlatforms(deps: Pick<SyncDeps, 'clist'>): Platform[] {
-  return PLATFORM_MODULES.filter((m) => m.source || clistServes(deps, m)).map((m) => m.id)
-}
-
-function clistServes(deps: Pick<SyncDeps, 'clist'>, module: PlatformModule): boolean {
-  if (!deps.clist || !module.clist) return false
-  return module.source !== undefined || deps.clist.platforms.has(module.id)
 }
 
 export class SyncInProgressError extends Error {
@@ -156,6 +96,7 @@ export async function runSync(
     if (reports.some((r) => r.created + r.updated + r.cancelled > 0)) {
       await bumpCatalogueVersion(deps.kv)
     }
+    await publishPlatformsSnapshot(deps.db, deps.kv, syncedPlatforms(deps), now)
     return {
       reports,
       created: outcomes.flatMap((o) => o.created),

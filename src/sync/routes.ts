@@ -8,13 +8,8 @@ import type { Context } from 'hono'
 import { emitContestCreated } from '../webhooks/contest-events.ts'
 import { announceIncidents } from './incidents.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
-import {
-  runSync,
-  syncDeps,
-  syncedPlatforms,
-  SyncInProgressError,
-  type PlatformSyncReport,
-} from './job.ts'
+import { syncDeps, syncedPlatforms } from './deps.ts'
+import { runSync, SyncInProgressError, type PlatformSyncReport } from './job.ts'
 
 const SyncResults = z
   .object({

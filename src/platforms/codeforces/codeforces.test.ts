@@ -28,7 +28,7 @@ const request = (fields: Partial<SourceRequest> = {}): SourceRequest => ({
 
 beforeEach(() => standIn.reset())
 
-const byId = (result: AdapterResult, platformId: string) => {
+const byId = <C extends SourceContest>(result: AdapterResult<C>, platformId: string): C => {
   const contest = result.contests.find((c) => c.platformId === platformId)
   if (!contest) throw new Error(`no contest ${platformId} in the result`)
   return contest
@@ -246,8 +246,7 @@ describe('the codeforces descriptor', () => {
   it('leaves the metadata that changes on every fetch out of the change check', () => {
     const contest = byId(parseCodeforcesContestList(codeforcesList, NOW), '2299')
     const later = byId(parseCodeforcesContestList(shiftRelative(codeforcesList, 3600), NOW), '2299')
-    const hash = (c: SourceContest<'codeforces', 'CF' | 'IOI' | 'ICPC'>) =>
-      contestSyncHash(c, codeforces.volatileMetadata)
+    const hash = (c: typeof contest) => contestSyncHash(c, codeforces.volatileMetadata)
     expect(later).not.toEqual(contest)
     expect(hash(later)).toEqual(hash(contest))
     // What is left is exactly the metadata that describes the round.

@@ -25,7 +25,7 @@ const request = (fields: Partial<SourceRequest> = {}): SourceRequest => ({
 
 beforeEach(() => standIn.reset())
 
-const byId = (result: AdapterResult, platformId: string) => {
+const byId = <C extends SourceContest>(result: AdapterResult<C>, platformId: string): C => {
   const contest = result.contests.find((c) => c.platformId === platformId)
   if (!contest) throw new Error(`no contest ${platformId} in the result`)
   return contest

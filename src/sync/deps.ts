@@ -1,0 +1,67 @@
+// What a sync needs from the outside (D1, KV, fetch, each platform's upstream base, clist.by
+// access), built once from the environment, and which platforms a sync of everything covers.
+import { createDb, type Db } from '../db/client.ts'
+import { settings, type Env } from '../env.ts'
+import { limiterFor, limitsDisabled } from '../http/limiter.ts'
+import type { PlatformModule } from '../platforms/define.ts'
+import { PLATFORM_MODULES, type Platform } from '../platforms/registry.ts'
+import { userAgent, type FetchFn } from '../platforms/source.ts'
+import type { KeyValueStore } from '../ports/key-value.ts'
+
+export interface ClistAccess {
+  baseUrl: string
+  apiKey: string
+  /** Long-tail platforms the operator chose to follow through clist.by. */
+  platforms: ReadonlySet<string>
+  /** One request of clist.by's budget (10 a minute), shared by every sync in every isolate. */
+  takeRequest: () => Promise<boolean>
+}
+
+export interface SyncDeps {
+  db: Db
+  kv: KeyValueStore
+  fetchFn: FetchFn
+  retentionDays: number
+  userAgent: string
+  /** Per upstream request; UPSTREAM_TIMEOUT_MS unless given (tests of a stalled source). */
+  timeoutMs?: number
+  /** Each platform's upstream base: its var in the environment, else the module's default. */
+  baseUrl: (module: PlatformModule) => string
+  clist?: ClistAccess
+}
+
+/** The real dependencies of a sync: D1, KV, the settings and the global fetch. */
+export function syncDeps(env: Env): SyncDeps {
+  const config = settings(env)
+  const vars = env as unknown as Record<string, string | undefined>
+  return {
+    db: createDb(env.DB),
+    kv: env.KV,
+    fetchFn: (input, init) => fetch(input, init),
+    retentionDays: config.CONTEST_RETENTION_DAYS,
+    userAgent: userAgent(config.APP_URL),
+    baseUrl: (module) => vars[module.source!.setting] || module.source!.defaultUrl,
+    ...(config.CLIST_API_KEY && {
+      clist: {
+        baseUrl: config.CLIST_API_URL,
+        apiKey: config.CLIST_API_KEY,
+        platforms: new Set(config.CLIST_PLATFORMS),
+        takeRequest: async () =>
+          limitsDisabled(env) ||
+          (await limiterFor(env, 'upstream:clist').hit(config.CLIST_REQUESTS_PER_MINUTE, 60_000))
+            .allowed,
+      },
+    }),
+  }
+}
+
+/** The platforms a sync of everything covers: those with a source of their own, and the long
+ * tail the operator follows through clist.by when it is configured. */
+export function syncedPlatforms(deps: Pick<SyncDeps, 'clist'>): Platform[] {
+  return PLATFORM_MODULES.filter((m) => m.source || clistServes(deps, m)).map((m) => m.id)
+}
+
+export function clistServes(deps: Pick<SyncDeps, 'clist'>, module: PlatformModule): boolean {
+  if (!deps.clist || !module.clist) return false
+  return module.source !== undefined || deps.clist.platforms.has(module.id)
+}
