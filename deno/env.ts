@@ -9,6 +9,7 @@ import type { SqliteD1Database } from './sqlite-d1.ts'
 export const QUEUE_BINDINGS = {
   NOTIFICATIONS_QUEUE: 'notifications',
   WEBHOOKS_QUEUE: 'webhooks',
+  SYNC_QUEUE: 'sync',
 } as const
 
 /**
@@ -21,6 +22,7 @@ export function denoEnv(vars: Record<string, string>, db: SqliteD1Database, kv: 
     KV: kvStore(kv),
     NOTIFICATIONS_QUEUE: queueProducer(kv, QUEUE_BINDINGS.NOTIFICATIONS_QUEUE),
     WEBHOOKS_QUEUE: queueProducer(kv, QUEUE_BINDINGS.WEBHOOKS_QUEUE),
+    SYNC_QUEUE: queueProducer(kv, QUEUE_BINDINGS.SYNC_QUEUE),
     RATE_LIMITER: limiterNamespace(kv),
   }
   // Each port implements what the core calls on its binding (src/ports/), not Cloudflare's whole

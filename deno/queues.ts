@@ -19,6 +19,7 @@ export const QUEUES: QueueConfig = {
   'notifications-dlq': { maxRetries: 0 },
   webhooks: { maxRetries: 10, deadLetterQueue: 'webhooks-dlq' },
   'webhooks-dlq': { maxRetries: 0 },
+  sync: { maxRetries: 0 },
 }
 
 /** Cloudflare's `max_retries` when a queue has no consumer settings. */

@@ -121,6 +121,16 @@ describe('scheduled jobs', () => {
     expect((await findContest(db, ended.id))?.phase).toBe('FINISHED')
   })
 
+  // The sync job only queues one message per platform: a queue that refuses them fails it.
+  const brokenQueue = () => ({
+    ...env,
+    SYNC_QUEUE: {
+      sendBatch: async () => {
+        throw new Error('sync queue down')
+      },
+    } as unknown as Queue,
+  })
+
   it('an unknown cron expression fails loudly', async () => {
     await expect(runCron('1 1 1 1 1', env, Date.now())).rejects.toThrow(
       'No job is scheduled for cron "1 1 1 1 1"',
@@ -130,9 +140,9 @@ describe('scheduled jobs', () => {
   it('a failing job logs job-failed with its name and cron, then fails the trigger', async () => {
     const errors = vi.spyOn(console, 'error')
     try {
-      // The stand-in answers 404 where nothing is scripted: the Codeforces fetch fails, so does the run.
-      const broken = { ...env, CODEFORCES_API_URL: `${env.STAND_IN_URL}/unscripted/api` }
-      await expect(runCron('0 */6 * * *', broken, Date.now())).rejects.toThrow(/codeforces/)
+      await expect(runCron('0 */6 * * *', brokenQueue(), Date.now())).rejects.toThrow(
+        /sync queue down/,
+      )
       const lines = errors.mock.calls.map(([line]) => JSON.parse(String(line)))
       expect(lines).toContainEqual(
         expect.objectContaining({
@@ -151,16 +161,15 @@ describe('scheduled jobs', () => {
     const errors = vi.spyOn(console, 'error')
     const infos = vi.spyOn(console, 'info')
     try {
-      const broken = { ...env, CODEFORCES_API_URL: `${env.STAND_IN_URL}/unscripted/api` }
       const controller = createScheduledController({
         cron: '0 */6 * * *',
         scheduledTime: Date.now(),
       })
       // The handler's own promise, not only the job's: work left to waitUntil would let the
       // invocation end as a success whatever became of it.
-      await expect(worker.scheduled(controller, broken, createExecutionContext())).rejects.toThrow(
-        /codeforces/,
-      )
+      await expect(
+        worker.scheduled(controller, brokenQueue(), createExecutionContext()),
+      ).rejects.toThrow(/sync queue down/)
       const lines = errors.mock.calls.map(([line]) => JSON.parse(String(line)))
       expect(lines.filter((l) => l.event === 'job-failed')).toHaveLength(1)
       expect(infos.mock.calls.map(([line]) => String(line)).join('\n')).not.toContain(

@@ -14,6 +14,8 @@ import {
   fixtureText,
   RECORDED_AT,
   serveAllPlatforms,
+  capturingSyncQueue,
+  runSyncQueue,
   servePlatform,
   SOURCED_PLATFORMS as PLATFORMS,
 } from './helpers/platforms.ts'
@@ -90,13 +92,18 @@ describe('sync of all platforms', () => {
     expect(failed?.error).toMatch(/503/)
   })
 
-  it('fails the cron run after syncing the healthy platforms, naming the failed one', async () => {
+  it('queues one sync per platform; a failing one fails its own invocation, naming it', async () => {
     await serveAllPlatforms()
     await servePlatform('leetcode', 'not json at all')
-    await expect(runCron('0 */6 * * *', env, RECORDED_AT)).rejects.toThrow(/leetcode/)
+    const { queue, sent } = capturingSyncQueue()
+    await runCron('0 */6 * * *', { ...env, SYNC_QUEUE: queue }, RECORDED_AT)
+    expect(sent.map((m) => m.platform)).toEqual(PLATFORMS)
+    await expect(runSyncQueue([{ platform: 'leetcode' }])).rejects.toThrow(/leetcode/)
+    await runSyncQueue([{ platform: 'atcoder' }])
     expect(
       await count("SELECT count(*) AS n FROM contests WHERE platform = 'atcoder'"),
     ).toBeGreaterThan(0)
+    expect(await count("SELECT count(*) AS n FROM sync_runs WHERE platform = 'leetcode'")).toBe(1)
   })
 
   it('keeps a changed start time of an upcoming contest as a reschedule and re-arms it', async () => {
@@ -132,7 +139,7 @@ describe('sync of all platforms', () => {
     })
   })
 
-  it('never overlaps: a second run while one holds the lease is refused, and the cron skips', async () => {
+  it('never overlaps: a second run while one holds the lease is refused, and the queued one skips', async () => {
     await serveAllPlatforms()
     expect(
       await acquireLock(db, 'contest-sync:codeforces', 'someone-else', RECORDED_AT, 600_000),
@@ -140,7 +147,13 @@ describe('sync of all platforms', () => {
     await expect(runSync(deps(), PLATFORMS, RECORDED_AT)).rejects.toBeInstanceOf(
       SyncInProgressError,
     )
-    await expect(runCron('0 */6 * * *', env, RECORDED_AT)).resolves.toBeUndefined()
+    // The queued sync of a platform whose last run still holds the lease leaves the work to it.
+    await env.DB.prepare(
+      "UPDATE job_locks SET expires_at = ? WHERE name = 'contest-sync:codeforces'",
+    )
+      .bind(Date.now() + 600_000)
+      .run()
+    await expect(runSyncQueue([{ platform: 'codeforces' }])).resolves.toBeDefined()
     expect(await count('SELECT count(*) AS n FROM contests')).toBe(0)
     // A crashed holder's lease expires and the next run proceeds.
     const later = RECORDED_AT + 11 * 60_000

@@ -14,7 +14,12 @@ import {
   type WebhookMessage,
 } from '../src/webhooks/emit.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
-import { serveAllPlatforms, servePlatform } from './helpers/platforms.ts'
+import {
+  capturingSyncQueue,
+  runSyncQueue,
+  serveAllPlatforms,
+  servePlatform,
+} from './helpers/platforms.ts'
 import { standIn } from './helpers/stand-in.ts'
 import { api, createAdmin, type TestUser } from './helpers/users.ts'
 import {
@@ -117,7 +122,9 @@ describe('contest.created', () => {
   it('fires for the contests the scheduled sync creates', async () => {
     const { made } = await subscribe(['contest.created'])
     await serveAllPlatforms(Date.now())
-    await runCron('0 */6 * * *', jobEnv(), Date.now())
+    const { queue, sent } = capturingSyncQueue()
+    await runCron('0 */6 * * *', { ...jobEnv(), SYNC_QUEUE: queue }, Date.now())
+    await runSyncQueue(sent, jobEnv())
     const stored = await env.DB.prepare('SELECT count(*) AS n FROM contests').first<{ n: number }>()
     expect(stored!.n).toBeGreaterThan(0)
     expect(await deliveryCount(made.id)).toBe(stored!.n)

@@ -5,6 +5,7 @@ import {
   consumeNotificationDeadLetters,
   consumeNotificationQueue,
 } from '../notifications/scheduling/queue-consumer.ts'
+import { consumeSyncQueue } from '../sync/queue.ts'
 import { consumeWebhookDeliveries, failDeadWebhookDeliveries } from '../webhooks/consumer.ts'
 
 export type Consumer = (batch: QueueBatch, env: Env) => Promise<void>
@@ -14,6 +15,7 @@ const CONSUMERS: Record<string, Consumer> = {
   'notifications-dlq': consumeNotificationDeadLetters,
   webhooks: consumeWebhookDeliveries,
   'webhooks-dlq': failDeadWebhookDeliveries,
+  sync: consumeSyncQueue,
 }
 
 export async function consumeQueue(batch: QueueBatch, env: Env): Promise<void> {
