@@ -9,6 +9,7 @@ import { startRuntime } from '../contract/runtimes.mjs'
 import { startGoogleStandIn } from '../scripts/google-stand-in.mjs'
 import { launchBrowser } from '../scripts/lib/browser.mjs'
 import { freePort } from '../scripts/lib/dev-server.mjs'
+import { awaitPlatformSyncs } from '../scripts/lib/await-sync.mjs'
 import { startFixtureServer } from '../scripts/lib/fixture-server.mjs'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -17,7 +18,7 @@ const SYNC_CRON = '0 */6 * * *'
 
 /**
  * Starts the service with fresh state in a temporary directory (as the contract suite starts it),
- * syncs the recorded payloads of all four platforms into it through the real adapters (as `npm run
+ * syncs the recorded answers of every platform into it through the real sources (as `npm run
  * seed` does), and launches Chromium. stop() undoes all of it.
  *
  * `options.outbox`: mail goes to the local outbox (GET /dev/outbox) instead of nowhere.
@@ -55,7 +56,9 @@ export async function startHarness(options = {}) {
         ...extra,
       },
     })
+    const since = Date.now() - 1000
     await service.fireCron(SYNC_CRON)
+    await awaitPlatformSyncs(service.base, since)
     browser = await launchBrowser()
   } catch (error) {
     const log = service?.log() ?? ''

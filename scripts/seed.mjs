@@ -3,6 +3,7 @@
 // platforms, through the real adapters and sync job, without any internet access.
 import { parseArgs } from 'node:util'
 import { startDenoServer, startDevServer, wrangler } from './lib/dev-server.mjs'
+import { awaitPlatformSyncs } from './lib/await-sync.mjs'
 import { startFixtureServer } from './lib/fixture-server.mjs'
 
 const PORT = Number(process.env.SEED_PORT ?? 8791)
@@ -33,10 +34,15 @@ if (values.runtime === 'deno') {
 }
 let status = 0
 try {
+  const since = Date.now() - 1000
   const res = await fetch(
     `${server.base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(SYNC_CRON)}`,
   )
   if (!res.ok) throw new Error(`sync cron answered ${res.status}`)
+  const platforms = await awaitPlatformSyncs(server.base, since)
+  for (const p of platforms.filter((p) => p.enabled)) {
+    console.log(`  ${p.name.padEnd(16)} ${p.state.padEnd(8)} ${p.upcoming} upcoming`)
+  }
   const upcoming = await (await fetch(`${server.base}/contests/upcoming`)).json()
   const stats = await (await fetch(`${server.base}/contests/stats`)).json()
   console.log(`Catalogue: ${stats.totalContests} contests`, stats.platformBreakdown)
