@@ -1,7 +1,12 @@
 // The home page (GET /): the contract's markup, filters through a plain GET form, the feed link,
 // friendly 400s, the CSP and hashed assets, and caching under the catalogue version.
+import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { PLATFORMS } from '../src/platforms/registry.ts'
+import { syncDeps } from '../src/sync/deps.ts'
+import { runSync } from '../src/sync/job.ts'
+import { servePlatform } from './helpers/platforms.ts'
+import { standIn } from './helpers/stand-in.ts'
 import { appScript, appStyle } from '../src/web/assets/hashed.ts'
 import { CONTENT_SECURITY_POLICY } from '../src/web/page-headers.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
@@ -85,6 +90,23 @@ describe('GET /', () => {
     expect(times[1].text).toMatch(/^\w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC$/)
     expect(await select(html, 'li.contest .countdown[data-start]')).toHaveLength(4)
     expect((await select(html, 'li.contest .meta'))[2].text).toBe('LeetCode · Weekly · 2 h')
+  })
+
+  it('tells which platforms may be out of date: a broken source, or no sync for 12 hours', async () => {
+    await standIn.reset()
+    await servePlatform('codeforces', 'upstream down', 503)
+    await servePlatform('leetcode', undefined, 200, Date.now())
+    await runSync(syncDeps(env), ['codeforces', 'leetcode'], Date.now())
+    const { html } = await page('/?platform=leetcode')
+    const items = await select(html, '#stale-platforms li')
+    const named = items.map((li) => li.attrs['data-platform'])
+    expect(named).toContain('codeforces')
+    expect(named).not.toContain('leetcode')
+    // Never synced at all: the other platforms with a source of their own.
+    expect(named).toContain('atcoder')
+    expect(items.find((li) => li.attrs['data-platform'] === 'codeforces')?.text).toContain(
+      'its source is failing',
+    )
   })
 
   it('has a GET form with a labelled control for every filter', async () => {

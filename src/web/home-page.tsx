@@ -6,6 +6,9 @@ import { feedLink } from './feed-link.ts'
 import { FiltersForm } from './filters-form.tsx'
 import { HOME_WINDOW_DAYS, type HomeListing } from './home-listing.ts'
 import type { HomeQuery } from './home-query.ts'
+import type { PlatformView } from '../contests/schemas.ts'
+import { toIso } from '../lib/time.ts'
+import { PLATFORM_MODULES } from '../platforms/registry.ts'
 
 const TITLE = 'Programming contests'
 
@@ -41,14 +44,50 @@ function ContestList({ listing }: { listing: HomeListing }) {
   )
 }
 
-export function HomePage({ query, listing }: { query: HomeQuery; listing: HomeListing }) {
+/**
+ * Platforms whose list may be out of date: not synced for 12 hours, or whose source is broken.
+ * Their stored contests still show; the reader is told not to trust them blindly.
+ */
+function StalePlatforms({ platforms }: { platforms: PlatformView[] }) {
+  const stale = platforms.filter((p) => p.enabled && (p.stale || p.state !== 'ok'))
+  if (stale.length === 0) return null
+  return (
+    <section id="stale-platforms" class="note" aria-label="Platforms that may be out of date">
+      <p>These platforms may be out of date:</p>
+      <ul>
+        {stale.map((p) => (
+          <li data-platform={p.id}>
+            {p.name}:{' '}
+            {p.lastSuccess
+              ? `last updated ${toIso(Date.parse(p.lastSuccess)).slice(0, 16).replace('T', ' ')} UTC`
+              : 'not updated yet'}
+            {p.state !== 'ok' && ` (its source is ${p.state})`}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+// The platforms a reader can expect: those with a source of their own.
+const FOLLOWED = PLATFORM_MODULES.filter((m) => m.source).length
+
+export function HomePage({
+  query,
+  listing,
+  platforms,
+}: {
+  query: HomeQuery
+  listing: HomeListing
+  platforms: PlatformView[]
+}) {
   return (
     <Document title={TITLE}>
       <header>
         <h1>{TITLE}</h1>
         <p class="lead">
-          Running now and starting in the next {HOME_WINDOW_DAYS} days on Codeforces, LeetCode,
-          CodeChef and AtCoder.
+          Running now and starting in the next {HOME_WINDOW_DAYS} days on {FOLLOWED} judges, from
+          Codeforces to HackerRank.
         </p>
       </header>
       <main id="main" tabindex={-1}>
@@ -62,6 +101,7 @@ export function HomePage({ query, listing }: { query: HomeQuery; listing: HomeLi
         <p id="zone-note" class="note">
           Times are in UTC.
         </p>
+        <StalePlatforms platforms={platforms} />
         <ContestList listing={listing} />
       </main>
       <footer>

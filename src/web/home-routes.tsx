@@ -3,6 +3,7 @@ import { catalogueVersion } from '../contests/catalogue-version.ts'
 import { createDb } from '../db/client.ts'
 import { publicCache } from '../http/public-cache.ts'
 import { createRouter } from '../http/router.ts'
+import { platformsSnapshot } from '../sync/platform-view.ts'
 import { InvalidQueryPage } from './error-page.tsx'
 import { homeListing } from './home-listing.ts'
 import { HomePage } from './home-page.tsx'
@@ -19,7 +20,14 @@ export const homeRoutes = createRouter().get(
   async (c) => {
     const read = readHomeQuery(new URL(c.req.url).searchParams)
     if (!read.ok) return c.html(<InvalidQueryPage errors={read.errors} />, 400, ERROR_PAGE_HEADERS)
-    const listing = await homeListing(createDb(c.env.DB), read.query, Date.now())
-    return c.html(<HomePage query={read.query} listing={listing} />, 200, PAGE_HEADERS)
+    const [listing, platforms] = await Promise.all([
+      homeListing(createDb(c.env.DB), read.query, Date.now()),
+      platformsSnapshot(c.env),
+    ])
+    return c.html(
+      <HomePage query={read.query} listing={listing} platforms={platforms} />,
+      200,
+      PAGE_HEADERS,
+    )
   },
 )
