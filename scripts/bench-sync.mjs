@@ -278,6 +278,7 @@ function report(now, runs, sourced, held) {
   ]
   if (!slow) return lines
   const slowResult = of(slow, SLOW_PLATFORM)
+  const stateAndMs = (r) => `${r.state}, ${r.durationMs}`
   const topOf = (run) => {
     const top = slowest(others(run))
     return `${top.durationMs} (${top.platform})`
@@ -295,7 +296,7 @@ function report(now, runs, sourced, held) {
     `| wall ms of the whole sync | ${baseline.wallMs} | ${slow.wallMs} |`,
     `| the other ${sourced.length - 1} platforms: largest durationMs | ${topOf(baseline)} | ${topOf(slow)} |`,
     `| the other platforms' states | ${states(others(baseline))} | ${states(others(slow))} |`,
-    `| ${SLOW_PLATFORM}: state, durationMs | ${cell(of(baseline, SLOW_PLATFORM))} | ${slowResult.state}, ${slowResult.durationMs} |`,
+    `| ${SLOW_PLATFORM}: state, durationMs | ${stateAndMs(of(baseline, SLOW_PLATFORM))} | ${stateAndMs(slowResult)} |`,
     `| ${SLOW_PLATFORM}: error | - | ${slowResult.error ?? '-'} |`,
     `| ${SLOW_PLATFORM}: request held open (ms), ended by | - | ${held.map((h) => `${h.ms}, ${h.by === 'closed' ? 'the Worker closing it' : 'our answer'}`).join('; ') || 'no request seen'} |`,
     `| upstream requests in flight at once (peak) | ${baseline.peakInFlight} | ${slow.peakInFlight} |`,

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path'
 export const OWNERS = {
   contests: 'contests',
   contest_reschedules: 'contests',
+  contest_cancellations: 'contests',
   users: 'users',
   user_platforms: 'users',
   push_subscriptions: 'users',

@@ -250,6 +250,57 @@ describe('reminders', () => {
     expect(results.map((r) => r.handled_at !== null)).toEqual([true])
   })
 
+  it('tells followers and those already reminded, once, that a contest was cancelled', async () => {
+    const e = testEnv()
+    const now = Date.now()
+    const db = createDb(env.DB)
+    const reminded1 = await recipient({ notifyBefore: 24 })
+    const fan = await recipient({ platforms: ['leetcode'] })
+    const bystander = await recipient({ platforms: ['leetcode'] })
+    const start = now + 5 * HOUR_MS
+    const round = {
+      platform: 'codeforces' as const,
+      platformId: `cancel-${newId()}`,
+      name: 'Vanished Round',
+      type: 'CF' as const,
+      startTime: start,
+      endTime: start + 2 * HOUR_MS,
+      websiteUrl: 'https://codeforces.com/contest/9999',
+    }
+    const [stored] = (await upsertPlatformContests(db, 'codeforces', [round], now, [], true))
+      .created
+    await env.DB.prepare(
+      "INSERT INTO contest_subscriptions (user_id, contest_id, mode, created_at, updated_at) VALUES (?, ?, 'follow', ?, ?)",
+    )
+      .bind(fan.id, stored.id, now, now)
+      .run()
+    await runScheduler(e, now)
+    await deliverQueued(e)
+    expect(await remindedOf(reminded1.id)).toEqual([stored.id])
+
+    // The platform's healthy answer no longer lists it.
+    const result = await upsertPlatformContests(db, 'codeforces', [], now + MINUTE_MS, [], true)
+    expect(result.cancelled).toEqual([stored.id])
+    expect((await findContest(db, stored.id))?.isActive).toBe(false)
+
+    await runScheduler(e, now + 30 * MINUTE_MS)
+    await runScheduler(e, now + 60 * MINUTE_MS)
+    await deliverQueued(e)
+    const cancelledFor = async (userId: string) =>
+      (await notificationsOf(userId)).filter((n) => n.title.startsWith('Cancelled: '))
+    for (const user of [reminded1, fan]) {
+      const notices = await cancelledFor(user.id)
+      expect(notices.map((n) => [n.type, n.title, n.dedupeKey])).toEqual([
+        ['SYSTEM_ALERT', 'Cancelled: Vanished Round', `cancelled:${start}`],
+      ])
+      const mails = await mailsTo(user.email)
+      expect(mails.at(-1)?.message.text).toContain(
+        'Vanished Round on Codeforces has been cancelled',
+      )
+    }
+    expect(await cancelledFor(bystander.id)).toEqual([])
+  })
+
   it('tells reminded users whose new reminder is not due yet with a SYSTEM_ALERT', async () => {
     const e = testEnv()
     const now = Date.now()

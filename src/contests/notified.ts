@@ -1,9 +1,15 @@
 // What the notifier needs from the catalogue: contests to remind about or list in digests, the
-// contest a send is about, the isNotified flag, and reschedules waiting to be announced.
+// contest a send is about, the isNotified flag, and reschedules and cancellations waiting to be
+// announced.
 import { and, asc, eq, gt, isNull, lte, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { idList } from '../db/id-list.ts'
-import { contestReschedules, contests, type ContestRow } from '../db/schema.ts'
+import {
+  contestCancellations,
+  contestReschedules,
+  contests,
+  type ContestRow,
+} from '../db/schema.ts'
 
 const active = eq(contests.isActive, true)
 
@@ -97,4 +103,22 @@ export async function markReschedulesHandled(db: Db, ids: readonly string[], now
     .update(contestReschedules)
     .set({ handledAt: now })
     .where(sql`${contestReschedules.id} IN ${idList(ids)}`)
+}
+
+/** Cancellations the sync recorded and nobody has announced yet, oldest first. */
+export function pendingCancellations(db: Db, limit: number) {
+  return db
+    .select()
+    .from(contestCancellations)
+    .where(isNull(contestCancellations.handledAt))
+    .orderBy(asc(contestCancellations.detectedAt))
+    .limit(limit)
+}
+
+export async function markCancellationsHandled(db: Db, ids: readonly string[], now: number) {
+  if (ids.length === 0) return
+  await db
+    .update(contestCancellations)
+    .set({ handledAt: now })
+    .where(sql`${contestCancellations.id} IN ${idList(ids)}`)
 }

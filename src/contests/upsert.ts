@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
-import { isReschedule, recordReschedule } from './reschedules.ts'
+import { isReschedule, recordCancellation, recordReschedule } from './reschedules.ts'
 import type { Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
 import type { ContestInput } from './contest-input.ts'
@@ -95,11 +95,13 @@ export async function upsertPlatformContests(
   // Only rows a sync wrote (they carry a hash): an admin's own entry is no source's to cancel. The
   // hash is cleared with it, which marks the row as the sync's cancellation.
   const listed = new Set(inputs.map((input) => input.platformId))
-  const cancelled = complete
-    ? existing
-        .filter((r) => r.isActive && r.syncHash && r.startTime > now && !listed.has(r.platformId))
-        .map((r) => r.id)
+  const gone = complete
+    ? existing.filter(
+        (r) => r.isActive && r.syncHash && r.startTime > now && !listed.has(r.platformId),
+      )
     : []
+  const cancelled = gone.map((r) => r.id)
+  for (const row of gone) statements.push(recordCancellation(db, row.id, row.startTime, now))
   for (let i = 0; i < cancelled.length; i += IDS_PER_UPDATE) {
     statements.push(
       db

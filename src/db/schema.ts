@@ -332,6 +332,23 @@ export const jobLocks = sqliteTable('job_locks', {
   expiresAt: integer('expires_at').notNull(),
 })
 
+// A contest still to come that its platform's healthy source stopped listing, kept until the
+// notifier has told its followers it was cancelled.
+export const contestCancellations = sqliteTable(
+  'contest_cancellations',
+  {
+    id: text('id').primaryKey(),
+    contestId: text('contest_id')
+      .notNull()
+      .references(() => contests.id, { onDelete: 'cascade' }),
+    /** The start it had: told apart from a later cancellation after it came back and moved. */
+    startTime: integer('start_time').notNull(),
+    detectedAt: integer('detected_at').notNull(),
+    handledAt: integer('handled_at'),
+  },
+  (t) => [index('contest_cancellations_pending').on(t.handledAt, t.detectedAt)],
+)
+
 // A changed start time of an upcoming contest, kept until the notifier has handled it.
 export const contestReschedules = sqliteTable(
   'contest_reschedules',

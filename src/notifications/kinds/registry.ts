@@ -2,6 +2,7 @@
 // message otherwise (a notification stored by an older version keeps rendering).
 import { announcementKind } from './announcement.ts'
 import { bulkEmailKind } from './bulk-email.ts'
+import { cancellationKind } from './cancellation.ts'
 import { digestKind } from './digest.ts'
 import type { NotificationKind } from './kind.ts'
 import { messageKind } from './message.ts'
@@ -11,9 +12,15 @@ import { rescheduleKind } from './reschedule.ts'
 
 // A Map, not an object: a payload's kind is stored data and must not reach Object.prototype.
 const KINDS = new Map(
-  [reminderKind, rescheduleKind, digestKind, announcementKind, bulkEmailKind, messageKind].map(
-    (kind) => [kind.name, kind],
-  ),
+  [
+    reminderKind,
+    rescheduleKind,
+    cancellationKind,
+    digestKind,
+    announcementKind,
+    bulkEmailKind,
+    messageKind,
+  ].map((kind) => [kind.name, kind]),
 )
 
 export function notificationKind(n: StoredNotification): NotificationKind {

@@ -10,6 +10,7 @@ import { requeueStranded } from '../delivery/enqueue.ts'
 import { runDigests } from './digests.ts'
 import type { PagingOptions } from './paging.ts'
 import { runReminders } from './reminders.ts'
+import { announceCancellations } from './cancellations.ts'
 import { announceReschedules } from './reschedules.ts'
 
 const LOCK = 'notification-scheduler'
@@ -31,10 +32,11 @@ export async function runNotificationScheduler(
   try {
     // Reschedule notices first: for a user already due, the notice is the reminder itself.
     const reschedules = await announceReschedules(n, now, options)
+    const cancellations = await announceCancellations(n, now, options)
     const reminders = await runReminders(n, now, options)
     const digests = await runDigests(n, now, options)
     const requeued = await requeueStranded(n.queue, n.d1, now)
-    return { ...reschedules, ...reminders, ...digests, requeued }
+    return { ...reschedules, ...cancellations, ...reminders, ...digests, requeued }
   } finally {
     await releaseLock(n.db, LOCK, holder)
   }

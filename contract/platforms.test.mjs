@@ -1,0 +1,482 @@
+// The HTTP contract of a platform whose source breaks: through the admin sync of one platform, a
+// schema break, an empty answer and half the contests gone mark it degraded, a stalled answer
+// failing, 403 and 429 blocked; stored contests stay, GET /platforms shows the state, each
+// incident is told once (one platform.degraded delivery, one admin email) and its healing once
+// (platform.recovered). Its own service and stand-in, so no other flow sees these platforms.
+// Codeforces Gym and Codeforces share contest.list (gym=true and gym=false), served here with
+// times relative to the real clock, at which the service syncs.
+import assert from 'node:assert/strict'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { Webhook } from 'standardwebhooks'
+import { client, holds, verifiedAccount, waitFor } from './http.mjs'
+import { contractSettings, startRuntime } from './runtimes.mjs'
+import { startStandIn } from './stand-in.mjs'
+
+const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
+const ADMIN_EMAIL = 'contract-platforms-admin@contract.example.test'
+const CONTACT_EMAIL = 'operators@contract.example.test'
+const CONTEST_LIST = '/codeforces-api/contest.list'
+// The service gives up on an upstream after 15 s (UPSTREAM_TIMEOUT_MS); the stand-in answers later.
+const STALLED_MS = 16_000
+
+let dir
+let standIn
+let service
+let api
+let admin
+let hook
+let failed = false
+
+const FLOW = { timeout: 60_000 }
+// Two syncs of 15 s each, and the rest of a flow.
+const STALLED_FLOW = { timeout: 120_000 }
+
+/** Wraps a test body so that a failure prints the service's log at the end. */
+function noted(fn) {
+  return async (t) => {
+    try {
+      await fn(t)
+    } catch (error) {
+      failed = true
+      throw error
+    }
+  }
+}
+
+/**
+ * One platform's contest.list on the stand-in. Every healthy answer lists one contest more than
+ * the last, so each healthy sync writes and replaces the catalogue version: GET /platforms and the
+ * contest lists are cached for a minute under that version, and each state is read first after it.
+ */
+function contestList(platform, name) {
+  const gym = platform === 'codeforces-gym'
+  const contests = []
+  const answer = (response) =>
+    standIn.script({
+      method: 'GET',
+      pathPrefix: CONTEST_LIST,
+      query: { gym: String(gym) },
+      responses: [{ headers: { 'content-type': 'application/json' }, ...response }],
+    })
+  return {
+    platform,
+    name,
+    contests,
+    answer,
+    /** Lists a new contest, days ahead, with the earlier ones (their times as first listed). */
+    grow() {
+      const now = Math.floor(Date.now() / 1000)
+      const n = contests.length + 1
+      const start = now - (now % 3600) + (n + 1) * 86_400
+      contests.push({
+        id: (gym ? 106_300 : 2_300) + n,
+        name: gym ? `Contract Gym Mirror ${n}` : `Contract Round ${n} (Div. 2)`,
+        type: gym ? 'ICPC' : 'CF',
+        phase: 'BEFORE',
+        frozen: false,
+        durationSeconds: gym ? 18_000 : 7_200,
+        startTimeSeconds: start,
+        relativeTimeSeconds: now - start,
+      })
+      return answer({ status: 200, body: { status: 'OK', result: [...contests] } })
+    },
+    ids: () => contests.map((c) => String(c.id)).sort(),
+    /** What the service asked of this platform's list. */
+    requests: async () =>
+      (await standIn.requests(CONTEST_LIST)).filter((r) => r.path.includes(`gym=${gym}`)),
+  }
+}
+
+let gym
+let rounds
+
+/** The admin sync of one platform; answers its result. */
+async function syncNow(platform) {
+  const res = await api.post(`/contests/sync/${platform}`, undefined, { token: admin.accessToken })
+  assert.equal(res.status, 200, JSON.stringify(res.body))
+  assert.equal(res.body.results.length, 1)
+  assert.equal(res.body.results[0].platform, platform)
+  return res.body.results[0]
+}
+
+/** A catalogue read that must not be a cached answer from before the last sync. */
+async function freshGet(path) {
+  const res = await api.get(path)
+  assert.equal(res.status, 200, JSON.stringify(res.body))
+  assert.equal(res.headers.get('x-cache'), 'MISS', `${path} is read fresh`)
+  return res.body
+}
+
+/** The platform as GET /platforms shows it. */
+async function shown(platform) {
+  const entry = (await freshGet('/platforms')).find((p) => p.id === platform)
+  assert.ok(entry, `GET /platforms lists ${platform}`)
+  return entry
+}
+
+/** The platformIds of the platform's stored, active contests. */
+async function stored(platform) {
+  const contests = await freshGet(`/contests/platform/${platform}?limit=100`)
+  return contests.map((c) => c.platformId).sort()
+}
+
+/** Deliveries the receiver got of `type` about `platform` (signatures checked on arrival). */
+const told = (platform, type) =>
+  hook.received.filter((p) => p.type === type && p.data?.id === platform)
+
+/** Delivery rows the service made of `type` about `platform`, delivered or not. */
+async function deliveryRows(platform, type) {
+  const res = await api.get(`/webhooks/${hook.id}/deliveries?limit=100`, {
+    token: admin.accessToken,
+  })
+  assert.equal(res.status, 200, JSON.stringify(res.body))
+  return res.body.data.filter((d) => d.eventType === type && d.payload.data?.id === platform)
+}
+
+/** The incident emails about `list`'s platform alone. */
+const incidentMails = async (list) =>
+  (await standIn.mailsTo(ADMIN_EMAIL)).filter(
+    ({ message }) => message.subject === `[Contest Alerts] Platform sync incident: ${list.name}`,
+  )
+
+/** Waits until `count` deliveries of `type` about `platform` arrived, and fails on more. */
+async function expectTold(platform, type, count) {
+  await waitFor(
+    `${count} ${type} deliveries about ${platform}`,
+    () => told(platform, type).length >= count,
+    {
+      describe: () => told(platform, type),
+    },
+  )
+  assert.equal(told(platform, type).length, count)
+  assert.equal((await deliveryRows(platform, type)).length, count)
+}
+
+/** What has been told of `list`'s platform so far. */
+async function toldSoFar(list) {
+  return {
+    degraded: told(list.platform, 'platform.degraded').length,
+    recovered: told(list.platform, 'platform.recovered').length,
+    mails: (await incidentMails(list)).length,
+  }
+}
+
+/** A healthy sync listing one contest more: state ok, the new contest created. */
+async function healthySync(list) {
+  await list.grow()
+  const result = await syncNow(list.platform)
+  assert.equal(result.state, 'ok', JSON.stringify(result))
+  assert.equal(result.source, 'own')
+  assert.equal(result.created, 1)
+  assert.equal(result.error, undefined)
+  return result
+}
+
+/**
+ * A healthy sync, then `breakIt` and a sync: the state and reason it gives, the contests kept,
+ * GET /platforms, one delivery and one admin email; then a second broken sync that tells nothing
+ * more. Answers what was told before, for the caller's recovery.
+ */
+async function breaks(list, { breakIt, state, reason }) {
+  await healthySync(list)
+  const before = await toldSoFar(list)
+  const kept = list.ids()
+
+  await breakIt()
+  const result = await syncNow(list.platform)
+  assert.equal(result.state, state, JSON.stringify(result))
+  assert.equal(result.source, 'own')
+  assert.match(result.error ?? '', reason)
+  assert.equal(result.created, 0)
+  assert.equal(result.cancelled, 0, 'a broken answer cancels nothing')
+
+  const entry = await shown(list.platform)
+  assert.equal(entry.state, state)
+  assert.equal(entry.source, 'own')
+  assert.equal(entry.enabled, true)
+  assert.equal(entry.upcoming, kept.length, 'the stored contests still count as upcoming')
+  assert.equal(entry.stale, false, 'a recent success is not stale')
+  assert.ok(entry.lastSuccess && entry.lastAttempt, JSON.stringify(entry))
+  assert.ok(Date.parse(entry.lastAttempt) >= Date.parse(entry.lastSuccess))
+  assert.deepEqual(await stored(list.platform), kept, 'every stored contest is kept')
+
+  await expectTold(list.platform, 'platform.degraded', before.degraded + 1)
+  const [event] = told(list.platform, 'platform.degraded').slice(-1)
+  assert.equal(event.data.state, state)
+  assert.match(event.data.reason, reason)
+  const mails = await waitFor('the incident email', async () => {
+    const found = await incidentMails(list)
+    return found.length > before.mails && found
+  })
+  assert.equal(mails.length, before.mails + 1, 'one email per incident')
+  assert.match(mails.at(-1).message.text, new RegExp(`${list.name}: ${state}`))
+
+  // The incident goes on: not told again.
+  const again = await syncNow(list.platform)
+  assert.equal(again.state, state, JSON.stringify(again))
+  assert.equal((await deliveryRows(list.platform, 'platform.degraded')).length, before.degraded + 1)
+  await holds(
+    'one delivery and one email for the incident',
+    async () =>
+      told(list.platform, 'platform.degraded').length === before.degraded + 1 &&
+      (await incidentMails(list)).length === before.mails + 1,
+  )
+  return before
+}
+
+/** A healthy sync after an incident: ok on GET /platforms, platform.recovered once, no email. */
+async function heals(list, before) {
+  await healthySync(list)
+  const entry = await shown(list.platform)
+  assert.equal(entry.state, 'ok')
+  assert.equal(entry.upcoming, list.contests.length)
+  assert.deepEqual(await stored(list.platform), list.ids())
+  await expectTold(list.platform, 'platform.recovered', before.recovered + 1)
+  const [event] = told(list.platform, 'platform.recovered').slice(-1)
+  assert.equal(event.data.state, 'ok')
+  assert.equal(event.data.reason, undefined)
+  // A second healthy sync (the same answer) closes nothing.
+  assert.equal((await syncNow(list.platform)).state, 'ok')
+  assert.equal(
+    (await deliveryRows(list.platform, 'platform.recovered')).length,
+    before.recovered + 1,
+  )
+  await holds(
+    'one recovery delivery and no email',
+    async () =>
+      told(list.platform, 'platform.recovered').length === before.recovered + 1 &&
+      (await incidentMails(list)).length === before.mails + 1,
+  )
+}
+
+/** A receiver of the platform events, each verified per Standard Webhooks as it arrives. */
+async function startReceiver() {
+  const received = []
+  const errors = []
+  let verifier
+  const server = createServer((req, res) => {
+    const chunks = []
+    req.on('data', (chunk) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8')
+      try {
+        received.push(verifier.verify(body, req.headers))
+      } catch (error) {
+        errors.push(error.message)
+      }
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const made = await api.post(
+    '/webhooks',
+    {
+      url: `http://127.0.0.1:${server.address().port}/hooks/platforms`,
+      events: ['platform.degraded', 'platform.recovered'],
+      description: 'contract platform receiver',
+    },
+    { token: admin.accessToken },
+  )
+  assert.equal(made.status, 201, JSON.stringify(made.body))
+  verifier = new Webhook(made.body.secret)
+  return {
+    id: made.body.id,
+    received,
+    errors,
+    close() {
+      server.closeAllConnections()
+      return new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+describe(`contract platforms (${RUNTIME})`, () => {
+  before(
+    async () => {
+      try {
+        dir = await mkdtemp(join(tmpdir(), 'contract-platforms-'))
+        standIn = await startStandIn()
+        const settings = contractSettings({
+          standInUrl: standIn.url,
+          adminEmail: ADMIN_EMAIL,
+          contactEmail: CONTACT_EMAIL,
+        })
+        service = await startRuntime(RUNTIME, { dir, settings })
+        api = client(service.base)
+        admin = await verifiedAccount(api, standIn, {
+          email: ADMIN_EMAIL,
+          password: `pw-${crypto.randomUUID()}`,
+          name: 'Contract Platforms Admin',
+        })
+        assert.equal(admin.user.role, 'admin')
+        hook = await startReceiver()
+        gym = contestList('codeforces-gym', 'Codeforces Gym')
+        rounds = contestList('codeforces', 'Codeforces')
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    },
+    { timeout: 120_000 },
+  )
+
+  after(async () => {
+    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
+    await hook?.close()
+    await service?.stop()
+    await standIn?.close()
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+
+  test(
+    'a healthy sync lists the platform’s contests and shows it ok on GET /platforms',
+    FLOW,
+    noted(async () => {
+      await gym.grow()
+      await gym.grow()
+      const result = await syncNow(gym.platform)
+      assert.deepEqual(
+        { state: result.state, source: result.source, created: result.created },
+        { state: 'ok', source: 'own', created: 2 },
+      )
+      assert.equal(result.error, undefined)
+      const entry = await shown(gym.platform)
+      assert.deepEqual(
+        { ...entry, lastSuccess: typeof entry.lastSuccess, lastAttempt: typeof entry.lastAttempt },
+        {
+          id: 'codeforces-gym',
+          name: 'Codeforces Gym',
+          homeUrl: 'https://codeforces.com/gyms',
+          enabled: true,
+          upcoming: 2,
+          state: 'ok',
+          source: 'own',
+          stale: false,
+          lastSuccess: 'string',
+          lastAttempt: 'string',
+        },
+      )
+      assert.equal(entry.lastSuccess, entry.lastAttempt)
+      const listed = await freshGet('/contests/platform/codeforces-gym?limit=100')
+      assert.deepEqual(
+        listed.map((c) => [c.platformId, c.name, c.startTime]),
+        gym.contests.map((c) => [
+          String(c.id),
+          c.name,
+          new Date(c.startTimeSeconds * 1000).toISOString(),
+        ]),
+      )
+      const [request] = await gym.requests()
+      assert.match(request.path, /^\/codeforces-api\/contest\.list\?gym=true$/)
+      assert.match(request.headers['user-agent'], /ContestAlertService/)
+      // Nothing was broken, so nothing is told.
+      assert.deepEqual(await toldSoFar(gym), { degraded: 0, recovered: 0, mails: 0 })
+    }),
+  )
+
+  test(
+    'a schema break keeps the contests, shows degraded, is told once and heals',
+    FLOW,
+    noted(async () => {
+      const before = await breaks(gym, {
+        breakIt: () => gym.answer({ status: 200, body: { status: 'OK' } }),
+        state: 'degraded',
+        reason: /no status\/result/,
+      })
+      await heals(gym, before)
+    }),
+  )
+
+  test(
+    'an empty 200 where the last good sync had contests is degraded, told once, and heals',
+    FLOW,
+    noted(async () => {
+      const before = await breaks(gym, {
+        breakIt: () => gym.answer({ status: 200, body: { status: 'OK', result: [] } }),
+        state: 'degraded',
+        reason: /no upcoming contests where the last good sync had \d+/,
+      })
+      await heals(gym, before)
+    }),
+  )
+
+  test(
+    'an answer with more than half the contests gone is degraded, told once, and heals',
+    FLOW,
+    noted(async () => {
+      const before = await breaks(gym, {
+        // Fewer than half of the last good answer, but not none.
+        breakIt: () => {
+          const left = gym.contests.slice(0, Math.ceil(gym.contests.length / 2) - 1)
+          assert.ok(left.length > 0)
+          return gym.answer({ status: 200, body: { status: 'OK', result: left } })
+        },
+        state: 'degraded',
+        reason: /fewer than half/,
+      })
+      await heals(gym, before)
+    }),
+  )
+
+  test(
+    'an answer slower than the 15 s upstream timeout is failing, told once, and heals',
+    STALLED_FLOW,
+    noted(async () => {
+      const before = await breaks(gym, {
+        breakIt: () =>
+          gym.answer({
+            status: 200,
+            body: { status: 'OK', result: [...gym.contests] },
+            delayMs: STALLED_MS,
+          }),
+        state: 'failing',
+        reason: /no answer within 15000 ms/,
+      })
+      await heals(gym, before)
+    }),
+  )
+
+  test(
+    'a 403 from bot protection is blocked, told once, and not asked again during the backoff',
+    FLOW,
+    noted(async () => {
+      let requests
+      await breaks(rounds, {
+        breakIt: async () => {
+          await rounds.answer({ status: 403, body: '<html>Just a moment...</html>' })
+          requests = (await rounds.requests()).length
+        },
+        state: 'blocked',
+        reason: /HTTP 403/,
+      })
+      // The broken sync asked once; the second one waited out the backoff (an hour at least).
+      assert.equal((await rounds.requests()).length, requests + 1)
+    }),
+  )
+
+  test(
+    'a 429 is blocked, told once, and not asked again during the backoff',
+    FLOW,
+    noted(async () => {
+      let requests
+      await breaks(gym, {
+        breakIt: async () => {
+          await gym.answer({
+            status: 429,
+            body: { status: 'FAILED', comment: 'Call limit exceeded' },
+          })
+          requests = (await gym.requests()).length
+        },
+        state: 'blocked',
+        reason: /Call limit exceeded/,
+      })
+      assert.equal((await gym.requests()).length, requests + 1)
+      // Every delivery this file received carried a valid signature.
+      assert.deepEqual(hook.errors, [])
+    }),
+  )
+})
