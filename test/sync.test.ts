@@ -100,6 +100,12 @@ describe('sync of all platforms', () => {
     expect(sent.map((m) => m.platform)).toEqual(PLATFORMS)
     await expect(runSyncQueue([{ platform: 'leetcode' }])).rejects.toThrow(/leetcode/)
     await runSyncQueue([{ platform: 'atcoder' }])
+    // The next cron run queues every platform again, and fails naming the one still broken.
+    const again = capturingSyncQueue()
+    await expect(
+      runCron('0 */6 * * *', { ...env, SYNC_QUEUE: again.queue }, RECORDED_AT + 6 * 3_600_000),
+    ).rejects.toThrow(/leetcode \(degraded/)
+    expect(again.sent).toHaveLength(PLATFORMS.length)
     expect(
       await count("SELECT count(*) AS n FROM contests WHERE platform = 'atcoder'"),
     ).toBeGreaterThan(0)

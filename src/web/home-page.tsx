@@ -86,8 +86,7 @@ export function HomePage({
       <header>
         <h1>{TITLE}</h1>
         <p class="lead">
-          Running now and starting in the next {HOME_WINDOW_DAYS} days on {FOLLOWED} judges, from
-          Codeforces to HackerRank.
+          Running now and starting in the next {HOME_WINDOW_DAYS} days on {FOLLOWED} judges.
         </p>
       </header>
       <main id="main" tabindex={-1}>
