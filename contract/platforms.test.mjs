@@ -32,7 +32,7 @@ let hook
 let failed = false
 
 const FLOW = { timeout: 60_000 }
-// Two syncs of 15 s each, and the rest of a flow.
+// Two syncs of 15 s each and the rest of a flow: about 40 s under wrangler dev, 36 s on Deno.
 const STALLED_FLOW = { timeout: 120_000 }
 
 /** Wraps a test body so that a failure prints the service's log at the end. */
@@ -145,15 +145,13 @@ const incidentMails = async (list) =>
 
 /** Waits until `count` deliveries of `type` about `platform` arrived, and fails on more. */
 async function expectTold(platform, type, count) {
-  await waitFor(
-    `${count} ${type} deliveries about ${platform}`,
-    () => told(platform, type).length >= count,
-    {
-      describe: () => told(platform, type),
-    },
-  )
+  const enough = () => told(platform, type).length >= count
+  await waitFor(`${count} ${type} deliveries about ${platform}`, enough, {
+    describe: () => told(platform, type),
+  })
   assert.equal(told(platform, type).length, count)
   assert.equal((await deliveryRows(platform, type)).length, count)
+  assert.deepEqual(hook.errors, [], 'every delivery carries a valid signature')
 }
 
 /** What has been told of `list`'s platform so far. */
@@ -173,7 +171,6 @@ async function healthySync(list) {
   assert.equal(result.source, 'own')
   assert.equal(result.created, 1)
   assert.equal(result.error, undefined)
-  return result
 }
 
 /**
@@ -453,11 +450,14 @@ describe(`contract platforms (${RUNTIME})`, () => {
         state: 'blocked',
         reason: /HTTP 403/,
       })
-      // The broken sync asked once; the second one waited out the backoff (an hour at least).
+      // The broken sync asked once; the second one waited out the backoff (an hour at least), so
+      // a blocked platform cannot heal within this suite (test/sync-breakage.test.ts moves the
+      // clock for that).
       assert.equal((await rounds.requests()).length, requests + 1)
     }),
   )
 
+  // The last flow of Codeforces Gym, which stays blocked for an hour after it.
   test(
     'a 429 is blocked, told once, and not asked again during the backoff',
     FLOW,
@@ -475,8 +475,6 @@ describe(`contract platforms (${RUNTIME})`, () => {
         reason: /Call limit exceeded/,
       })
       assert.equal((await gym.requests()).length, requests + 1)
-      // Every delivery this file received carried a valid signature.
-      assert.deepEqual(hook.errors, [])
     }),
   )
 })

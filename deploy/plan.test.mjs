@@ -153,6 +153,7 @@ describe('environments', () => {
       assert.deepEqual(r.queues.map((q) => q.name).sort(), [
         `${worker}-notifications`,
         `${worker}-notifications-dlq`,
+        `${worker}-sync`,
         `${worker}-webhooks`,
         `${worker}-webhooks-dlq`,
       ])

@@ -16,6 +16,8 @@ const PORT = Number(process.env.BENCH_PORT ?? 8792)
 const SLOW_PLATFORM = process.env.BENCH_SLOW_PLATFORM ?? 'hackerrank'
 // Twice the upstream timeout (UPSTREAM_TIMEOUT_MS, 15 s): the Worker must give up first.
 const SLOW_DELAY_MS = 30_000
+// More time outside the platforms' own than a sync can spend on its reads and snapshot.
+const STALL_MS = 5_000
 const STATE = '.wrangler/bench-sync-state'
 const ADMIN = 'bench-admin@localhost.test'
 
@@ -222,6 +224,14 @@ async function main() {
         console.log(`  ${r.platform}: ${r.state}, ${r.error}`)
       }
       const top = slowest(results)
+      // wrangler dev rebuilds when a source file or node_modules changes and holds the request
+      // meanwhile; such a run measures the rebuild, not the sync.
+      if (wallMs - top.durationMs > STALL_MS) {
+        throw new Error(
+          `${step.label}: ${wallMs} ms for a sync whose slowest platform took ${top.durationMs} ms; ` +
+            'the dev server stalled (a rebuild?), figures not written',
+        )
+      }
       console.log(
         `${step.label}: ${wallMs} ms, codeforces ${cf.durationMs} ms (created ${cf.created}, ` +
           `updated ${cf.updated}, unchanged ${cf.unchanged}), all platforms: rows written ` +

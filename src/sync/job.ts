@@ -53,8 +53,10 @@ export class SyncInProgressError extends Error {
   }
 }
 
-// Longer than one platform's sync can take (a few pages of at most 15 s each, then the writes).
-const LEASE_MS = 10 * 60_000
+// Longer than one platform's sync can take (its own source's pages, at most 10 of 15 s, then
+// clist.by's, at most 5, then the writes), and short enough that a sync cut off by an evicted
+// isolate holds its platform back for minutes, not the whole interval.
+const LEASE_MS = 5 * 60_000
 
 export interface PlatformTransition {
   platform: Platform
@@ -93,7 +95,9 @@ export async function runSync(
       outcomes.map((o) => o.run),
     )
     const reports = outcomes.map((o) => o.report)
-    if (reports.some((r) => r.created + r.updated + r.cancelled > 0)) {
+    // A changed state is news for the cached /platforms and home page as much as a new contest.
+    const stateChanged = reports.some((r) => r.state !== statuses.get(r.platform)?.state)
+    if (stateChanged || reports.some((r) => r.created + r.updated + r.cancelled > 0)) {
       await bumpCatalogueVersion(deps.kv)
     }
     await publishPlatformsSnapshot(deps.db, deps.kv, syncedPlatforms(deps), now)
