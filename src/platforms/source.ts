@@ -59,7 +59,10 @@ export class ResultCollector<C extends SourceContest = SourceContest> {
   private readonly errors: string[] = []
   private readonly oldestEnd: number
 
-  constructor(now: number, options: ParseOptions = {}) {
+  constructor(
+    private readonly now: number,
+    options: ParseOptions = {},
+  ) {
     this.oldestEnd = now - (options.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS
   }
 
@@ -68,6 +71,14 @@ export class ResultCollector<C extends SourceContest = SourceContest> {
     if (contest.endTime < this.oldestEnd || this.seen.has(contest.platformId)) return
     this.seen.add(contest.platformId)
     this.contests.push(contest)
+  }
+
+  /**
+   * Keeps a contest that has not ended at `now` (running or upcoming). An ended one is left out
+   * without being counted: it is neither invalid nor unsupported, only no longer news.
+   */
+  keepUnlessEnded(contest: C): void {
+    if (contest.endTime > this.now) this.keep(contest)
   }
 
   skip(ref: string, reason: string): void {
@@ -99,4 +110,19 @@ export function describeIssues(error: z.ZodError): string {
       issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
     )
     .join('; ')
+}
+
+/**
+ * A string field of an item not validated yet, to name the item in an error line (the field may
+ * itself be what is wrong, so anything else reads as absent).
+ */
+export function stringField(item: unknown, key: string): string | undefined {
+  const value = (item as Record<string, unknown> | null)?.[key]
+  return typeof value === 'string' ? value : undefined
+}
+
+/** A numeric or string id of an item not validated yet, as a string (see stringField). */
+export function idField(item: unknown, key: string): string | undefined {
+  const value = (item as Record<string, unknown> | null)?.[key]
+  return typeof value === 'number' || typeof value === 'string' ? String(value) : undefined
 }

@@ -1,6 +1,12 @@
 // Talking to a platform over HTTP: one typed error for every way it can fail, so the sync job
 // can record the failure of one platform and carry on with the others.
-import { UPSTREAM_TIMEOUT_MS, UPSTREAM_USER_AGENT, type FetchFn } from './source.ts'
+import type { z } from 'zod'
+import {
+  UPSTREAM_TIMEOUT_MS,
+  UPSTREAM_USER_AGENT,
+  type FetchFn,
+  type SourceRequest,
+} from './source.ts'
 
 /**
  * - network: no HTTP answer at all (refused, reset, DNS)
@@ -96,6 +102,62 @@ export function parseJson(platform: string, text: string): unknown {
   } catch (error) {
     throw new UpstreamError(platform, 'malformed', `body is not JSON: ${messageOf(error)}`)
   }
+}
+
+/**
+ * `payload` as the envelope `schema` reads it. An answer without the expected structure throws
+ * `problem` as malformed: it must never pass for "no contests".
+ */
+export function readEnvelope<S extends z.ZodType>(
+  platform: string,
+  schema: S,
+  payload: unknown,
+  problem: string,
+): z.output<S> {
+  const envelope = schema.safeParse(payload)
+  if (!envelope.success) throw new UpstreamError(platform, 'malformed', problem)
+  return envelope.data
+}
+
+/** The parts of a source's request that say where to ask and how. */
+export type UpstreamTarget = Pick<SourceRequest, 'baseUrl' | 'fetchFn' | 'timeoutMs' | 'userAgent'>
+
+/** Reads a non-2xx answer for the error an API explains in its body (a refused call), if any. */
+export type RefusalReader = (res: UpstreamResponse) => UpstreamError | undefined
+
+/**
+ * The body of a 2xx answer to `path` under the target's base URL. Any other answer throws what
+ * `refusal` finds in it, else a status error.
+ */
+export async function fetchOk(
+  platform: string,
+  target: UpstreamTarget,
+  path: string,
+  init: RequestInit,
+  refusal?: RefusalReader,
+): Promise<string> {
+  const res = await fetchText(
+    platform,
+    joinUrl(target.baseUrl, path),
+    init,
+    target.fetchFn,
+    target.timeoutMs,
+    target.userAgent,
+  )
+  if (!res.ok) throw refusal?.(res) ?? statusError(platform, res)
+  return res.text
+}
+
+/** fetchOk for a JSON answer: asked for with Accept: application/json, given parsed. */
+export async function fetchJson(
+  platform: string,
+  target: UpstreamTarget,
+  path: string,
+  init: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> } = {},
+  refusal?: RefusalReader,
+): Promise<unknown> {
+  const headers = { Accept: 'application/json', ...init.headers }
+  return parseJson(platform, await fetchOk(platform, target, path, { ...init, headers }, refusal))
 }
 
 /** A base URL setting (with or without a trailing slash) joined with an absolute path. */

@@ -1,67 +1,37 @@
 // AtCoder's /contests page: parsed from the recorded page (and reworked copies of it) and fetched
 // from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  CLOSED_PORT,
+  expectSent,
+  expectWellFormed,
+  idAndType,
+  ids,
+  scriptOk,
+  standInRequest,
+  upstreamFailure,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { phaseAt } from '../../contests/serialize.ts'
-import type { SourceContest } from '../contest.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { TYPES_BY_PLATFORM } from '../registry.ts'
-import type { AdapterResult, FetchFn, SourceRequest } from '../source.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
+import type { SourceRequest } from '../source.ts'
 import atcoderEmptyUpcoming from './fixtures/atcoder-contests-empty-upcoming.html?raw'
 import atcoderPage from './fixtures/atcoder-contests.html?raw'
 import { atcoder, atcoderTime, atcoderType, fetchAtcoder, parseAtcoderContests } from './index.ts'
 
 const NOW = RECORDED_AT
-const realFetch: FetchFn = (input, init) => fetch(input, init)
-// Nothing listens on port 9 (discard), so the connection is refused.
-const CLOSED_PORT = 'http://127.0.0.1:9'
-
-const request = (fields: Partial<SourceRequest> = {}): SourceRequest => ({
-  baseUrl: `${standInUrl}/atcoder`,
-  fetchFn: realFetch,
-  now: NOW,
-  ...fields,
-})
+const request = (fields: Partial<SourceRequest> = {}) => standInRequest('/atcoder', fields)
 
 beforeEach(() => standIn.reset())
-
-const byId = <C extends SourceContest>(result: AdapterResult<C>, platformId: string): C => {
-  const contest = result.contests.find((c) => c.platformId === platformId)
-  if (!contest) throw new Error(`no contest ${platformId} in the result`)
-  return contest
-}
-const ids = (result: AdapterResult) => result.contests.map((c) => c.platformId)
-
-/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
-async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
-}
-
-function expectWellFormed(contests: SourceContest[]) {
-  expect(contests.length).toBeGreaterThan(0)
-  for (const c of contests) {
-    expect(c.platform).toBe('atcoder')
-    expect(TYPES_BY_PLATFORM.atcoder).toContain(c.type)
-    expect(c.endTime).toBeGreaterThan(c.startTime)
-    expect(c.name.trim()).toBe(c.name)
-    expect(c.websiteUrl).toMatch(/^https:\/\//)
-  }
-  expect(new Set(contests.map((c) => c.platformId)).size).toBe(contests.length)
-}
 
 describe('AtCoder adapter', () => {
   const parsed = () => parseAtcoderContests(atcoderPage, NOW)
 
   it('reads the running, upcoming and recent tables, converting Tokyo times to UTC', () => {
     const result = parsed()
-    expectWellFormed(result.contests)
+    expectWellFormed(atcoder, result.contests)
     expect(result.contests).toHaveLength(17)
     expect(byId(result, 'abc482')).toEqual({
       platform: 'atcoder',
@@ -167,7 +137,7 @@ describe('AtCoder adapter', () => {
     const end = atcoderPage.indexOf('<div id="contest-table-recent">')
     const withoutUpcoming = atcoderPage.slice(0, start) + atcoderPage.slice(end)
     const error = await upstreamFailure(
-      Promise.resolve().then(() => parseAtcoderContests(withoutUpcoming, NOW)),
+      () => parseAtcoderContests(withoutUpcoming, NOW),
       'malformed',
     )
     expect(error.message).toContain('contest-table-upcoming')
@@ -184,16 +154,11 @@ describe('AtCoder adapter', () => {
   })
 
   it('fetches the English /contests page from the base URL, naming the service', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/atcoder/contests',
-      responses: [{ status: 200, body: atcoderPage }],
-    })
+    await scriptOk('GET', '/atcoder/contests', [atcoderPage])
     const result = await fetchAtcoder(request())
     expect(result).toEqual(parsed())
     const [sent] = await standIn.requests('/atcoder/')
-    expect(sent.path).toBe('/atcoder/contests/?lang=en')
-    expect(sent.headers['user-agent']).toContain('ContestAlertService')
+    expectSent(sent, '/atcoder/contests/?lang=en')
   })
 
   it('reports an HTTP 503, a maintenance page and a refused connection by kind', async () => {
@@ -213,24 +178,18 @@ describe('AtCoder adapter', () => {
 
 describe('the atcoder descriptor', () => {
   it('fetches from its ATCODER_URL stand-in and gives well-formed contests', async () => {
-    await standIn.script({
-      pathPrefix: '/atcoder/contests',
-      responses: [{ status: 200, body: atcoderPage }],
-    })
+    await scriptOk('GET', '/atcoder/contests', [atcoderPage])
     expect(atcoder.source!.setting).toBe('ATCODER_URL')
-    expectWellFormed((await atcoder.source!.fetch(request())).contests)
+    expectWellFormed(atcoder, (await atcoder.source!.fetch(request())).contests)
   })
 
   it('maps a clist.by entry to the id and type the own source stores', () => {
-    const entry = {
-      id: 1,
-      event: 'UNIQUE VISION Programming Contest 2026 Winter (AtCoder Beginner Contest 482)',
-      href: 'https://atcoder.jp/contests/abc482',
-      startTime: 0,
-      endTime: 1,
-    }
+    const entry = clistEntry(
+      'https://atcoder.jp/contests/abc482',
+      'UNIQUE VISION Programming Contest 2026 Winter (AtCoder Beginner Contest 482)',
+    )
     const own = byId(parseAtcoderContests(atcoderPage, NOW), 'abc482')
-    expect(atcoder.clist!.contest(entry)).toEqual({ platformId: own.platformId, type: own.type })
+    expect(atcoder.clist!.contest(entry)).toEqual(idAndType(own))
     expect(
       atcoder.clist!.contest({
         ...entry,

@@ -21,7 +21,7 @@ import {
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, statusError, UpstreamError } from '../upstream.ts'
+import { fetchOk, UpstreamError } from '../upstream.ts'
 
 const SITE = 'https://atcoder.jp'
 
@@ -201,17 +201,11 @@ function toContest(
 
 /** GET {ATCODER_URL}/contests/?lang=en */
 export async function fetchAtcoder(request: SourceRequest): Promise<AdapterResult<AtcoderContest>> {
-  const res = await fetchText(
-    'atcoder',
-    // English titles; the Japanese page names sponsored rounds in Japanese.
-    joinUrl(request.baseUrl, '/contests/?lang=en'),
-    { headers: { Accept: 'text/html' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError('atcoder', res)
-  return parseAtcoderContests(res.text, request.now, request)
+  // English titles; the Japanese page names sponsored rounds in Japanese.
+  const html = await fetchOk('atcoder', request, '/contests/?lang=en', {
+    headers: { Accept: 'text/html' },
+  })
+  return parseAtcoderContests(html, request.now, request)
 }
 
 /** AtCoder writes times as `2026-11-29 21:00:00+0900` inside <time> elements. */

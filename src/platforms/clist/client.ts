@@ -2,8 +2,8 @@
 // page, as ClistContest entries (times read as UTC) for the platforms' clist mappings.
 import { z } from 'zod'
 import type { ClistContest } from '../define.ts'
-import { describeIssues, type FetchFn } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { describeIssues, idField, type FetchFn } from '../source.ts'
+import { fetchJson, readEnvelope, UpstreamError } from '../upstream.ts'
 
 export interface ClistRequest {
   /** CLIST_API_URL ("https://clist.by/api/v4"). */
@@ -63,11 +63,8 @@ const contestSchema = z
 
 /** A page of clist's /contest/ answer: its valid entries, the rest skipped with the reason. */
 export function parseClistPage(payload: unknown, resource?: string) {
-  const envelope = envelopeSchema.safeParse(payload)
-  if (!envelope.success) {
-    throw new UpstreamError('clist', 'malformed', 'contest answer has no meta/objects')
-  }
-  const { meta, objects } = envelope.data
+  const problem = 'contest answer has no meta/objects'
+  const { meta, objects } = readEnvelope('clist', envelopeSchema, payload, problem)
   const result: ClistResult & { limit: number; count: number } = {
     entries: [],
     skipped: 0,
@@ -76,7 +73,7 @@ export function parseClistPage(payload: unknown, resource?: string) {
     count: objects.length,
   }
   objects.forEach((item, index) => {
-    const ref = `clist contest ${idOf(item) ?? `#${meta.offset + index}`}`
+    const ref = `clist contest ${idField(item, 'id') ?? `#${meta.offset + index}`}`
     const parsed = contestSchema.safeParse(item)
     if (!parsed.success) return skip(result, ref, describeIssues(parsed.error))
     const c = parsed.data
@@ -131,16 +128,9 @@ async function fetchPage(request: ClistRequest, offset: number): Promise<unknown
     limit: String(CLIST_PAGE_LIMIT),
     offset: String(offset),
   })
-  const res = await fetchText(
-    'clist',
-    joinUrl(request.baseUrl, `/contest/?${query}`),
-    { headers: { Accept: 'application/json', Authorization: `ApiKey ${request.apiKey}` } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError('clist', res)
-  return parseJson('clist', res.text)
+  return fetchJson('clist', request, `/contest/?${query}`, {
+    headers: { Authorization: `ApiKey ${request.apiKey}` },
+  })
 }
 
 /** An instant as clist writes it: UTC without an offset ("2026-11-22T12:00:00"). */
@@ -151,9 +141,4 @@ export function naiveUtc(ms: number): string {
 function skip(result: ClistResult, ref: string, reason: string): void {
   result.skipped++
   result.errors.push(`${ref}: ${reason}`)
-}
-
-function idOf(item: unknown): string | undefined {
-  const id = (item as { id?: unknown } | null)?.id
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined
 }

@@ -1,11 +1,11 @@
 // The clist.by client against the stand-in (the real wire format, its limits and pages), and the
 // mapping of clist entries into a platform's contests.
 import { beforeEach, describe, expect, it } from 'vitest'
+import { realFetch, upstreamFailure } from '../../../test/helpers/platform-sources.ts'
 import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
 import type { ClistContest } from '../define.ts'
 import { definePlatform } from '../define.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
 import { CLIST_MAX_PAGES, fetchClistContests, parseClistPage, type ClistRequest } from './client.ts'
 import { clistContests } from './contests.ts'
 import recorded from './fixtures/contests.json'
@@ -21,7 +21,7 @@ function request(overrides: Partial<ClistRequest> = {}): ClistRequest {
     apiKey: API_KEY,
     resource: 'codeforces.com',
     now: RECORDED_AT,
-    fetchFn: (input, init) => fetch(input, init),
+    fetchFn: realFetch,
     ...overrides,
   }
 }
@@ -57,16 +57,6 @@ function page(count: number, firstId = 1, offset = 0) {
   }))
   const next = `/api/v4/contest/?resource=codeforces.com&limit=1000&offset=${offset + 1000}`
   return { meta: { limit: 1000, next, offset, previous: null, total_count: null }, objects }
-}
-
-async function failure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
 }
 
 describe('fetchClistContests', () => {
@@ -197,7 +187,7 @@ describe('fetchClistContests', () => {
     await configureClist({ limitPerMinute: 1, now: RECORDED_AT })
     await fetchClistContests(request())
 
-    const error = await failure(fetchClistContests(request()), 'status')
+    const error = await upstreamFailure(fetchClistContests(request()), 'status')
     expect(error.status).toBe(429)
     expect(error.retryAfter).toBe(60)
     expect(error.blocked).toBe(true)
@@ -208,7 +198,7 @@ describe('fetchClistContests', () => {
   })
 
   it('makes no request when the shared budget refuses one', async () => {
-    const error = await failure(
+    const error = await upstreamFailure(
       fetchClistContests(request({ takeRequest: async () => false })),
       'status',
     )
@@ -219,7 +209,7 @@ describe('fetchClistContests', () => {
 
   it('throws a 401 when the key is not accepted', async () => {
     await configureClist({ apiKey: API_KEY })
-    const error = await failure(
+    const error = await upstreamFailure(
       fetchClistContests(request({ apiKey: 'contest-alerts:wrong' })),
       'status',
     )
@@ -232,7 +222,7 @@ describe('fetchClistContests', () => {
       pathPrefix: '/clist/contest/',
       responses: [{ status: 503, body: '<h1>Service Unavailable</h1>' }],
     })
-    const error = await failure(fetchClistContests(request()), 'status')
+    const error = await upstreamFailure(fetchClistContests(request()), 'status')
     expect(error.status).toBe(503)
   })
 
@@ -242,7 +232,7 @@ describe('fetchClistContests', () => {
       pathPrefix: '/clist/contest/',
       responses: [{ status: 200, body: { meta: page(0).meta, objects: { count: 0 } } }],
     })
-    await failure(fetchClistContests(request()), 'malformed')
+    await upstreamFailure(fetchClistContests(request()), 'malformed')
   })
 
   it('reads an empty page as no contests, without throwing', async () => {

@@ -1,9 +1,21 @@
 // The Code360 source: the two recorded pages of the contest list parsed, and fetched page by page
 // from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  expectStatusError,
+  idAndType,
+  ids,
+  scriptOk,
+  shiftedJson,
+  standInRequest,
+  upstreamFailure,
+  WEEK_MS,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
 import page1 from './fixtures/contest-list-page-1.json'
 import page2 from './fixtures/contest-list-page-2.json'
 import {
@@ -15,49 +27,21 @@ import {
   parseCode360Pages,
 } from './index.ts'
 
-const WEEK_MS = 7 * 24 * 3600_000
 const LIST = '/code360/api/v3/public_section/contest_list'
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
+const JSON_TYPE = 'application/json; charset=utf-8'
 
 beforeEach(() => standIn.reset())
 
 const parsed = () => parseCode360Pages([page1, page2], RECORDED_AT)
-const ids = (result: { contests: { platformId: string }[] }) =>
-  result.contests.map((c) => c.platformId)
-const byId = (platformId: string) => {
-  const contest = parsed().contests.find((c) => c.platformId === platformId)
-  if (!contest) throw new Error(`no contest ${platformId} in the result`)
-  return contest
-}
 
 /** A page holding `events` only, the way the list answers past its last page of interest. */
 const pageOf = (events: unknown[], totalPages = 1) => ({
   data: { events, current_page: 1, total_pages: totalPages },
 })
 
-function thrown(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
-
-/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
-async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
-}
-
 describe('parseCode360', () => {
   it('reads a weekly contest with its name trimmed, its times in milliseconds and its page', () => {
-    expect(byId('weekly-contest-159')).toEqual({
+    expect(byId(parsed(), 'weekly-contest-159')).toEqual({
       platform: 'code360',
       platformId: 'weekly-contest-159',
       name: 'Weekly Contest 159',
@@ -70,8 +54,12 @@ describe('parseCode360', () => {
   })
 
   it('reads the unix seconds of 8 PM in India as 14:30 UTC', () => {
-    expect(byId('weekly-contest-159').startTime).toBe(Date.parse('2026-11-29T20:00:00+05:30'))
-    expect(byId('biweekly-contest-79').startTime).toBe(Date.parse('2026-11-28T20:00:00+05:30'))
+    expect(byId(parsed(), 'weekly-contest-159').startTime).toBe(
+      Date.parse('2026-11-29T20:00:00+05:30'),
+    )
+    expect(byId(parsed(), 'biweekly-contest-79').startTime).toBe(
+      Date.parse('2026-11-28T20:00:00+05:30'),
+    )
   })
 
   it('keeps running and upcoming contests, once each, and drops ended ones without counting them', () => {
@@ -123,7 +111,7 @@ describe('parseCode360', () => {
     ])
   })
 
-  it('throws malformed when a page has no events or no page count', () => {
+  it('throws malformed when a page has no events or no page count', async () => {
     const broken = [
       [],
       { data: { total_pages: 2 } },
@@ -133,29 +121,20 @@ describe('parseCode360', () => {
       null,
     ]
     for (const payload of broken) {
-      const error = thrown(() => parseCode360(payload, RECORDED_AT))
-      expect(error).toBeInstanceOf(UpstreamError)
-      expect((error as UpstreamError).kind).toBe('malformed')
+      await upstreamFailure(() => parseCode360(payload, RECORDED_AT), 'malformed')
     }
-    expect(thrown(() => parseCode360Pages([page1, { data: {} }], RECORDED_AT))).toBeInstanceOf(
-      UpstreamError,
-    )
+    await upstreamFailure(() => parseCode360Pages([page1, { data: {} }], RECORDED_AT))
   })
 
   it('parses an empty list to no contests without throwing', () => {
-    expect(parseCode360(pageOf([], 0), RECORDED_AT)).toEqual({
-      contests: [],
-      skipped: 0,
-      unsupported: 0,
-      errors: [],
-    })
+    expect(parseCode360(pageOf([], 0), RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 
   it('finds a month-long contest that only the second page lists', () => {
     expect(ids(parseCode360(page1, RECORDED_AT))).not.toContain(
       'code360-monthly-challenge-november-2026',
     )
-    expect(byId('code360-monthly-challenge-november-2026').endTime).toBe(
+    expect(byId(parsed(), 'code360-monthly-challenge-november-2026').endTime).toBe(
       Date.parse('2026-11-30T23:59:00+05:30'),
     )
   })
@@ -171,10 +150,7 @@ describe('code360 fixture routes', () => {
 
   it('move every time by the shift, so a later replay lists the same contests', () => {
     const [route1, route2] = code360.source!.fixtures
-    const shifted = [
-      JSON.parse(route1.shift(JSON.stringify(page1), WEEK_MS)),
-      JSON.parse(route2.shift(JSON.stringify(page2), WEEK_MS)),
-    ]
+    const shifted = [shiftedJson(route1, page1, WEEK_MS), shiftedJson(route2, page2, WEEK_MS)]
     const later = parseCode360Pages(shifted, RECORDED_AT + WEEK_MS)
     expect(ids(later)).toEqual(ids(parsed()))
     expect(later.contests[0].startTime).toBe(parsed().contests[0].startTime + WEEK_MS)
@@ -182,21 +158,10 @@ describe('code360 fixture routes', () => {
 })
 
 describe('fetchCode360', () => {
-  const request = () => ({
-    baseUrl: `${standInUrl}/code360`,
-    fetchFn: (input: string, init?: RequestInit) => fetch(input, init),
-    now: RECORDED_AT,
-  })
+  const request = () => standInRequest('/code360')
 
   it('asks for page 1 then page 2, names the service, and parses both', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: LIST,
-      responses: [
-        { status: 200, body: page1, headers: JSON_HEADERS },
-        { status: 200, body: page2, headers: JSON_HEADERS },
-      ],
-    })
+    await scriptOk('GET', LIST, [page1, page2], JSON_TYPE)
     const result = await fetchCode360(request())
     expect(result).toEqual(parsed())
 
@@ -209,21 +174,13 @@ describe('fetchCode360', () => {
   })
 
   it('stops after the first page when it is the only one', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: LIST,
-      responses: [{ status: 200, body: pageOf(page1.data.events, 1), headers: JSON_HEADERS }],
-    })
+    await scriptOk('GET', LIST, [pageOf(page1.data.events, 1)], JSON_TYPE)
     await fetchCode360(request())
     expect(await standIn.requests('/code360/')).toHaveLength(1)
   })
 
   it(`follows at most ${CODE360_MAX_PAGES} pages however many the list says it has`, async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: LIST,
-      responses: [{ status: 200, body: pageOf(page2.data.events, 40), headers: JSON_HEADERS }],
-    })
+    await scriptOk('GET', LIST, [pageOf(page2.data.events, 40)], JSON_TYPE)
     await fetchCode360(request())
     const requests = await standIn.requests('/code360/')
     expect(requests).toHaveLength(CODE360_MAX_PAGES)
@@ -231,43 +188,27 @@ describe('fetchCode360', () => {
   })
 
   it('throws malformed when a later page is broken', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: LIST,
-      responses: [
-        { status: 200, body: page1, headers: JSON_HEADERS },
-        { status: 200, body: { data: null }, headers: JSON_HEADERS },
-      ],
-    })
+    await scriptOk('GET', LIST, [page1, { data: null }], JSON_TYPE)
     await upstreamFailure(fetchCode360(request()), 'malformed')
   })
 
   it('throws a status error carrying the status of a non-2xx answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: LIST,
-      responses: [{ status: 503, body: '<html>Service Unavailable</html>' }],
-    })
-    const error = await upstreamFailure(fetchCode360(request()), 'status')
-    expect(error.status).toBe(503)
+    await expectStatusError(LIST, '<html>Service Unavailable</html>', () => fetchCode360(request()))
   })
 })
 
 describe('code360 clist mapping', () => {
-  const entry = (href: string, event: string) => ({
-    id: 1,
-    event,
-    href,
-    startTime: Date.UTC(2026, 10, 29, 14, 30),
-    endTime: Date.UTC(2026, 10, 29, 16, 0),
-  })
+  const entry = (href: string, event: string) =>
+    clistEntry(href, event, {
+      startTime: Date.UTC(2026, 10, 29, 14, 30),
+      endTime: Date.UTC(2026, 10, 29, 16, 0),
+    })
 
   it('gives the same id and type as the parser for the same contest', () => {
-    const own = byId('weekly-contest-159')
-    expect(code360.clist!.contest(entry(own.websiteUrl!, 'Weekly Contest 159'))).toEqual({
-      platformId: own.platformId,
-      type: own.type,
-    })
+    const own = byId(parsed(), 'weekly-contest-159')
+    expect(code360.clist!.contest(entry(own.websiteUrl!, 'Weekly Contest 159'))).toEqual(
+      idAndType(own),
+    )
   })
 
   it('reads the slug from the older Coding Ninjas links too', () => {

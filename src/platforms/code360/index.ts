@@ -5,11 +5,12 @@ import { definePlatform, type FixtureRoute } from '../define.ts'
 import { shiftJson } from '../fixture-time.ts'
 import {
   ResultCollector,
+  stringField,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope } from '../upstream.ts'
 
 const ID = 'code360'
 const SITE = 'https://www.naukri.com/code360'
@@ -85,24 +86,25 @@ export function parseCode360Pages(
   const out = new ResultCollector<Code360Contest>(now, options)
   pages.forEach((page, pageIndex) => {
     readPage(page).events.forEach((item, index) => {
-      const ref = `code360 event ${slugOf(item) ?? `#${index} of page ${pageIndex + 1}`}`
+      const ref = `code360 event ${stringField(item, 'slug') ?? `#${index} of page ${pageIndex + 1}`}`
       const parsed = eventSchema.safeParse(item)
       if (!parsed.success) return out.skipInvalid(ref, parsed.error)
       const event = parsed.data
       if (event.event_category.toUpperCase() !== 'CONTEST') return out.markUnsupported()
-      if (event.event_end_time * 1000 <= now) return
-      out.keep(toContest(event))
+      out.keepUnlessEnded(toContest(event))
     })
   })
   return out.result()
 }
 
 function readPage(payload: unknown) {
-  const page = pageSchema.safeParse(payload)
-  if (!page.success) {
-    throw new UpstreamError(ID, 'malformed', 'contest_list answer has no data.events/total_pages')
-  }
-  return { events: page.data.data.events, totalPages: page.data.data.total_pages }
+  const { data } = readEnvelope(
+    ID,
+    pageSchema,
+    payload,
+    'contest_list answer has no data.events/total_pages',
+  )
+  return { events: data.events, totalPages: data.total_pages }
 }
 
 function toContest(event: Code360Event): Code360Contest {
@@ -125,29 +127,11 @@ export async function fetchCode360(request: SourceRequest): Promise<AdapterResul
   let lastPage = 1
   // One page after the other: each answer says how many there are.
   for (let page = 1; page <= lastPage; page++) {
-    const payload = await fetchPage(request, page)
+    const payload = await fetchJson(ID, request, `${LIST_PATH}?page=${page}`)
     pages.push(payload)
     lastPage = Math.min(readPage(payload).totalPages, CODE360_MAX_PAGES)
   }
   return parseCode360Pages(pages, request.now, request)
-}
-
-async function fetchPage(request: SourceRequest, page: number): Promise<unknown> {
-  const res = await fetchText(
-    ID,
-    joinUrl(request.baseUrl, `${LIST_PATH}?page=${page}`),
-    { headers: { Accept: 'application/json' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError(ID, res)
-  return parseJson(ID, res.text)
-}
-
-function slugOf(item: unknown): string | undefined {
-  const slug = (item as { slug?: unknown } | null)?.slug
-  return typeof slug === 'string' ? slug : undefined
 }
 
 function fixturePage(page: number): FixtureRoute {

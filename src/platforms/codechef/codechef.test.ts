@@ -1,11 +1,20 @@
 // CodeChef's /api/list/contests/all: parsed from the recorded answer and fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
-import type { SourceContest } from '../contest.ts'
+import {
+  byId,
+  clistEntry,
+  CLOSED_PORT,
+  expectSent,
+  expectWellFormed,
+  idAndType,
+  ids,
+  scriptOk,
+  standInRequest,
+  upstreamFailure,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { TYPES_BY_PLATFORM } from '../registry.ts'
-import type { AdapterResult, FetchFn, SourceRequest } from '../source.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
+import type { SourceRequest } from '../source.ts'
 import codechefAll from './fixtures/codechef-contests-all.json'
 import {
   codechef,
@@ -16,55 +25,16 @@ import {
 } from './index.ts'
 
 const NOW = RECORDED_AT
-const realFetch: FetchFn = (input, init) => fetch(input, init)
-// Nothing listens on port 9 (discard), so the connection is refused.
-const CLOSED_PORT = 'http://127.0.0.1:9'
-
-const request = (fields: Partial<SourceRequest> = {}): SourceRequest => ({
-  baseUrl: `${standInUrl}/codechef-api`,
-  fetchFn: realFetch,
-  now: NOW,
-  ...fields,
-})
+const request = (fields: Partial<SourceRequest> = {}) => standInRequest('/codechef-api', fields)
 
 beforeEach(() => standIn.reset())
-
-const byId = <C extends SourceContest>(result: AdapterResult<C>, platformId: string): C => {
-  const contest = result.contests.find((c) => c.platformId === platformId)
-  if (!contest) throw new Error(`no contest ${platformId} in the result`)
-  return contest
-}
-const ids = (result: AdapterResult) => result.contests.map((c) => c.platformId)
-
-/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
-async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
-}
-
-function expectWellFormed(contests: SourceContest[]) {
-  expect(contests.length).toBeGreaterThan(0)
-  for (const c of contests) {
-    expect(c.platform).toBe('codechef')
-    expect(TYPES_BY_PLATFORM.codechef).toContain(c.type)
-    expect(c.endTime).toBeGreaterThan(c.startTime)
-    expect(c.name.trim()).toBe(c.name)
-    expect(c.websiteUrl).toMatch(/^https:\/\//)
-  }
-  expect(new Set(contests.map((c) => c.platformId)).size).toBe(contests.length)
-}
 
 describe('CodeChef adapter', () => {
   const parsed = () => parseCodechefContests(codechefAll, NOW)
 
   it('turns present, future and past contests into contests with IST times in UTC', () => {
     const result = parsed()
-    expectWellFormed(result.contests)
+    expectWellFormed(codechef, result.contests)
     expect(result.contests).toHaveLength(21)
     expect(byId(result, 'START265')).toEqual({
       platform: 'codechef',
@@ -151,23 +121,15 @@ describe('CodeChef adapter', () => {
 
   it('throws a malformed error when the future list is missing, even if the past is there', async () => {
     const { future_contests: _future, ...onlyPast } = codechefAll
-    await upstreamFailure(
-      Promise.resolve().then(() => parseCodechefContests(onlyPast, NOW)),
-      'malformed',
-    )
+    await upstreamFailure(() => parseCodechefContests(onlyPast, NOW), 'malformed')
   })
 
   it('fetches /api/list/contests/all from the base URL, naming the service', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/codechef-api/api/list/contests/all',
-      responses: [{ status: 200, body: codechefAll }],
-    })
+    await scriptOk('GET', '/codechef-api/api/list/contests/all', [codechefAll])
     const result = await fetchCodechef(request())
     expect(result).toEqual(parsed())
     const [sent] = await standIn.requests('/codechef-api/')
-    expect(sent.path).toBe('/codechef-api/api/list/contests/all')
-    expect(sent.headers['user-agent']).toContain('ContestAlertService')
+    expectSent(sent, '/codechef-api/api/list/contests/all')
   })
 
   it('reports an HTTP 500, a truncated body and a refused connection by kind', async () => {
@@ -187,24 +149,15 @@ describe('CodeChef adapter', () => {
 
 describe('the codechef descriptor', () => {
   it('fetches from its CODECHEF_API_URL stand-in and gives well-formed contests', async () => {
-    await standIn.script({
-      pathPrefix: '/codechef-api/api/list/contests/all',
-      responses: [{ status: 200, body: codechefAll }],
-    })
+    await scriptOk('GET', '/codechef-api/api/list/contests/all', [codechefAll])
     expect(codechef.source!.setting).toBe('CODECHEF_API_URL')
-    expectWellFormed((await codechef.source!.fetch(request())).contests)
+    expectWellFormed(codechef, (await codechef.source!.fetch(request())).contests)
   })
 
   it('maps a clist.by entry to the code and type the own source stores', () => {
-    const entry = {
-      id: 1,
-      event: 'Starters 265',
-      href: 'https://www.codechef.com/START265',
-      startTime: 0,
-      endTime: 1,
-    }
+    const entry = clistEntry('https://www.codechef.com/START265', 'Starters 265')
     const own = byId(parseCodechefContests(codechefAll, NOW), 'START265')
-    expect(codechef.clist!.contest(entry)).toEqual({ platformId: own.platformId, type: own.type })
+    expect(codechef.clist!.contest(entry)).toEqual(idAndType(own))
     expect(
       codechef.clist!.contest({
         ...entry,

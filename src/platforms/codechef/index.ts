@@ -5,11 +5,12 @@ import { definePlatform } from '../define.ts'
 import { shiftJson } from '../fixture-time.ts'
 import {
   ResultCollector,
+  stringField,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope, UpstreamError } from '../upstream.ts'
 
 const SITE = 'https://www.codechef.com'
 
@@ -115,21 +116,19 @@ export function parseCodechefContests(
     const message = (payload as { message?: unknown }).message
     throw new UpstreamError('codechef', 'api', `status ${status}: ${String(message ?? '')}`)
   }
-  const envelope = envelopeSchema.safeParse(payload)
-  if (!envelope.success) {
-    throw new UpstreamError(
-      'codechef',
-      'malformed',
-      'answer lacks present_contests/future_contests lists',
-    )
-  }
+  const envelope = readEnvelope(
+    'codechef',
+    envelopeSchema,
+    payload,
+    'answer lacks present_contests/future_contests lists',
+  )
 
   const out = new ResultCollector<CodechefContest>(now, options)
-  const { present_contests, future_contests, past_contests = [] } = envelope.data
+  const { present_contests, future_contests, past_contests = [] } = envelope
   // Present and future first, so a contest listed twice keeps its freshest entry.
   const items = [...present_contests, ...future_contests, ...past_contests]
   items.forEach((item, index) => {
-    const ref = `codechef contest ${codeOf(item) ?? `#${index}`}`
+    const ref = `codechef contest ${stringField(item, 'contest_code') ?? `#${index}`}`
     const parsed = contestSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const type = codechefType(parsed.data.code, parsed.data.name)
@@ -163,21 +162,8 @@ function toContest(contest: z.infer<typeof contestSchema>, type: CodechefType): 
 export async function fetchCodechef(
   request: SourceRequest,
 ): Promise<AdapterResult<CodechefContest>> {
-  const res = await fetchText(
-    'codechef',
-    joinUrl(request.baseUrl, '/api/list/contests/all'),
-    { headers: { Accept: 'application/json' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError('codechef', res)
-  return parseCodechefContests(parseJson('codechef', res.text), request.now, request)
-}
-
-function codeOf(item: unknown): string | undefined {
-  const code = (item as { contest_code?: unknown } | null)?.contest_code
-  return typeof code === 'string' ? code : undefined
+  const answer = await fetchJson('codechef', request, '/api/list/contests/all')
+  return parseCodechefContests(answer, request.now, request)
 }
 
 export const codechef = definePlatform({

@@ -1,15 +1,19 @@
 // Codeforces Gym from contest.list?gym=true: parsed from the recorded answer and fetched from the
 // stand-in, which shares the codeforces base and tells the two lists apart by the query.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  expectSent,
+  expectStatusError,
+  ids,
+  standInRequest,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { parseContestList } from '../codeforces/contest-list.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError } from '../upstream.ts'
 import gymList from './fixtures/contest-list-gym.json'
 import { codeforcesGym, fetchCodeforcesGym } from './index.ts'
-
-const ids = (result: { contests: { platformId: string }[] }) =>
-  result.contests.map((c) => c.platformId)
 
 beforeEach(() => standIn.reset())
 
@@ -21,8 +25,7 @@ describe('Codeforces Gym list', () => {
   })
 
   it('reads a running gym with its gym page as both links', () => {
-    const running = parsed().contests.find((c) => c.platformId === '106205')
-    expect(running).toEqual({
+    expect(byId(parsed(), '106205')).toEqual({
       platform: 'codeforces-gym',
       platformId: '106205',
       name: 'Universal Cup Stage 12: Nanjing',
@@ -57,8 +60,7 @@ describe('Codeforces Gym list', () => {
 })
 
 describe('fetchCodeforcesGym', () => {
-  const request = { baseUrl: `${standInUrl}/codeforces-api`, now: RECORDED_AT }
-  const fetchFn = (input: string, init?: RequestInit) => fetch(input, init)
+  const fetchFromStandIn = () => fetchCodeforcesGym(standInRequest('/codeforces-api'))
 
   it('asks for contest.list?gym=true, naming the service', async () => {
     await standIn.script({
@@ -67,37 +69,25 @@ describe('fetchCodeforcesGym', () => {
       query: { gym: 'true' },
       responses: [{ status: 200, body: gymList, headers: { 'content-type': 'application/json' } }],
     })
-    const result = await fetchCodeforcesGym({ ...request, fetchFn })
+    const result = await fetchFromStandIn()
     expect(ids(result)).toEqual(['106210', '106209', '106208', '106205'])
     const [sent] = await standIn.requests('/codeforces-api/')
-    expect(sent.method).toBe('GET')
-    expect(sent.path).toBe('/codeforces-api/contest.list?gym=true')
-    expect(sent.headers['user-agent']).toContain('ContestAlertService')
+    expectSent(sent, '/codeforces-api/contest.list?gym=true', 'GET')
   })
 
   it('throws a status error carrying the HTTP status of a non-2xx answer', async () => {
-    await standIn.script({
-      pathPrefix: '/codeforces-api/contest.list',
-      responses: [{ status: 503, body: '<html>Codeforces is temporarily unavailable</html>' }],
-    })
-    const error = await fetchCodeforcesGym({ ...request, fetchFn }).then(
-      () => undefined,
-      (e: unknown) => e,
+    const error = await expectStatusError(
+      '/codeforces-api/contest.list',
+      '<html>Codeforces is temporarily unavailable</html>',
+      fetchFromStandIn,
     )
-    expect(error).toBeInstanceOf(UpstreamError)
     expect(error).toMatchObject({ kind: 'status', status: 503, platform: 'codeforces-gym' })
   })
 })
 
 describe('codeforces-gym on clist', () => {
   it('takes the gym id from the link, as the own source stores it', () => {
-    const entry = {
-      id: 1,
-      event: 'Universal Cup Stage 12: Nanjing',
-      href: 'https://codeforces.com/gym/106205',
-      startTime: 0,
-      endTime: 1,
-    }
+    const entry = clistEntry('https://codeforces.com/gym/106205', 'Universal Cup Stage 12: Nanjing')
     expect(codeforcesGym.clist!.contest(entry)).toEqual({ platformId: '106205', type: 'ICPC' })
     expect(
       codeforcesGym.clist!.contest({ ...entry, href: 'https://codeforces.com/contest/2299' }),

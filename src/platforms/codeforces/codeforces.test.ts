@@ -1,62 +1,29 @@
 // Codeforces rounds from contest.list: parsed from the recorded answer and fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  CLOSED_PORT,
+  expectSent,
+  expectWellFormed,
+  ids,
+  standInRequest,
+  upstreamFailure,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { phaseAt } from '../../contests/serialize.ts'
 import { contestSyncHash } from '../../contests/sync-hash.ts'
-import type { SourceContest } from '../contest.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { TYPES_BY_PLATFORM } from '../registry.ts'
-import type { AdapterResult, FetchFn, SourceRequest } from '../source.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
+import type { FetchFn, SourceRequest } from '../source.ts'
 import { codeforcesDivision, fetchCodeforces, parseCodeforcesContestList } from './contest-list.ts'
 import codeforcesFailed from './fixtures/codeforces-contest-list-failed.json'
 import codeforcesList from './fixtures/codeforces-contest-list.json'
 import { codeforces } from './index.ts'
 
 const NOW = RECORDED_AT
-const BASE_URL = `${standInUrl}/codeforces-api`
-const realFetch: FetchFn = (input, init) => fetch(input, init)
-// Nothing listens on port 9 (discard), so the connection is refused.
-const CLOSED_PORT = 'http://127.0.0.1:9'
-
-const request = (fields: Partial<SourceRequest> = {}): SourceRequest => ({
-  baseUrl: BASE_URL,
-  fetchFn: realFetch,
-  now: NOW,
-  ...fields,
-})
+const request = (fields: Partial<SourceRequest> = {}) => standInRequest('/codeforces-api', fields)
 
 beforeEach(() => standIn.reset())
-
-const byId = <C extends SourceContest>(result: AdapterResult<C>, platformId: string): C => {
-  const contest = result.contests.find((c) => c.platformId === platformId)
-  if (!contest) throw new Error(`no contest ${platformId} in the result`)
-  return contest
-}
-const ids = (result: AdapterResult) => result.contests.map((c) => c.platformId)
-
-/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
-async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
-}
-
-function expectWellFormed(contests: SourceContest[]) {
-  expect(contests.length).toBeGreaterThan(0)
-  for (const c of contests) {
-    expect(c.platform).toBe('codeforces')
-    expect(TYPES_BY_PLATFORM.codeforces).toContain(c.type)
-    expect(c.endTime).toBeGreaterThan(c.startTime)
-    expect(c.name.trim()).toBe(c.name)
-    expect(c.websiteUrl).toMatch(/^https:\/\//)
-  }
-  expect(new Set(contests.map((c) => c.platformId)).size).toBe(contests.length)
-}
 
 /** Scripts the stand-in's contest.list to answer with `responses` in turn. */
 const scriptContestList = (responses: { status: number; body: unknown }[]) =>
@@ -67,7 +34,7 @@ describe('Codeforces adapter', () => {
 
   it('turns the recorded contest.list into contests with times in milliseconds and links', () => {
     const result = parsed()
-    expectWellFormed(result.contests)
+    expectWellFormed(codeforces, result.contests)
     expect(result.contests).toHaveLength(21)
     expect(byId(result, '2299')).toEqual({
       platform: 'codeforces',
@@ -156,7 +123,7 @@ describe('Codeforces adapter', () => {
 
   it('throws an api error carrying the comment when the answer is status FAILED', async () => {
     const error = await upstreamFailure(
-      Promise.resolve().then(() => parseCodeforcesContestList(codeforcesFailed, NOW)),
+      () => parseCodeforcesContestList(codeforcesFailed, NOW),
       'api',
     )
     expect(error.platform).toBe('codeforces')
@@ -164,10 +131,7 @@ describe('Codeforces adapter', () => {
   })
 
   it('throws a malformed error when the answer has no result list', async () => {
-    await upstreamFailure(
-      Promise.resolve().then(() => parseCodeforcesContestList({ status: 'OK' }, NOW)),
-      'malformed',
-    )
+    await upstreamFailure(() => parseCodeforcesContestList({ status: 'OK' }, NOW), 'malformed')
   })
 
   it('fetches contest.list?gym=false from the base URL, naming the service', async () => {
@@ -175,9 +139,7 @@ describe('Codeforces adapter', () => {
     const result = await fetchCodeforces(request())
     expect(result).toEqual(parsed())
     const [sent] = await standIn.requests('/codeforces-api/')
-    expect(sent.method).toBe('GET')
-    expect(sent.path).toBe('/codeforces-api/contest.list?gym=false')
-    expect(sent.headers['user-agent']).toContain('ContestAlertService')
+    expectSent(sent, '/codeforces-api/contest.list?gym=false', 'GET')
   })
 
   it('passes the retention window of the request to the parser', async () => {
@@ -240,7 +202,7 @@ describe('the codeforces descriptor', () => {
   it('fetches from its CODEFORCES_API_URL stand-in and gives well-formed contests', async () => {
     await scriptContestList([{ status: 200, body: codeforcesList }])
     expect(codeforces.source!.setting).toBe('CODEFORCES_API_URL')
-    expectWellFormed((await codeforces.source!.fetch(request())).contests)
+    expectWellFormed(codeforces, (await codeforces.source!.fetch(request())).contests)
   })
 
   it('leaves the metadata that changes on every fetch out of the change check', () => {
@@ -263,13 +225,10 @@ describe('the codeforces descriptor', () => {
   })
 
   it('maps a clist.by entry to the id and type the own source stores', () => {
-    const entry = {
-      id: 1,
-      event: 'Codeforces Round 1092 (Div. 2)',
-      href: 'https://codeforces.com/contest/2299',
-      startTime: 0,
-      endTime: 1,
-    }
+    const entry = clistEntry(
+      'https://codeforces.com/contest/2299',
+      'Codeforces Round 1092 (Div. 2)',
+    )
     expect(codeforces.clist!.contest(entry)).toEqual({
       platformId: byId(parseCodeforcesContestList(codeforcesList, NOW), '2299').platformId,
       type: 'CF',

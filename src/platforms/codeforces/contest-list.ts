@@ -4,18 +4,18 @@ import { z } from 'zod'
 import type { Difficulty, SourceContest } from '../contest.ts'
 import { shiftJson } from '../fixture-time.ts'
 import {
+  idField,
   ResultCollector,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
 import {
-  fetchText,
-  joinUrl,
-  parseJson,
-  statusError,
+  fetchJson,
+  readEnvelope,
   tryParseJson,
   UpstreamError,
+  type UpstreamResponse,
 } from '../upstream.ts'
 
 export const SITE = 'https://codeforces.com'
@@ -101,21 +101,23 @@ export function parseContestList<P extends ListPlatform>(
   now: number,
   options: ParseOptions = {},
 ): AdapterResult<ListContest<P>> {
-  const envelope = envelopeSchema.safeParse(payload)
-  if (!envelope.success) {
-    throw new UpstreamError(platform, 'malformed', 'contest.list answer has no status/result')
-  }
-  if (envelope.data.status === 'FAILED') {
-    throw failedError(platform, envelope.data.comment)
+  const envelope = readEnvelope(
+    platform,
+    envelopeSchema,
+    payload,
+    'contest.list answer has no status/result',
+  )
+  if (envelope.status === 'FAILED') {
+    throw failedError(platform, envelope.comment)
   }
 
   const gym = platform === 'codeforces-gym'
   const out = new ResultCollector<ListContest<P>>(now, options)
-  envelope.data.result.forEach((item, index) => {
+  envelope.result.forEach((item, index) => {
     // The gym list holds every gym ever made, and a gym without a start time is a training set
     // that anyone runs when they like: only scheduled gyms still to come are contests to follow.
     if (gym && !isScheduledGym(item, now)) return
-    const ref = `${platform} contest ${idOf(item) ?? `#${index}`}`
+    const ref = `${platform} contest ${idField(item, 'id') ?? `#${index}`}`
     const parsed = contestSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const contest = parsed.data
@@ -139,15 +141,18 @@ function toContest<P extends ListPlatform>(
   type: CodeforcesType,
 ): ListContest<P> {
   const startTime = contest.startTimeSeconds * 1000
+  const common = {
+    platform,
+    platformId: String(contest.id),
+    name: contest.name,
+    type,
+    startTime,
+    endTime: startTime + contest.durationSeconds * 1000,
+  }
   if (platform === 'codeforces-gym') {
     const page = `${SITE}/gym/${contest.id}`
     return {
-      platform,
-      platformId: String(contest.id),
-      name: contest.name,
-      type,
-      startTime,
-      endTime: startTime + contest.durationSeconds * 1000,
+      ...common,
       websiteUrl: page,
       registrationUrl: page,
       platformMetadata: { codeforcesType: contest.type, phase: contest.phase },
@@ -156,12 +161,7 @@ function toContest<P extends ListPlatform>(
   const division = codeforcesDivision(contest.name)
   const difficulty = division && CODEFORCES_DIFFICULTY[division]
   return {
-    platform,
-    platformId: String(contest.id),
-    name: contest.name,
-    type,
-    startTime,
-    endTime: startTime + contest.durationSeconds * 1000,
+    ...common,
     websiteUrl: `${SITE}/contest/${contest.id}`,
     registrationUrl: `${SITE}/contestRegistration/${contest.id}`,
     ...(difficulty && { difficulty }),
@@ -185,22 +185,16 @@ export async function fetchContestList<P extends ListPlatform>(
   request: SourceRequest,
 ): Promise<AdapterResult<ListContest<P>>> {
   const gym = platform === 'codeforces-gym'
-  const res = await fetchText(
-    platform,
-    joinUrl(request.baseUrl, `/contest.list?gym=${gym}`),
-    { headers: { Accept: 'application/json' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) {
-    // Codeforces answers refused calls (bad parameters, call limit) with 4xx and a FAILED body.
+  // Codeforces answers refused calls (bad parameters, call limit) with 4xx and a FAILED body.
+  const refusal = (res: UpstreamResponse) => {
     const body = envelopeSchema.safeParse(tryParseJson(res.text))
-    if (body.success && body.data.status === 'FAILED')
-      throw failedError(platform, body.data.comment, res.status)
-    throw statusError(platform, res)
+    if (body.success && body.data.status === 'FAILED') {
+      return failedError(platform, body.data.comment, res.status)
+    }
+    return undefined
   }
-  return parseContestList(platform, parseJson(platform, res.text), request.now, request)
+  const answer = await fetchJson(platform, request, `/contest.list?gym=${gym}`, {}, refusal)
+  return parseContestList(platform, answer, request.now, request)
 }
 
 export function fetchCodeforces(request: SourceRequest) {
@@ -214,9 +208,4 @@ function failedError(platform: ListPlatform, comment: string | undefined, status
     `contest.list FAILED: ${comment ?? 'no comment'}`,
     status,
   )
-}
-
-function idOf(item: unknown): string | undefined {
-  const id = (item as { id?: unknown } | null)?.id
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined
 }

@@ -1,23 +1,29 @@
 // The DMOJ source: the recorded pages of /contests parsed, and fetched page by page from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  idAndType,
+  ids,
+  requestPaths,
+  scriptOk,
+  shiftedJson,
+  standInRequest,
+  upstreamFailure,
+  WEEK_MS,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
 import page1 from './fixtures/contests-page-1.json'
 import page2 from './fixtures/contests-page-2.json'
 import { DMOJ_MAX_PAGES, dmoj, fetchDmoj, parseDmoj } from './index.ts'
 
-const WEEK_MS = 7 * 24 * 3600_000
-const JSON_HEADERS = { 'content-type': 'application/json' }
+const JSON_TYPE = 'application/json'
 
 beforeEach(() => standIn.reset())
 
 const parsed = () => parseDmoj([page1, page2], RECORDED_AT)
-const byKey = (key: string) => {
-  const contest = parsed().contests.find((c) => c.platformId === key)
-  if (!contest) throw new Error(`no contest ${key} in the result`)
-  return contest
-}
 
 /** A page answer holding `objects`, with page counts as DMOJ writes them. */
 function pageOf(objects: unknown[], extra: Record<string, unknown> = {}) {
@@ -40,29 +46,9 @@ function pageOf(objects: unknown[], extra: Record<string, unknown> = {}) {
 
 const upcoming = page2.data.objects[4]
 
-function thrown(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
-
-/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
-async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
-}
-
 describe('parseDmoj', () => {
   it('reads a rated window contest with its page, time limit and tags', () => {
-    expect(byKey('dmopc26c3')).toEqual({
+    expect(byId(parsed(), 'dmopc26c3')).toEqual({
       platform: 'dmoj',
       platformId: 'dmopc26c3',
       name: "DMOPC '26 November Contest",
@@ -75,7 +61,7 @@ describe('parseDmoj', () => {
   })
 
   it('keeps a null time limit for a contest that is not windowed, and trims the name', () => {
-    const mock = byKey('mockccc27')
+    const mock = byId(parsed(), 'mockccc27')
     expect(mock.name).toBe("Mock CCC '27")
     expect(mock.platformMetadata).toEqual({
       timeLimitSeconds: null,
@@ -85,7 +71,7 @@ describe('parseDmoj', () => {
   })
 
   it('reads UTC times and times with another offset on the right instant', () => {
-    expect(byKey('mockccc27').startTime).toBe(Date.UTC(2026, 10, 29, 17, 0))
+    expect(byId(parsed(), 'mockccc27').startTime).toBe(Date.UTC(2026, 10, 29, 17, 0))
     // A DMOJ site configured for Toronto would write its local offset.
     const toronto = parseDmoj(
       [
@@ -105,12 +91,7 @@ describe('parseDmoj', () => {
 
   it('keeps the running and upcoming contests of every page and drops the ended ones', () => {
     const result = parsed()
-    expect(result.contests.map((c) => c.platformId)).toEqual([
-      'dmopc26c3',
-      'mockccc27',
-      'ucc26',
-      'dmopc26c4',
-    ])
+    expect(ids(result)).toEqual(['dmopc26c3', 'mockccc27', 'ucc26', 'dmopc26c4'])
     // Five contests have ended: they are neither skipped nor unsupported, only left out.
     expect(result.skipped).toBe(1)
     expect(result.unsupported).toBe(0)
@@ -155,15 +136,10 @@ describe('parseDmoj', () => {
 
   it('keeps a contest listed on two pages once (the list moved between requests)', () => {
     const result = parseDmoj([page2, page2], RECORDED_AT)
-    expect(result.contests.map((c) => c.platformId)).toEqual([
-      'dmopc26c3',
-      'mockccc27',
-      'ucc26',
-      'dmopc26c4',
-    ])
+    expect(ids(result)).toEqual(['dmopc26c3', 'mockccc27', 'ucc26', 'dmopc26c4'])
   })
 
-  it('throws malformed when a page has no objects list', () => {
+  it('throws malformed when a page has no objects list', async () => {
     const broken = [
       { api_version: '2.0', method: 'get', error: { code: 404, message: 'page/object not found' } },
       { data: { total_pages: 2 } },
@@ -171,19 +147,12 @@ describe('parseDmoj', () => {
       null,
     ]
     for (const page of broken) {
-      const error = thrown(() => parseDmoj([page1, page], RECORDED_AT))
-      expect(error).toBeInstanceOf(UpstreamError)
-      expect((error as UpstreamError).kind).toBe('malformed')
+      await upstreamFailure(() => parseDmoj([page1, page], RECORDED_AT), 'malformed')
     }
   })
 
   it('parses an empty list to no contests without throwing', () => {
-    expect(parseDmoj([pageOf([])], RECORDED_AT)).toEqual({
-      contests: [],
-      skipped: 0,
-      unsupported: 0,
-      errors: [],
-    })
+    expect(parseDmoj([pageOf([])], RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 })
 
@@ -194,34 +163,19 @@ describe('DMOJ fixture routes', () => {
       ['/contests?page=1', 'fixtures/contests-page-1.json'],
       ['/contests?page=2', 'fixtures/contests-page-2.json'],
     ])
-    const shifted = [page1, page2].map((page, i) =>
-      JSON.parse(routes[i].shift(JSON.stringify(page), WEEK_MS)),
-    )
+    const shifted = [page1, page2].map((page, i) => shiftedJson(routes[i], page, WEEK_MS))
     expect(shifted[1].data.objects[4].start_time).toBe('2026-12-18T23:00:00+00:00')
     const later = parseDmoj(shifted, RECORDED_AT + WEEK_MS)
-    expect(later.contests.map((c) => c.platformId)).toEqual(
-      parsed().contests.map((c) => c.platformId),
-    )
+    expect(ids(later)).toEqual(ids(parsed()))
   })
 })
 
 describe('fetchDmoj', () => {
-  const request = () => ({
-    baseUrl: `${standInUrl}/dmoj`,
-    fetchFn: (input: string, init?: RequestInit) => fetch(input, init),
-    now: RECORDED_AT,
-  })
-  const paths = async () => (await standIn.requests('/dmoj/')).map((r) => r.path)
+  const request = () => standInRequest('/dmoj')
+  const paths = () => requestPaths('/dmoj/')
 
   it('reads page 1 then page 2, the last, naming the service', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/dmoj/contests',
-      responses: [
-        { status: 200, body: page1, headers: JSON_HEADERS },
-        { status: 200, body: page2, headers: JSON_HEADERS },
-      ],
-    })
+    await scriptOk('GET', '/dmoj/contests', [page1, page2], JSON_TYPE)
     const result = await fetchDmoj(request())
     expect(result).toEqual(parsed())
 
@@ -235,11 +189,7 @@ describe('fetchDmoj', () => {
 
   it(`stops at ${DMOJ_MAX_PAGES} pages however many total_pages claims`, async () => {
     const endless = { ...page1, data: { ...page1.data, total_pages: 25, total_objects: 125 } }
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/dmoj/contests',
-      responses: [{ status: 200, body: endless, headers: JSON_HEADERS }],
-    })
+    await scriptOk('GET', '/dmoj/contests', [endless], JSON_TYPE)
     const result = await fetchDmoj(request())
     expect(result.contests).toEqual([])
     const sent = await paths()
@@ -250,15 +200,8 @@ describe('fetchDmoj', () => {
   it('follows has_more when the answer carries no total_pages', async () => {
     const { total_pages: _1, total_objects: _2, ...first } = page1.data
     const { total_pages: _3, total_objects: _4, ...last } = page2.data
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/dmoj/contests',
-      responses: [
-        { status: 200, body: { ...page1, data: first }, headers: JSON_HEADERS },
-        { status: 200, body: { ...page2, data: last }, headers: JSON_HEADERS },
-        { status: 200, body: page2, headers: JSON_HEADERS },
-      ],
-    })
+    const pages = [{ ...page1, data: first }, { ...page2, data: last }, page2]
+    await scriptOk('GET', '/dmoj/contests', pages, JSON_TYPE)
     const result = await fetchDmoj(request())
     expect(result.contests).toHaveLength(4)
     expect(await paths()).toEqual(['/dmoj/contests?page=1', '/dmoj/contests?page=2'])
@@ -269,7 +212,7 @@ describe('fetchDmoj', () => {
       method: 'GET',
       pathPrefix: '/dmoj/contests',
       responses: [
-        { status: 200, body: page1, headers: JSON_HEADERS },
+        { status: 200, body: page1, headers: { 'content-type': JSON_TYPE } },
         {
           status: 503,
           body: { api_version: '2.0', method: 'get', error: { code: 503, message: 'down' } },
@@ -283,23 +226,20 @@ describe('fetchDmoj', () => {
 })
 
 describe('DMOJ clist mapping', () => {
-  const entry = (href: string, event: string) => ({
-    id: 1,
-    event,
-    href,
-    startTime: Date.UTC(2026, 10, 20, 23, 0),
-    endTime: Date.UTC(2026, 10, 23, 4, 0),
-  })
+  const entry = (href: string, event: string) =>
+    clistEntry(href, event, {
+      startTime: Date.UTC(2026, 10, 20, 23, 0),
+      endTime: Date.UTC(2026, 10, 23, 4, 0),
+    })
 
   it('maps a contest page to the key and type the parser gives the same contest', () => {
     for (const key of ['dmopc26c3', 'mockccc27']) {
-      const own = byKey(key)
+      const own = byId(parsed(), key)
       // clist appends ". Rated" to the names of rated DMOJ contests.
       const event = own.type === 'RATED' ? `${own.name}. Rated` : own.name
-      expect(dmoj.clist!.contest(entry(`https://dmoj.ca/contest/${key}`, event))).toEqual({
-        platformId: own.platformId,
-        type: own.type,
-      })
+      expect(dmoj.clist!.contest(entry(`https://dmoj.ca/contest/${key}`, event))).toEqual(
+        idAndType(own),
+      )
     }
   })
 

@@ -5,11 +5,12 @@ import { definePlatform } from '../define.ts'
 import { shiftJson } from '../fixture-time.ts'
 import {
   ResultCollector,
+  stringField,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope } from '../upstream.ts'
 
 const SITE = 'https://dmoj.ca'
 
@@ -63,11 +64,7 @@ type DmojContest = SourceContest<'dmoj', DmojType>
 
 /** Validates one page of /contests; a page without its objects list throws. */
 function readPage(payload: unknown): DmojPage {
-  const page = pageSchema.safeParse(payload)
-  if (!page.success) {
-    throw new UpstreamError('dmoj', 'malformed', 'contests answer has no data.objects list')
-  }
-  return page.data.data
+  return readEnvelope('dmoj', pageSchema, payload, 'contests answer has no data.objects list').data
 }
 
 /** Turns the answers of pages 1, 2, ... of /contests into contests; a broken page throws. */
@@ -87,12 +84,11 @@ function collect(
   const out = new ResultCollector<DmojContest>(now, options)
   pages.forEach((page, pageIndex) =>
     page.objects.forEach((item, index) => {
-      const ref = `dmoj contest ${keyOf(item) ?? `#${index} of page ${pageIndex + 1}`}`
+      const ref = `dmoj contest ${stringField(item, 'key') ?? `#${index} of page ${pageIndex + 1}`}`
       const parsed = contestSchema.safeParse(item)
       if (!parsed.success) return out.skipInvalid(ref, parsed.error)
       // The list holds every contest since 2014; only the ones not yet over are news.
-      if (parsed.data.endTime <= now) return
-      out.keep(toContest(parsed.data))
+      out.keepUnlessEnded(toContest(parsed.data))
     }),
   )
   return out.result()
@@ -123,33 +119,15 @@ function toContest(contest: z.infer<typeof contestSchema>): DmojContest {
 export async function fetchDmoj(request: SourceRequest): Promise<AdapterResult<DmojContest>> {
   const pages: DmojPage[] = []
   for (let number = 1; number <= DMOJ_MAX_PAGES; number++) {
-    const page = readPage(await fetchPage(request, number))
+    const page = readPage(await fetchJson('dmoj', request, `/contests?page=${number}`))
     pages.push(page)
     if (!hasNextPage(page, number)) break
   }
   return collect(pages, request.now, request)
 }
 
-async function fetchPage(request: SourceRequest, number: number): Promise<unknown> {
-  const res = await fetchText(
-    'dmoj',
-    joinUrl(request.baseUrl, `/contests?page=${number}`),
-    { headers: { Accept: 'application/json' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError('dmoj', res)
-  return parseJson('dmoj', res.text)
-}
-
 function hasNextPage(page: DmojPage, number: number): boolean {
   return page.total_pages !== undefined ? number < page.total_pages : page.has_more === true
-}
-
-function keyOf(item: unknown): string | undefined {
-  const key = (item as { key?: unknown } | null)?.key
-  return typeof key === 'string' ? key : undefined
 }
 
 export const dmoj = definePlatform({

@@ -1,9 +1,23 @@
 // GeeksforGeeks' events API: parsed from the recorded answer and fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  expectOneRequest,
+  expectStatusError,
+  idAndType,
+  ids,
+  movedBy,
+  scriptOk,
+  shiftedJson,
+  standInRequest,
+  upstreamFailure,
+  WEEK_MS,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError } from '../upstream.ts'
 import page from './fixtures/events-contest-page-1.json'
 import {
   fetchGeeksforgeeks,
@@ -12,21 +26,6 @@ import {
   parseGeeksforgeeks,
 } from './index.ts'
 
-const ids = (result: { contests: { platformId: string }[] }) =>
-  result.contests.map((c) => c.platformId)
-
-/** The UpstreamError `run` throws (fails the test when it throws nothing else). */
-async function upstreamError(run: () => unknown): Promise<UpstreamError> {
-  const error = await Promise.resolve()
-    .then(run)
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-  expect(error).toBeInstanceOf(UpstreamError)
-  return error as UpstreamError
-}
-
 /** An answer whose upcoming list is `upcoming`. */
 const answer = (upcoming: unknown[]) => ({ results: { upcoming, past: [] } })
 
@@ -34,8 +33,7 @@ describe('parseGeeksforgeeks', () => {
   const parsed = () => parseGeeksforgeeks(page, RECORDED_AT)
 
   it('reads a weekly round with its slug, India-time start and contest page', () => {
-    const contest = parsed().contests.find((c) => c.platformId === 'gfg-weekly-231-rated-contest')
-    expect(contest).toEqual({
+    expect(byId(parsed(), 'gfg-weekly-231-rated-contest')).toEqual({
       platform: 'geeksforgeeks',
       platformId: 'gfg-weekly-231-rated-contest',
       name: 'GfG Weekly - 231 [Rated Contest]',
@@ -48,7 +46,7 @@ describe('parseGeeksforgeeks', () => {
   })
 
   it('reads the naive times as India time: 19:00 on 2026-11-22 is 13:30 UTC', () => {
-    const contest = parsed().contests.find((c) => c.platformId === 'gfg-weekly-230-rated-contest')!
+    const contest = byId(parsed(), 'gfg-weekly-230-rated-contest')
     expect(contest.startTime).toBe(Date.parse('2026-11-22T13:30:00Z'))
     expect(contest.endTime).toBe(Date.parse('2026-11-22T15:00:00Z'))
   })
@@ -73,7 +71,7 @@ describe('parseGeeksforgeeks', () => {
     expect(ids(result)).not.toContain('geek-week-2026-warm-up-contest')
     expect(ids(result)).not.toContain('gfg-weekly-229-rated-contest')
     const ended = parseGeeksforgeeks(answer([page.results.upcoming[8]]), RECORDED_AT)
-    expect(ended).toEqual({ contests: [], skipped: 0, unsupported: 0, errors: [] })
+    expect(ended).toEqual(EMPTY_RESULT)
   })
 
   it('counts an event running for months as unsupported, not as a contest', () => {
@@ -111,19 +109,14 @@ describe('parseGeeksforgeeks', () => {
 
   it('throws a malformed error when results.upcoming is missing', async () => {
     for (const payload of [{}, { results: {} }, { results: { past: [] } }, { results: null }]) {
-      const error = await upstreamError(() => parseGeeksforgeeks(payload, RECORDED_AT))
+      const error = await upstreamFailure(() => parseGeeksforgeeks(payload, RECORDED_AT))
       expect(error.kind).toBe('malformed')
       expect(error.platform).toBe('geeksforgeeks')
     }
   })
 
   it('parses an empty upcoming list to no contests without throwing', () => {
-    expect(parseGeeksforgeeks(answer([]), RECORDED_AT)).toEqual({
-      contests: [],
-      skipped: 0,
-      unsupported: 0,
-      errors: [],
-    })
+    expect(parseGeeksforgeeks(answer([]), RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 })
 
@@ -138,38 +131,22 @@ describe('geeksforgeeksType', () => {
 
 describe('geeksforgeeks fixture route', () => {
   it('moves the naive India times forward and keeps them naive', () => {
-    const [route] = geeksforgeeks.source!.fixtures
-    const shifted = JSON.parse(route.shift(JSON.stringify(page), 7 * DAY_MS))
+    const shifted = shiftedJson(geeksforgeeks.source!.fixtures[0], page, WEEK_MS)
     expect(shifted.results.upcoming[1].start_time).toBe('2026-11-29T19:00:00')
-    const later = parseGeeksforgeeks(shifted, RECORDED_AT + 7 * DAY_MS)
-    expect(later.contests).toEqual(
-      parseGeeksforgeeks(page, RECORDED_AT).contests.map((c) => ({
-        ...c,
-        startTime: c.startTime + 7 * DAY_MS,
-        endTime: c.endTime + 7 * DAY_MS,
-      })),
-    )
+    const later = parseGeeksforgeeks(shifted, RECORDED_AT + WEEK_MS)
+    expect(later.contests).toEqual(movedBy(parseGeeksforgeeks(page, RECORDED_AT).contests, WEEK_MS))
   })
 })
 
 describe('geeksforgeeks clist mapping', () => {
   const contest = (href: string, event = 'GfG Weekly - 231 [Rated Contest]', days = 1 / 16) =>
-    geeksforgeeks.clist?.contest({
-      id: 1,
-      event,
-      href,
-      startTime: RECORDED_AT,
-      endTime: RECORDED_AT + days * DAY_MS,
-    })
+    geeksforgeeks.clist?.contest(
+      clistEntry(href, event, { startTime: RECORDED_AT, endTime: RECORDED_AT + days * DAY_MS }),
+    )
 
   it('gives a contest page the platformId and type the parser gives it', () => {
-    const parsed = parseGeeksforgeeks(page, RECORDED_AT).contests.find(
-      (c) => c.platformId === 'gfg-weekly-231-rated-contest',
-    )!
-    expect(contest(parsed.websiteUrl!)).toEqual({
-      platformId: parsed.platformId,
-      type: parsed.type,
-    })
+    const parsed = byId(parseGeeksforgeeks(page, RECORDED_AT), 'gfg-weekly-231-rated-contest')
+    expect(contest(parsed.websiteUrl!)).toEqual(idAndType(parsed))
     expect(
       contest('https://www.geeksforgeeks.org/contest/bi-wizard-school-coding-tournament-300/', 'x'),
     ).toEqual({ platformId: 'bi-wizard-school-coding-tournament-300', type: 'OTHER' })
@@ -188,41 +165,23 @@ describe('geeksforgeeks clist mapping', () => {
 describe('fetchGeeksforgeeks', () => {
   beforeEach(() => standIn.reset())
 
-  const fetchFromStandIn = () =>
-    fetchGeeksforgeeks({
-      baseUrl: `${standInUrl}/geeksforgeeks`,
-      fetchFn: (input, init) => fetch(input, init),
-      now: RECORDED_AT,
-    })
+  const fetchFromStandIn = () => fetchGeeksforgeeks(standInRequest('/geeksforgeeks'))
 
   it('asks for the first page of contests once, naming the service, and parses it', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/geeksforgeeks/api/vr/events/',
-      responses: [{ status: 200, body: page, headers: { 'content-type': 'application/json' } }],
-    })
+    await scriptOk('GET', '/geeksforgeeks/api/vr/events/', [page], 'application/json')
     const result = await fetchFromStandIn()
     expect(result).toEqual(parseGeeksforgeeks(page, RECORDED_AT))
     // Later pages add past contests only, which are not read: one request is the whole fetch.
-    const requests = await standIn.requests('/geeksforgeeks/')
-    expect(requests).toHaveLength(1)
-    expect(requests[0].method).toBe('GET')
-    expect(requests[0].path).toBe(
+    await expectOneRequest(
+      '/geeksforgeeks/',
       '/geeksforgeeks/api/vr/events/?type=contest&sub_type=all&page_number=1',
+      'GET',
     )
-    expect(requests[0].headers['user-agent']).toContain('ContestAlertService')
   })
 
   it('throws a status error carrying the status of a non-2xx answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/geeksforgeeks/api/vr/events/',
-      responses: [
-        { status: 503, body: 'upstream busy', headers: { 'content-type': 'text/plain' } },
-      ],
+    await expectStatusError('/geeksforgeeks/api/vr/events/', 'upstream busy', fetchFromStandIn, {
+      'content-type': 'text/plain',
     })
-    const error = await upstreamError(fetchFromStandIn)
-    expect(error.kind).toBe('status')
-    expect(error.status).toBe(503)
   })
 })

@@ -6,11 +6,12 @@ import { definePlatform } from '../define.ts'
 import { shiftJson } from '../fixture-time.ts'
 import {
   ResultCollector,
+  stringField,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope } from '../upstream.ts'
 
 const ID = 'geeksforgeeks'
 const PRACTICE = 'https://practice.geeksforgeeks.org'
@@ -72,21 +73,22 @@ export function parseGeeksforgeeks(
   now: number,
   options: ParseOptions = {},
 ): AdapterResult<GeeksforgeeksContest> {
-  const envelope = envelopeSchema.safeParse(payload)
-  if (!envelope.success) {
-    throw new UpstreamError(ID, 'malformed', 'events answer has no results.upcoming list')
-  }
+  const { results } = readEnvelope(
+    ID,
+    envelopeSchema,
+    payload,
+    'events answer has no results.upcoming list',
+  )
 
   const out = new ResultCollector<GeeksforgeeksContest>(now, options)
-  envelope.data.results.upcoming.forEach((item, index) => {
-    const ref = `geeksforgeeks contest ${slugOf(item) ?? `#${index}`}`
+  results.upcoming.forEach((item, index) => {
+    const ref = `geeksforgeeks contest ${stringField(item, 'slug') ?? `#${index}`}`
     const parsed = eventSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const event = parsed.data
     if (!isTimedContest(event.start_time, event.end_time)) return out.markUnsupported()
     // The list can lag behind the clock and still hold a contest that ended.
-    if (event.end_time <= now) return
-    out.keep(toContest(event))
+    out.keepUnlessEnded(toContest(event))
   })
   return out.result()
 }
@@ -108,16 +110,8 @@ function toContest(event: GeeksforgeeksEvent): GeeksforgeeksContest {
 export async function fetchGeeksforgeeks(
   request: SourceRequest,
 ): Promise<AdapterResult<GeeksforgeeksContest>> {
-  const res = await fetchText(
-    ID,
-    joinUrl(request.baseUrl, EVENTS_PATH),
-    { headers: { Accept: 'application/json' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError(ID, res)
-  return parseGeeksforgeeks(parseJson(ID, res.text), request.now, request)
+  const answer = await fetchJson(ID, request, EVENTS_PATH)
+  return parseGeeksforgeeks(answer, request.now, request)
 }
 
 /** A contest's page, on practice.geeksforgeeks.org or www.geeksforgeeks.org. */
@@ -154,8 +148,3 @@ export const geeksforgeeks = definePlatform({
     },
   },
 })
-
-function slugOf(item: unknown): string | undefined {
-  const slug = (item as { slug?: unknown } | null)?.slug
-  return typeof slug === 'string' ? slug : undefined
-}

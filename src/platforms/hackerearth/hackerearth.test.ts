@@ -1,26 +1,24 @@
 // HackerEarth's challenge feed: parsed from the recorded answer and fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
-import { DAY_MS } from '../../lib/time.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  expectOneRequest,
+  expectStatusError,
+  idAndType,
+  ids,
+  movedBy,
+  scriptOk,
+  shiftedJson,
+  standInRequest,
+  upstreamFailure,
+  WEEK_MS,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError } from '../upstream.ts'
 import events from './fixtures/events.json'
 import { fetchHackerearth, hackerearth, parseHackerearth } from './index.ts'
-
-const ids = (result: { contests: { platformId: string }[] }) =>
-  result.contests.map((c) => c.platformId)
-
-/** The UpstreamError `run` throws (fails the test when it throws nothing else). */
-async function upstreamError(run: () => unknown): Promise<UpstreamError> {
-  const error = await Promise.resolve()
-    .then(run)
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-  expect(error).toBeInstanceOf(UpstreamError)
-  return error as UpstreamError
-}
 
 /** A feed item like the recorded ones, with `fields` changed. */
 const event = (fields: Record<string, unknown>) => ({ ...events.response[1], ...fields })
@@ -29,9 +27,7 @@ describe('parseHackerearth', () => {
   const parsed = () => parseHackerearth(events, RECORDED_AT)
 
   it('reads a contest from the feed with its slug, trimmed title and challenge page', () => {
-    const contest = parsed().contests.find(
-      (c) => c.platformId === 'data-structures-and-algorithms-coding-contest-dec-26',
-    )
+    const contest = byId(parsed(), 'data-structures-and-algorithms-coding-contest-dec-26')
     expect(contest).toEqual({
       platform: 'hackerearth',
       platformId: 'data-structures-and-algorithms-coding-contest-dec-26',
@@ -78,7 +74,7 @@ describe('parseHackerearth', () => {
     const result = parsed()
     expect(ids(result)).not.toContain('october-circuits-26')
     const ended = parseHackerearth({ response: [events.response[7]] }, RECORDED_AT)
-    expect(ended).toEqual({ contests: [], skipped: 0, unsupported: 0, errors: [] })
+    expect(ended).toEqual(EMPTY_RESULT)
   })
 
   it('counts hiring challenges and hackathons as unsupported', () => {
@@ -125,19 +121,14 @@ describe('parseHackerearth', () => {
 
   it('throws a malformed error when the answer has no response list', async () => {
     for (const payload of [{}, { response: null }, { detail: 'Not found.' }, []]) {
-      const error = await upstreamError(() => parseHackerearth(payload, RECORDED_AT))
+      const error = await upstreamFailure(() => parseHackerearth(payload, RECORDED_AT))
       expect(error.kind).toBe('malformed')
       expect(error.platform).toBe('hackerearth')
     }
   })
 
   it('parses an empty response list to no contests without throwing', () => {
-    expect(parseHackerearth({ response: [] }, RECORDED_AT)).toEqual({
-      contests: [],
-      skipped: 0,
-      unsupported: 0,
-      errors: [],
-    })
+    expect(parseHackerearth({ response: [] }, RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 })
 
@@ -145,40 +136,22 @@ describe('hackerearth fixture route', () => {
   const parsed = () => parseHackerearth(events, RECORDED_AT)
 
   it('moves every time of the feed, keeping its space-separated format', () => {
-    const [route] = hackerearth.source!.fixtures
-    const shifted = JSON.parse(route.shift(JSON.stringify(events), 7 * DAY_MS))
+    const shifted = shiftedJson(hackerearth.source!.fixtures[0], events, WEEK_MS)
     expect(shifted.response[0].start_utc_tz).toBe('2026-11-27 15:30:00+00:00')
     expect(shifted.response[0].start_tz).toBe('2026-11-27 21:00:00+05:30')
     expect(shifted.response[6].start_timestamp).toBe('2026-12-05 15:30:00+00:00')
-    const later = parseHackerearth(shifted, RECORDED_AT + 7 * DAY_MS)
-    expect(later.contests).toEqual(
-      parsed().contests.map((c) => ({
-        ...c,
-        startTime: c.startTime + 7 * DAY_MS,
-        endTime: c.endTime + 7 * DAY_MS,
-      })),
-    )
+    const later = parseHackerearth(shifted, RECORDED_AT + WEEK_MS)
+    expect(later.contests).toEqual(movedBy(parsed().contests, WEEK_MS))
   })
 })
 
 describe('hackerearth clist mapping', () => {
   const contest = (href: string) =>
-    hackerearth.clist?.contest({
-      id: 1,
-      event: 'December Circuits',
-      href,
-      startTime: 0,
-      endTime: 1,
-    })
+    hackerearth.clist?.contest(clistEntry(href, 'December Circuits'))
 
   it('gives a challenge page the platformId and type the parser gives it', () => {
-    const parsed = parseHackerearth(events, RECORDED_AT).contests.find(
-      (c) => c.platformId === 'december-circuits-26',
-    )!
-    expect(contest(parsed.websiteUrl!)).toEqual({
-      platformId: parsed.platformId,
-      type: parsed.type,
-    })
+    const parsed = byId(parseHackerearth(events, RECORDED_AT), 'december-circuits-26')
+    expect(contest(parsed.websiteUrl!)).toEqual(idAndType(parsed))
     expect(
       contest('https://www.hackerearth.com/challenges/competitive/december-circuits-26'),
     ).toEqual({ platformId: 'december-circuits-26', type: 'COMPETITIVE' })
@@ -197,38 +170,21 @@ describe('hackerearth clist mapping', () => {
 describe('fetchHackerearth', () => {
   beforeEach(() => standIn.reset())
 
-  const fetchFromStandIn = () =>
-    fetchHackerearth({
-      baseUrl: `${standInUrl}/hackerearth`,
-      fetchFn: (input, init) => fetch(input, init),
-      now: RECORDED_AT,
-    })
+  const fetchFromStandIn = () => fetchHackerearth(standInRequest('/hackerearth'))
 
   it('gets the events feed once, naming the service, and parses it', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/hackerearth/chrome-extension/events',
-      responses: [{ status: 200, body: events, headers: { 'content-type': 'application/json' } }],
-    })
+    await scriptOk('GET', '/hackerearth/chrome-extension/events', [events], 'application/json')
     const result = await fetchFromStandIn()
     expect(result).toEqual(parseHackerearth(events, RECORDED_AT))
-    const requests = await standIn.requests('/hackerearth/')
-    expect(requests).toHaveLength(1)
-    expect(requests[0].method).toBe('GET')
-    expect(requests[0].path).toBe('/hackerearth/chrome-extension/events/')
-    expect(requests[0].headers['user-agent']).toContain('ContestAlertService')
+    await expectOneRequest('/hackerearth/', '/hackerearth/chrome-extension/events/', 'GET')
   })
 
   it('throws a status error carrying the status of a non-2xx answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/hackerearth/chrome-extension/events',
-      responses: [
-        { status: 503, body: 'Service Unavailable', headers: { 'content-type': 'text/plain' } },
-      ],
-    })
-    const error = await upstreamError(fetchFromStandIn)
-    expect(error.kind).toBe('status')
-    expect(error.status).toBe(503)
+    await expectStatusError(
+      '/hackerearth/chrome-extension/events',
+      'Service Unavailable',
+      fetchFromStandIn,
+      { 'content-type': 'text/plain' },
+    )
   })
 })

@@ -5,11 +5,12 @@ import { definePlatform } from '../define.ts'
 import { shiftIso } from '../fixture-time.ts'
 import {
   ResultCollector,
+  stringField,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope } from '../upstream.ts'
 
 const ID = 'hackerearth'
 const SITE = 'https://www.hackerearth.com'
@@ -71,14 +72,16 @@ export function parseHackerearth(
   now: number,
   options: ParseOptions = {},
 ): AdapterResult<HackerEarthContest> {
-  const envelope = envelopeSchema.safeParse(payload)
-  if (!envelope.success) {
-    throw new UpstreamError(ID, 'malformed', 'events answer has no response list')
-  }
+  const { response } = readEnvelope(
+    ID,
+    envelopeSchema,
+    payload,
+    'events answer has no response list',
+  )
 
   const out = new ResultCollector<HackerEarthContest>(now, options)
-  envelope.data.response.forEach((item, index) => {
-    const ref = `hackerearth event ${urlOf(item) ?? `#${index}`}`
+  response.forEach((item, index) => {
+    const ref = `hackerearth event ${stringField(item, 'url') ?? `#${index}`}`
     const parsed = eventSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const event = parsed.data
@@ -88,8 +91,7 @@ export function parseHackerearth(
     if (event.end_utc_tz <= event.start_utc_tz) {
       return out.skip(ref, 'end_utc_tz: not after start_utc_tz')
     }
-    if (event.end_utc_tz <= now) return
-    out.keep(toContest(event, page))
+    out.keepUnlessEnded(toContest(event, page))
   })
   return out.result()
 }
@@ -115,16 +117,8 @@ function toContest(
 export async function fetchHackerearth(
   request: SourceRequest,
 ): Promise<AdapterResult<HackerEarthContest>> {
-  const res = await fetchText(
-    ID,
-    joinUrl(request.baseUrl, EVENTS_PATH),
-    { headers: { Accept: 'application/json' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError(ID, res)
-  return parseHackerearth(parseJson(ID, res.text), request.now, request)
+  const answer = await fetchJson(ID, request, EVENTS_PATH)
+  return parseHackerearth(answer, request.now, request)
 }
 
 // The feed's times carry an offset but a space instead of the "T" that shiftJson recognises.
@@ -175,8 +169,3 @@ export const hackerearth = definePlatform({
     },
   },
 })
-
-function urlOf(item: unknown): string | undefined {
-  const url = (item as { url?: unknown } | null)?.url
-  return typeof url === 'string' ? url : undefined
-}

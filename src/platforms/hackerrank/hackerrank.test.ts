@@ -1,54 +1,39 @@
 // The HackerRank source: the recorded contests/upcoming answer parsed, and fetched from the
 // stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  expectOneRequest,
+  expectStatusError,
+  idAndType,
+  ids,
+  scriptOk,
+  shiftedJson,
+  standInRequest,
+  upstreamFailure,
+  WEEK_MS,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
 import upcoming from './fixtures/contests-upcoming.json'
 import { fetchHackerrank, hackerrank, parseHackerrank } from './index.ts'
 
-const WEEK_MS = 7 * 24 * 3600_000
 const LIST = '/hackerrank/rest/contests/upcoming'
 
 beforeEach(() => standIn.reset())
 
 const parsed = () => parseHackerrank(upcoming, RECORDED_AT)
-const ids = (result: { contests: { platformId: string }[] }) =>
-  result.contests.map((c) => c.platformId)
-const byId = (platformId: string) => {
-  const contest = parsed().contests.find((c) => c.platformId === platformId)
-  if (!contest) throw new Error(`no contest ${platformId} in the result`)
-  return contest
-}
 const model = (slug: string) => {
   const found = upcoming.models.find((m) => m.slug === slug)
   if (!found) throw new Error(`no model ${slug} in the fixture`)
   return found
 }
 
-function thrown(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
-
-/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
-async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
-}
-
 describe('parseHackerrank', () => {
   it('reads a contest with its name trimmed, its epoch seconds in milliseconds and its page', () => {
-    expect(byId('w44')).toEqual({
+    expect(byId(parsed(), 'w44')).toEqual({
       platform: 'hackerrank',
       platformId: 'w44',
       name: 'Week of Code 44',
@@ -63,8 +48,9 @@ describe('parseHackerrank', () => {
   it('reads a contest announced for 9 AM in New York as 14:00 UTC', () => {
     const sprint = model('university-codesprint-6')
     expect(sprint.timezone).toBe('America/New_York')
-    expect(byId('university-codesprint-6').startTime).toBe(Date.parse('2026-12-04T09:00:00-05:00'))
-    expect(byId('university-codesprint-6').startTime).toBe(Date.parse(sprint.get_starttimeiso!))
+    const contest = byId(parsed(), 'university-codesprint-6')
+    expect(contest.startTime).toBe(Date.parse('2026-12-04T09:00:00-05:00'))
+    expect(contest.startTime).toBe(Date.parse(sprint.get_starttimeiso!))
   })
 
   it('keeps running and upcoming contests and drops ended ones without counting them', () => {
@@ -117,28 +103,20 @@ describe('parseHackerrank', () => {
     ])
   })
 
-  it('throws malformed when the answer has no models', () => {
+  it('throws malformed when the answer has no models', async () => {
     for (const payload of [{ total: 0 }, { models: null }, { error: 'Not found' }, [], null]) {
-      const error = thrown(() => parseHackerrank(payload, RECORDED_AT))
-      expect(error).toBeInstanceOf(UpstreamError)
-      expect((error as UpstreamError).kind).toBe('malformed')
+      await upstreamFailure(() => parseHackerrank(payload, RECORDED_AT), 'malformed')
     }
   })
 
   it('parses an empty list to no contests without throwing', () => {
-    expect(parseHackerrank({ models: [], total: 0 }, RECORDED_AT)).toEqual({
-      contests: [],
-      skipped: 0,
-      unsupported: 0,
-      errors: [],
-    })
+    expect(parseHackerrank({ models: [], total: 0 }, RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 })
 
 describe('hackerrank fixture route', () => {
   it('moves every time by the shift, so a later replay lists the same contests', () => {
-    const route = hackerrank.source!.fixtures[0]
-    const shifted = JSON.parse(route.shift(JSON.stringify(upcoming), WEEK_MS))
+    const shifted = shiftedJson(hackerrank.source!.fixtures[0], upcoming, WEEK_MS)
     expect(shifted.models[3].get_starttimeiso).toBe('2026-12-07T16:00:00.000Z')
     expect(shifted.models[3].epoch_starttime).toBe(model('w44').epoch_starttime + WEEK_MS / 1000)
     const later = parseHackerrank(shifted, RECORDED_AT + WEEK_MS)
@@ -147,62 +125,31 @@ describe('hackerrank fixture route', () => {
 })
 
 describe('fetchHackerrank', () => {
-  const request = () => ({
-    baseUrl: `${standInUrl}/hackerrank`,
-    fetchFn: (input: string, init?: RequestInit) => fetch(input, init),
-    now: RECORDED_AT,
-  })
+  const request = () => standInRequest('/hackerrank')
 
   it('asks for up to 100 upcoming contests, names the service, and parses the answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: LIST,
-      responses: [
-        {
-          status: 200,
-          body: upcoming,
-          headers: { 'content-type': 'application/json; charset=utf-8' },
-        },
-      ],
-    })
+    await scriptOk('GET', LIST, [upcoming], 'application/json; charset=utf-8')
     const result = await fetchHackerrank(request())
     expect(result).toEqual(parsed())
-
-    const requests = await standIn.requests('/hackerrank/')
-    expect(requests).toHaveLength(1)
-    expect(requests[0].method).toBe('GET')
-    expect(requests[0].path).toBe(`${LIST}?limit=100`)
-    expect(requests[0].headers['user-agent']).toContain('ContestAlertService')
+    await expectOneRequest('/hackerrank/', `${LIST}?limit=100`, 'GET')
   })
 
   it('throws a status error carrying the status of a non-2xx answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: LIST,
-      responses: [{ status: 503, body: '<html>Service Unavailable</html>' }],
-    })
-    const error = await upstreamFailure(fetchHackerrank(request()), 'status')
-    expect(error.status).toBe(503)
+    await expectStatusError(LIST, '<html>Service Unavailable</html>', () =>
+      fetchHackerrank(request()),
+    )
   })
 })
 
 describe('hackerrank clist mapping', () => {
-  const entry = (href: string, startTime: number, endTime: number) => ({
-    id: 1,
-    event: 'Week of Code 44',
-    href,
-    startTime,
-    endTime,
-  })
+  const entry = (href: string, startTime: number, endTime: number) =>
+    clistEntry(href, 'Week of Code 44', { startTime, endTime })
   const week = (href: string) =>
     entry(href, Date.UTC(2026, 10, 30, 16, 0), Date.UTC(2026, 11, 7, 16, 0))
 
   it('gives the same id and type as the parser for the same contest', () => {
-    const own = byId('w44')
-    expect(hackerrank.clist!.contest(week(own.websiteUrl!))).toEqual({
-      platformId: own.platformId,
-      type: own.type,
-    })
+    const own = byId(parsed(), 'w44')
+    expect(hackerrank.clist!.contest(week(own.websiteUrl!))).toEqual(idAndType(own))
     expect(
       hackerrank.clist!.contest(week('https://hackerrank.com/contests/w44/challenges')),
     ).toEqual({ platformId: 'w44', type: 'OTHER' })

@@ -6,11 +6,12 @@ import { definePlatform } from '../define.ts'
 import { shiftJson } from '../fixture-time.ts'
 import {
   ResultCollector,
+  stringField,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope } from '../upstream.ts'
 
 const ID = 'hackerrank'
 const SITE = 'https://www.hackerrank.com'
@@ -65,13 +66,10 @@ export function parseHackerrank(
   now: number,
   options: ParseOptions = {},
 ): AdapterResult<HackerrankContest> {
-  const list = listSchema.safeParse(payload)
-  if (!list.success) {
-    throw new UpstreamError(ID, 'malformed', 'contests/upcoming answer has no models')
-  }
+  const list = readEnvelope(ID, listSchema, payload, 'contests/upcoming answer has no models')
   const out = new ResultCollector<HackerrankContest>(now, options)
-  list.data.models.forEach((item, index) => {
-    const ref = `hackerrank contest ${slugOf(item) ?? `#${index}`}`
+  list.models.forEach((item, index) => {
+    const ref = `hackerrank contest ${stringField(item, 'slug') ?? `#${index}`}`
     const parsed = modelSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const model = parsed.data
@@ -79,8 +77,7 @@ export function parseHackerrank(
     const endTime = model.epoch_endtime === null ? null : model.epoch_endtime * 1000
     // A board that never closes, or stays open for years, is practice rather than a contest.
     if (endTime === null || isPracticeBoard(startTime, endTime)) return out.markUnsupported()
-    if (endTime <= now) return
-    out.keep(toContest(model, startTime, endTime))
+    out.keepUnlessEnded(toContest(model, startTime, endTime))
   })
   return out.result()
 }
@@ -109,21 +106,8 @@ function toContest(model: HackerrankModel, startTime: number, endTime: number): 
 export async function fetchHackerrank(
   request: SourceRequest,
 ): Promise<AdapterResult<HackerrankContest>> {
-  const res = await fetchText(
-    ID,
-    joinUrl(request.baseUrl, `${LIST_PATH}?limit=100`),
-    { headers: { Accept: 'application/json' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError(ID, res)
-  return parseHackerrank(parseJson(ID, res.text), request.now, request)
-}
-
-function slugOf(item: unknown): string | undefined {
-  const slug = (item as { slug?: unknown } | null)?.slug
-  return typeof slug === 'string' ? slug : undefined
+  const answer = await fetchJson(ID, request, `${LIST_PATH}?limit=100`)
+  return parseHackerrank(answer, request.now, request)
 }
 
 // clist links the contest's page, with or without www.

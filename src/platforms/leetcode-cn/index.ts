@@ -1,13 +1,12 @@
 // LeetCode China (力扣, leetcode.cn): the same weekly and biweekly rounds on China's own site and
 // clock, from its GraphQL API (the LeetCode source's shape on another host).
 import { definePlatform } from '../define.ts'
-import { shiftJson } from '../fixture-time.ts'
 import {
   fetchContests,
+  graphqlFixture,
   LEETCODE_TYPE_NAMES,
   LEETCODE_TYPES,
-  leetcodeSlugOf,
-  leetcodeType,
+  leetcodeClistContest,
 } from '../leetcode/graphql.ts'
 import type { SourceRequest } from '../source.ts'
 
@@ -26,22 +25,7 @@ export const leetcodeCn = definePlatform({
     setting: 'LEETCODE_CN_URL',
     defaultUrl: 'https://leetcode.cn',
     fetch: fetchLeetcodeCn,
-    fixtures: [
-      {
-        method: 'POST',
-        path: '/graphql',
-        file: 'fixtures/contest-upcoming.json',
-        contentType: 'application/json',
-        shift: shiftJson({ seconds: ['startTime'] }),
-      },
-    ],
+    fixtures: [graphqlFixture('fixtures/contest-upcoming.json')],
   },
-  clist: {
-    resource: 'leetcode.cn',
-    contest(entry) {
-      const slug = leetcodeSlugOf(entry.href)
-      const type = slug && leetcodeType(entry.event, slug)
-      return type ? { platformId: slug, type } : undefined
-    },
-  },
+  clist: { resource: 'leetcode.cn', contest: leetcodeClistContest },
 })

@@ -1,15 +1,21 @@
 // LeetCode China's upcoming contests (GraphQL contestUpcomingContests): parsed from the recorded
 // answer and fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  expectSent,
+  expectStatusError,
+  ids,
+  scriptOk,
+  standInRequest,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
 import { parseContests } from '../leetcode/graphql.ts'
-import { UpstreamError } from '../upstream.ts'
 import upcoming from './fixtures/contest-upcoming.json'
 import { fetchLeetcodeCn, leetcodeCn } from './index.ts'
-
-const ids = (result: { contests: { platformId: string }[] }) =>
-  result.contests.map((c) => c.platformId)
 
 beforeEach(() => standIn.reset())
 
@@ -17,7 +23,7 @@ describe('LeetCode China upcoming contests', () => {
   const parsed = () => parseContests('leetcode-cn', upcoming, RECORDED_AT)
 
   it('reads a weekly round with its leetcode.cn contest page', () => {
-    expect(parsed().contests.find((c) => c.platformId === 'weekly-contest-479')).toEqual({
+    expect(byId(parsed(), 'weekly-contest-479')).toEqual({
       platform: 'leetcode-cn',
       platformId: 'weekly-contest-479',
       name: '第 479 场周赛',
@@ -32,8 +38,8 @@ describe('LeetCode China upcoming contests', () => {
   })
 
   it('lands the epoch seconds on the Beijing time of the round (Sunday 10:30)', () => {
-    const weekly = parsed().contests.find((c) => c.platformId === 'weekly-contest-479')
-    expect(weekly?.startTime).toBe(Date.parse('2026-11-29T10:30:00+08:00'))
+    const weekly = byId(parsed(), 'weekly-contest-479')
+    expect(weekly.startTime).toBe(Date.parse('2026-11-29T10:30:00+08:00'))
   })
 
   it('tells weekly from biweekly by the slug, since the titles are Chinese', () => {
@@ -61,60 +67,38 @@ describe('LeetCode China upcoming contests', () => {
 
   it('reads an empty list as no contests', () => {
     const empty = { data: { contestUpcomingContests: [] } }
-    expect(parseContests('leetcode-cn', empty, RECORDED_AT)).toEqual({
-      contests: [],
-      skipped: 0,
-      unsupported: 0,
-      errors: [],
-    })
+    expect(parseContests('leetcode-cn', empty, RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 })
 
 describe('fetchLeetcodeCn', () => {
-  const request = { baseUrl: `${standInUrl}/leetcode-cn`, now: RECORDED_AT }
-  const fetchFn = (input: string, init?: RequestInit) => fetch(input, init)
+  const fetchFromStandIn = () => fetchLeetcodeCn(standInRequest('/leetcode-cn'))
 
   it('posts the contestUpcomingContests query to /graphql, naming the service', async () => {
-    await standIn.script({
-      method: 'POST',
-      pathPrefix: '/leetcode-cn/graphql',
-      responses: [{ status: 200, body: upcoming, headers: { 'content-type': 'application/json' } }],
-    })
-    const result = await fetchLeetcodeCn({ ...request, fetchFn })
+    await scriptOk('POST', '/leetcode-cn/graphql', [upcoming], 'application/json')
+    const result = await fetchFromStandIn()
     expect(ids(result)).toEqual(['weekly-contest-479', 'biweekly-contest-171'])
     const [sent] = await standIn.requests('/leetcode-cn/')
-    expect(sent.method).toBe('POST')
-    expect(sent.path).toBe('/leetcode-cn/graphql')
+    expectSent(sent, '/leetcode-cn/graphql', 'POST')
     expect(sent.headers['content-type']).toBe('application/json')
-    expect(sent.headers['user-agent']).toContain('ContestAlertService')
     const body = JSON.parse(sent.body) as { operationName: string; query: string }
     expect(body.operationName).toBe('contestUpcomingContests')
     expect(body.query).toMatch(/contestUpcomingContests\s*{\s*title titleSlug startTime duration/)
   })
 
   it('throws a status error carrying the HTTP status of a non-2xx answer', async () => {
-    await standIn.script({
-      pathPrefix: '/leetcode-cn/graphql',
-      responses: [{ status: 503, body: '<html>503 Service Temporarily Unavailable</html>' }],
-    })
-    const error = await fetchLeetcodeCn({ ...request, fetchFn }).then(
-      () => undefined,
-      (e: unknown) => e,
+    const error = await expectStatusError(
+      '/leetcode-cn/graphql',
+      '<html>503 Service Temporarily Unavailable</html>',
+      fetchFromStandIn,
     )
-    expect(error).toBeInstanceOf(UpstreamError)
     expect(error).toMatchObject({ kind: 'status', status: 503, platform: 'leetcode-cn' })
   })
 })
 
 describe('leetcode-cn on clist', () => {
   it('takes the slug from the link, as the own source stores it', () => {
-    const entry = {
-      id: 1,
-      event: '第 479 场周赛',
-      href: 'https://leetcode.cn/contest/weekly-contest-479/',
-      startTime: 0,
-      endTime: 1,
-    }
+    const entry = clistEntry('https://leetcode.cn/contest/weekly-contest-479/', '第 479 场周赛')
     expect(leetcodeCn.clist!.contest(entry)).toEqual({
       platformId: 'weekly-contest-479',
       type: 'WEEKLY',

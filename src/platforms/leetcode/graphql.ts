@@ -2,19 +2,21 @@
 // whose API is the same shape on another host with its own field names.
 import { z } from 'zod'
 import type { Difficulty, SourceContest } from '../contest.ts'
+import type { ClistContest, FixtureRoute } from '../define.ts'
+import { shiftJson } from '../fixture-time.ts'
 import {
   ResultCollector,
+  stringField,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
 import {
-  fetchText,
-  joinUrl,
-  parseJson,
-  statusError,
+  fetchJson,
+  readEnvelope,
   tryParseJson,
   UpstreamError,
+  type UpstreamResponse,
 } from '../upstream.ts'
 
 export const LEETCODE_TYPES = ['WEEKLY', 'BIWEEKLY'] as const
@@ -94,14 +96,16 @@ export function parseContests<P extends Site>(
 ): AdapterResult<SourceContest<P, LeetcodeType>> {
   const errors = errorsSchema.safeParse(payload)
   if (errors.success) throw graphqlError(platform, errors.data.errors)
-  const body = z.object({ data: SITES[platform].data }).safeParse(payload)
-  if (!body.success) {
-    throw new UpstreamError(platform, 'malformed', 'GraphQL answer lacks the upcoming contests')
-  }
+  const body = readEnvelope(
+    platform,
+    z.object({ data: SITES[platform].data }),
+    payload,
+    'GraphQL answer lacks the upcoming contests',
+  )
 
   const out = new ResultCollector<SourceContest<P, LeetcodeType>>(now, options)
-  body.data.data.forEach((item, index) => {
-    const ref = `${platform} contest ${slugOf(item) ?? `#${index}`}`
+  body.data.forEach((item, index) => {
+    const ref = `${platform} contest ${stringField(item, 'titleSlug') ?? `#${index}`}`
     const parsed = contestSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const type = leetcodeType(parsed.data.title, parsed.data.titleSlug)
@@ -128,14 +132,19 @@ export function parseContests<P extends Site>(
 /** POST {base}/graphql */
 export async function fetchContests<P extends Site>(platform: P, request: SourceRequest) {
   const site = SITES[platform]
-  const res = await fetchText(
+  // A query the schema rejects comes back as 400 with the reasons in `errors`.
+  const refusal = (res: UpstreamResponse) => {
+    const errors = errorsSchema.safeParse(tryParseJson(res.text))
+    return errors.success ? graphqlError(platform, errors.data.errors, res.status) : undefined
+  }
+  const answer = await fetchJson(
     platform,
-    joinUrl(request.baseUrl, '/graphql'),
+    request,
+    '/graphql',
     {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
-        Accept: 'application/json',
         // LeetCode's CSRF check turns away GraphQL posts that do not come from its own pages.
         Referer: `${site.origin}/contest/`,
       },
@@ -145,17 +154,9 @@ export async function fetchContests<P extends Site>(platform: P, request: Source
         variables: {},
       }),
     },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
+    refusal,
   )
-  if (!res.ok) {
-    // A query the schema rejects comes back as 400 with the reasons in `errors`.
-    const errors = errorsSchema.safeParse(tryParseJson(res.text))
-    if (errors.success) throw graphqlError(platform, errors.data.errors, res.status)
-    throw statusError(platform, res)
-  }
-  return parseContests(platform, parseJson(platform, res.text), request.now, request)
+  return parseContests(platform, answer, request.now, request)
 }
 
 export function fetchLeetcode(request: SourceRequest) {
@@ -167,12 +168,25 @@ export function leetcodeSlugOf(href: string): string | undefined {
   return /^https?:\/\/leetcode\.(?:com|cn)\/contest\/([a-z0-9][a-z0-9-]*)\/?$/.exec(href)?.[1]
 }
 
+/** The slug and type of a clist.by entry on either site, as the GraphQL source stores them. */
+export function leetcodeClistContest(entry: ClistContest) {
+  const slug = leetcodeSlugOf(entry.href)
+  const type = slug && leetcodeType(entry.event, slug)
+  return type ? { platformId: slug, type } : undefined
+}
+
+/** The recorded GraphQL answer in `file`, served to the POST /graphql of either site. */
+export function graphqlFixture(file: string): FixtureRoute {
+  return {
+    method: 'POST',
+    path: '/graphql',
+    file,
+    contentType: 'application/json',
+    shift: shiftJson({ seconds: ['startTime'] }),
+  }
+}
+
 function graphqlError(platform: Site, errors: { message: string }[], status?: number) {
   const messages = errors.map((e) => e.message).join('; ')
   return new UpstreamError(platform, 'api', `GraphQL errors: ${messages}`, status)
-}
-
-function slugOf(item: unknown): string | undefined {
-  const slug = (item as { titleSlug?: unknown } | null)?.titleSlug
-  return typeof slug === 'string' ? slug : undefined
 }

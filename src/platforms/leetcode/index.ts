@@ -1,12 +1,11 @@
 // LeetCode: weekly and biweekly rounds from leetcode.com's GraphQL API.
 import { definePlatform } from '../define.ts'
-import { shiftJson } from '../fixture-time.ts'
 import {
   fetchLeetcode,
+  graphqlFixture,
   LEETCODE_TYPE_NAMES,
   LEETCODE_TYPES,
-  leetcodeSlugOf,
-  leetcodeType,
+  leetcodeClistContest,
 } from './graphql.ts'
 
 export const leetcode = definePlatform({
@@ -20,22 +19,7 @@ export const leetcode = definePlatform({
     setting: 'LEETCODE_API_URL',
     defaultUrl: 'https://leetcode.com',
     fetch: fetchLeetcode,
-    fixtures: [
-      {
-        method: 'POST',
-        path: '/graphql',
-        file: 'fixtures/leetcode-graphql.json',
-        contentType: 'application/json',
-        shift: shiftJson({ seconds: ['startTime'] }),
-      },
-    ],
+    fixtures: [graphqlFixture('fixtures/leetcode-graphql.json')],
   },
-  clist: {
-    resource: 'leetcode.com',
-    contest(entry) {
-      const slug = leetcodeSlugOf(entry.href)
-      const type = slug && leetcodeType(entry.event, slug)
-      return type ? { platformId: slug, type } : undefined
-    },
-  },
+  clist: { resource: 'leetcode.com', contest: leetcodeClistContest },
 })

@@ -1,66 +1,36 @@
 // LeetCode's GraphQL contest lists: parsed from the recorded answers and fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
-import type { SourceContest } from '../contest.ts'
+import {
+  byId,
+  clistEntry,
+  CLOSED_PORT,
+  expectSent,
+  expectWellFormed,
+  idAndType,
+  ids,
+  scriptOk,
+  standInRequest,
+  upstreamFailure,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { TYPES_BY_PLATFORM } from '../registry.ts'
-import type { AdapterResult, FetchFn, SourceRequest } from '../source.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
+import type { SourceRequest } from '../source.ts'
 import leetcodeErrors from './fixtures/leetcode-graphql-errors.json'
 import leetcodeGraphql from './fixtures/leetcode-graphql.json'
 import { fetchLeetcode, leetcodeType, parseLeetcodeContests } from './graphql.ts'
 import { leetcode } from './index.ts'
 
 const NOW = RECORDED_AT
-const realFetch: FetchFn = (input, init) => fetch(input, init)
-// Nothing listens on port 9 (discard), so the connection is refused.
-const CLOSED_PORT = 'http://127.0.0.1:9'
-
-const request = (fields: Partial<SourceRequest> = {}): SourceRequest => ({
-  baseUrl: `${standInUrl}/leetcode-api`,
-  fetchFn: realFetch,
-  now: NOW,
-  ...fields,
-})
+const request = (fields: Partial<SourceRequest> = {}) => standInRequest('/leetcode-api', fields)
 
 beforeEach(() => standIn.reset())
-
-const byId = <C extends SourceContest>(result: AdapterResult<C>, platformId: string): C => {
-  const contest = result.contests.find((c) => c.platformId === platformId)
-  if (!contest) throw new Error(`no contest ${platformId} in the result`)
-  return contest
-}
-const ids = (result: AdapterResult) => result.contests.map((c) => c.platformId)
-
-/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
-async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
-}
-
-function expectWellFormed(contests: SourceContest[]) {
-  expect(contests.length).toBeGreaterThan(0)
-  for (const c of contests) {
-    expect(c.platform).toBe('leetcode')
-    expect(TYPES_BY_PLATFORM.leetcode).toContain(c.type)
-    expect(c.endTime).toBeGreaterThan(c.startTime)
-    expect(c.name.trim()).toBe(c.name)
-    expect(c.websiteUrl).toMatch(/^https:\/\//)
-  }
-  expect(new Set(contests.map((c) => c.platformId)).size).toBe(contests.length)
-}
 
 describe('LeetCode adapter', () => {
   const parsed = () => parseLeetcodeContests(leetcodeGraphql, NOW)
 
   it('turns upcoming and past contests into weekly and biweekly contests', () => {
     const result = parsed()
-    expectWellFormed(result.contests)
+    expectWellFormed(leetcode, result.contests)
     expect(result.contests).toHaveLength(22)
     expect(byId(result, 'weekly-contest-530')).toEqual({
       platform: 'leetcode',
@@ -103,34 +73,22 @@ describe('LeetCode adapter', () => {
   })
 
   it('throws an api error when the answer carries GraphQL errors', async () => {
-    const error = await upstreamFailure(
-      Promise.resolve().then(() => parseLeetcodeContests(leetcodeErrors, NOW)),
-      'api',
-    )
+    const error = await upstreamFailure(() => parseLeetcodeContests(leetcodeErrors, NOW), 'api')
     expect(error.message).toContain('Too many requests')
   })
 
   it('throws a malformed error when upcomingContests is missing, even if the past is there', async () => {
     const onlyPast = { data: { pastContests: leetcodeGraphql.data.pastContests } }
-    await upstreamFailure(
-      Promise.resolve().then(() => parseLeetcodeContests(onlyPast, NOW)),
-      'malformed',
-    )
+    await upstreamFailure(() => parseLeetcodeContests(onlyPast, NOW), 'malformed')
   })
 
   it('posts the GraphQL query as JSON to /graphql, naming the service', async () => {
-    await standIn.script({
-      method: 'POST',
-      pathPrefix: '/leetcode-api/graphql',
-      responses: [{ status: 200, body: leetcodeGraphql }],
-    })
+    await scriptOk('POST', '/leetcode-api/graphql', [leetcodeGraphql])
     const result = await fetchLeetcode(request())
     expect(result).toEqual(parsed())
     const [sent] = await standIn.requests('/leetcode-api/')
-    expect(sent.method).toBe('POST')
-    expect(sent.path).toBe('/leetcode-api/graphql')
+    expectSent(sent, '/leetcode-api/graphql', 'POST')
     expect(sent.headers['content-type']).toBe('application/json')
-    expect(sent.headers['user-agent']).toContain('ContestAlertService')
     const body = JSON.parse(sent.body) as { query: string }
     expect(body.query).toMatch(/upcomingContests\s*{\s*title titleSlug startTime duration\s*}/)
   })
@@ -165,24 +123,18 @@ describe('LeetCode adapter', () => {
 
 describe('the leetcode descriptor', () => {
   it('fetches from its LEETCODE_API_URL stand-in and gives well-formed contests', async () => {
-    await standIn.script({
-      pathPrefix: '/leetcode-api/graphql',
-      responses: [{ status: 200, body: leetcodeGraphql }],
-    })
+    await scriptOk('POST', '/leetcode-api/graphql', [leetcodeGraphql])
     expect(leetcode.source!.setting).toBe('LEETCODE_API_URL')
-    expectWellFormed((await leetcode.source!.fetch(request())).contests)
+    expectWellFormed(leetcode, (await leetcode.source!.fetch(request())).contests)
   })
 
   it('maps a clist.by entry to the slug and type the own source stores', () => {
-    const entry = {
-      id: 1,
-      event: 'Weekly Contest 530',
-      href: 'https://leetcode.com/contest/weekly-contest-530/',
-      startTime: 0,
-      endTime: 1,
-    }
+    const entry = clistEntry(
+      'https://leetcode.com/contest/weekly-contest-530/',
+      'Weekly Contest 530',
+    )
     const own = byId(parseLeetcodeContests(leetcodeGraphql, NOW), 'weekly-contest-530')
-    expect(leetcode.clist!.contest(entry)).toEqual({ platformId: own.platformId, type: own.type })
+    expect(leetcode.clist!.contest(entry)).toEqual(idAndType(own))
     const hiring = 'https://leetcode.com/contest/virtual-hiring-contest-autumn-2026/'
     expect(
       leetcode.clist!.contest({ ...entry, event: 'Virtual Hiring Contest', href: hiring }),

@@ -4,12 +4,13 @@ import type { SourceContest } from '../contest.ts'
 import { definePlatform } from '../define.ts'
 import { shiftJson } from '../fixture-time.ts'
 import {
+  idField,
   ResultCollector,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope } from '../upstream.ts'
 
 const SITE = 'https://www.luogu.com.cn'
 
@@ -58,11 +59,8 @@ const contestSchema = z
   .refine((c) => c.endTime > c.startTime, { path: ['endTime'], message: 'not after startTime' })
 
 function readList(payload: unknown): ContestList {
-  const envelope = envelopeSchema.safeParse(payload)
-  if (!envelope.success) {
-    throw new UpstreamError('luogu', 'malformed', 'contest list has no currentData.contests.result')
-  }
-  return envelope.data.currentData.contests
+  const problem = 'contest list has no currentData.contests.result'
+  return readEnvelope('luogu', envelopeSchema, payload, problem).currentData.contests
 }
 
 /**
@@ -72,7 +70,7 @@ function readList(payload: unknown): ContestList {
 function collectPage(out: ResultCollector<LuoguContest>, list: ContestList, now: number): boolean {
   let open = false
   list.result.forEach((item, index) => {
-    const ref = `luogu contest ${idOf(item) ?? `#${index}`}`
+    const ref = `luogu contest ${idField(item, 'id') ?? `#${index}`}`
     const parsed = contestSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const contest = parsed.data
@@ -128,28 +126,16 @@ export async function fetchLuogu(request: SourceRequest): Promise<AdapterResult<
   return out.result()
 }
 
-async function fetchPage(request: SourceRequest, page: number): Promise<unknown> {
-  const res = await fetchText(
-    'luogu',
-    joinUrl(request.baseUrl, `/contest/list?page=${page}&_contentOnly=1`),
-    // Either the parameter or this header asks for JSON instead of the page; both are sent.
-    { headers: { Accept: 'application/json', 'x-luogu-type': 'content-only' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError('luogu', res)
-  return parseJson('luogu', res.text)
+function fetchPage(request: SourceRequest, page: number): Promise<unknown> {
+  // Either the parameter or the header asks for JSON instead of the page; both are sent.
+  return fetchJson('luogu', request, `/contest/list?page=${page}&_contentOnly=1`, {
+    headers: { 'x-luogu-type': 'content-only' },
+  })
 }
 
 function isLastPage(list: ContestList, page: number): boolean {
   const perPage = list.perPage ?? list.result.length
   return list.result.length === 0 || list.count === undefined || page * perPage >= list.count
-}
-
-function idOf(item: unknown): string | undefined {
-  const id = (item as { id?: unknown } | null)?.id
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined
 }
 
 /** The type of a contest clist lists: clist gives no rule, so the name is all there is. */

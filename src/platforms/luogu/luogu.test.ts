@@ -1,15 +1,25 @@
 // Luogu's contest list: parsed from the recorded pages and fetched, page by page, from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
-import { DAY_MS } from '../../lib/time.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  expectStatusError,
+  idAndType,
+  ids,
+  movedBy,
+  requestPaths,
+  scriptOk,
+  shiftedJson,
+  standInRequest,
+  upstreamFailure,
+  WEEK_MS,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError } from '../upstream.ts'
 import page1 from './fixtures/contest-list-page-1.json'
 import page2 from './fixtures/contest-list-page-2.json'
 import { fetchLuogu, LUOGU_MAX_PAGES, luogu, parseLuogu } from './index.ts'
-
-const ids = (result: { contests: { platformId: string }[] }) =>
-  result.contests.map((c) => c.platformId)
 
 const items = page1.currentData.contests.result
 const item = (id: number) => items.find((c) => c.id === id)!
@@ -20,24 +30,11 @@ const listPage = (result: unknown, fields: Record<string, unknown> = {}) => ({
   currentData: { contests: { ...page1.currentData.contests, result, ...fields } },
 })
 
-/** The UpstreamError `run` throws (fails the test when it throws nothing else). */
-async function upstreamError(run: () => unknown): Promise<UpstreamError> {
-  const error = await Promise.resolve()
-    .then(run)
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-  expect(error).toBeInstanceOf(UpstreamError)
-  return error as UpstreamError
-}
-
 describe('parseLuogu', () => {
   const parsed = () => parseLuogu(page1, RECORDED_AT)
 
   it('reads a contest with its trimmed name, times in milliseconds and contest page', () => {
-    const contest = parsed().contests.find((c) => c.platformId === '301489')
-    expect(contest).toEqual({
+    expect(byId(parsed(), '301489')).toEqual({
       platform: 'luogu',
       platformId: '301489',
       name: '【LGR-255】洛谷 11 月月赛 II & ZROI Round 3',
@@ -63,7 +60,7 @@ describe('parseLuogu', () => {
   })
 
   it('maps ruleType 1 to 5 to OI, ICPC, LeDuo, IOI and Codeforces-style', () => {
-    const typeOf = (id: string) => parsed().contests.find((c) => c.platformId === id)?.type
+    const typeOf = (id: string) => byId(parsed(), id).type
     expect(['301489', '301502', '301470', '301518', '301461'].map(typeOf)).toEqual([
       'OI',
       'ICPC',
@@ -74,7 +71,7 @@ describe('parseLuogu', () => {
   })
 
   it('lands the unix seconds on the Beijing time the contest is announced for', () => {
-    const running = parsed().contests.find((c) => c.platformId === '301440')!
+    const running = byId(parsed(), '301440')
     // 19:30 to 23:00 in Beijing (UTC+8) is 11:30 to 15:00 UTC, so it runs at 12:00 UTC.
     expect(running.startTime).toBe(Date.UTC(2026, 10, 22, 11, 30))
     expect(running.endTime).toBe(Date.UTC(2026, 10, 22, 15, 0))
@@ -82,7 +79,7 @@ describe('parseLuogu', () => {
 
   it('leaves out finished contests without counting them as skipped or unsupported', () => {
     const result = parseLuogu(page2, RECORDED_AT)
-    expect(result).toEqual({ contests: [], skipped: 0, unsupported: 0, errors: [] })
+    expect(result).toEqual(EMPTY_RESULT)
     expect(ids(parsed())).not.toContain('301431')
   })
 
@@ -108,14 +105,14 @@ describe('parseLuogu', () => {
       { code: 200, currentData: { contests: { count: 0, perPage: 20 } } },
       { code: 403, currentTemplate: 'AuthLogin', currentData: { errorMessage: '请先登录' } },
     ]) {
-      const error = await upstreamError(() => parseLuogu(payload, RECORDED_AT))
+      const error = await upstreamFailure(() => parseLuogu(payload, RECORDED_AT))
       expect(error.kind).toBe('malformed')
     }
   })
 
   it('reads an empty list as no contests', () => {
     const result = parseLuogu(listPage([], { count: 0 }), RECORDED_AT)
-    expect(result).toEqual({ contests: [], skipped: 0, unsupported: 0, errors: [] })
+    expect(result).toEqual(EMPTY_RESULT)
   })
 
   it('reads a list sent as an object keyed by index like one sent as an array', () => {
@@ -124,38 +121,18 @@ describe('parseLuogu', () => {
   })
 
   it('has fixture routes whose shift moves every contest by the same whole weeks', () => {
-    const week = 7 * DAY_MS
     const [route1] = luogu.source!.fixtures
-    const shifted = parseLuogu(
-      JSON.parse(route1.shift(JSON.stringify(page1), week)),
-      RECORDED_AT + week,
-    )
-    expect(shifted.contests).toEqual(
-      parsed().contests.map((c) => ({
-        ...c,
-        startTime: c.startTime + week,
-        endTime: c.endTime + week,
-      })),
-    )
+    const shifted = parseLuogu(shiftedJson(route1, page1, WEEK_MS), RECORDED_AT + WEEK_MS)
+    expect(shifted.contests).toEqual(movedBy(parsed().contests, WEEK_MS))
   })
 })
 
 describe('fetchLuogu', () => {
   beforeEach(() => standIn.reset())
 
-  const fetchFromStandIn = () =>
-    fetchLuogu({
-      baseUrl: `${standInUrl}/luogu`,
-      fetchFn: (input, init) => fetch(input, init),
-      now: RECORDED_AT,
-    })
-  const script = (...bodies: unknown[]) =>
-    standIn.script({
-      method: 'GET',
-      pathPrefix: '/luogu/contest/list',
-      responses: bodies.map((body) => ({ status: 200, body })),
-    })
-  const paths = async () => (await standIn.requests('/luogu/')).map((r) => r.path)
+  const fetchFromStandIn = () => fetchLuogu(standInRequest('/luogu'))
+  const script = (...bodies: unknown[]) => scriptOk('GET', '/luogu/contest/list', bodies)
+  const paths = () => requestPaths('/luogu/')
 
   it('asks for content-only JSON with a browser-shaped User-Agent naming the service', async () => {
     await script(page1, page2)
@@ -199,37 +176,23 @@ describe('fetchLuogu', () => {
   })
 
   it('throws a status error carrying the HTTP status of a non-2xx answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/luogu/contest/list',
-      responses: [{ status: 503, body: '<html>维护中</html>' }],
-    })
-    const error = await upstreamError(fetchFromStandIn)
-    expect(error.kind).toBe('status')
-    expect(error.status).toBe(503)
+    await expectStatusError('/luogu/contest/list', '<html>维护中</html>', fetchFromStandIn)
   })
 
   it('throws malformed when the content-only switch is ignored and a page comes back', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/luogu/contest/list',
-      responses: [{ status: 200, body: '<!DOCTYPE html><html><body>比赛列表</body></html>' }],
-    })
-    const error = await upstreamError(fetchFromStandIn)
+    await script('<!DOCTYPE html><html><body>比赛列表</body></html>')
+    const error = await upstreamFailure(fetchFromStandIn)
     expect(error.kind).toBe('malformed')
   })
 })
 
 describe('luogu on clist', () => {
   const fromClist = (href: string, event = '【LGR-255】洛谷 11 月月赛 II & ZROI Round 3') =>
-    luogu.clist!.contest({ id: 1, event, href, startTime: 0, endTime: 1 })
+    luogu.clist!.contest(clistEntry(href, event))
 
   it('takes the contest id from the link, as the own source stores it', () => {
-    const own = parseLuogu(page1, RECORDED_AT).contests.find((c) => c.platformId === '301489')!
-    expect(fromClist('https://www.luogu.com.cn/contest/301489')).toEqual({
-      platformId: own.platformId,
-      type: own.type,
-    })
+    const own = byId(parseLuogu(page1, RECORDED_AT), '301489')
+    expect(fromClist('https://www.luogu.com.cn/contest/301489')).toEqual(idAndType(own))
   })
 
   it('guesses ICPC and LeDuo from the name, since clist does not carry the rule', () => {

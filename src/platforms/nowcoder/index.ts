@@ -11,7 +11,7 @@ import {
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, statusError, UpstreamError } from '../upstream.ts'
+import { fetchOk, UpstreamError } from '../upstream.ts'
 
 const SITE = 'https://ac.nowcoder.com'
 
@@ -127,16 +127,10 @@ function toContest(contest: NowcoderItem): NowcoderContest {
 export async function fetchNowcoder(
   request: SourceRequest,
 ): Promise<AdapterResult<NowcoderContest>> {
-  const res = await fetchText(
-    'nowcoder',
-    joinUrl(request.baseUrl, '/acm/contest/vip-index'),
-    { headers: { Accept: 'text/html' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError('nowcoder', res)
-  return parseNowcoder(res.text, request.now, request)
+  const html = await fetchOk('nowcoder', request, '/acm/contest/vip-index', {
+    headers: { Accept: 'text/html' },
+  })
+  return parseNowcoder(html, request.now, request)
 }
 
 /**

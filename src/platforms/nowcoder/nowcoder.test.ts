@@ -1,14 +1,23 @@
 // Nowcoder's vip-index page: parsed from the recorded page and fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
-import { DAY_MS } from '../../lib/time.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  expectOneRequest,
+  expectStatusError,
+  idAndType,
+  ids,
+  movedBy,
+  scriptOk,
+  standInRequest,
+  upstreamFailure,
+  WEEK_MS,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError } from '../upstream.ts'
 import page from './fixtures/vip-index.html?raw'
 import { fetchNowcoder, nowcoder, nowcoderType, parseNowcoder } from './index.ts'
-
-const ids = (result: { contests: { platformId: string }[] }) =>
-  result.contests.map((c) => c.platformId)
 
 /** A page with the current list holding `items` (markup of contest items). */
 const currentList = (items = '') => `<!DOCTYPE html><html><body><div class="nk-content">
@@ -16,24 +25,11 @@ const currentList = (items = '') => `<!DOCTYPE html><html><body><div class="nk-c
     <div class="platform-mod-hd clearfix"><h2 class="platform-mod-tit">近期比赛</h2></div>${items}
   </div></div></body></html>`
 
-/** The UpstreamError `run` throws (fails the test when it throws nothing else). */
-async function upstreamError(run: () => unknown): Promise<UpstreamError> {
-  const error = await Promise.resolve()
-    .then(run)
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-  expect(error).toBeInstanceOf(UpstreamError)
-  return error as UpstreamError
-}
-
 describe('parseNowcoder', () => {
   const parsed = () => parseNowcoder(page, RECORDED_AT)
-  const byId = (id: string) => parsed().contests.find((c) => c.platformId === id)
 
   it('reads a contest from its data-json with a trimmed name and its contest page', () => {
-    expect(byId('140240')).toEqual({
+    expect(byId(parsed(), '140240')).toEqual({
       platform: 'nowcoder',
       platformId: '140240',
       name: '牛客周赛 Round 171',
@@ -59,13 +55,13 @@ describe('parseNowcoder', () => {
 
   it('lands the epoch milliseconds on the Beijing time the page shows', () => {
     // "比赛时间： 2026-11-22 19:00 至 2026-11-22 21:00" is 11:00 to 13:00 UTC: running at 12:00.
-    const running = byId('140215')!
+    const running = byId(parsed(), '140215')
     expect(running.startTime).toBe(Date.UTC(2026, 10, 22, 11, 0))
     expect(running.endTime).toBe(Date.UTC(2026, 10, 22, 13, 0))
   })
 
   it('tells the weekly, monthly (小白月赛 too) and practice series apart by name', () => {
-    const typeOf = (id: string) => byId(id)?.type
+    const typeOf = (id: string) => byId(parsed(), id).type
     expect(['140215', '140218', '140252', '140221', '140233', '140260'].map(typeOf)).toEqual([
       'WEEKLY',
       'MONTHLY',
@@ -78,7 +74,7 @@ describe('parseNowcoder', () => {
   })
 
   it('decodes the twice-escaped data-json, an ampersand in a name included', () => {
-    expect(byId('140233')?.name).toBe('牛客 & 杭电联合挑战赛95')
+    expect(byId(parsed(), '140233').name).toBe('牛客 & 杭电联合挑战赛95')
   })
 
   it('reads a page that escapes data-json only once the same way', () => {
@@ -121,31 +117,21 @@ describe('parseNowcoder', () => {
     const loginWall =
       '<!DOCTYPE html><html><body><div class="login-box">请先登录</div></body></html>'
     for (const html of [loginWall, '']) {
-      const error = await upstreamError(() => parseNowcoder(html, RECORDED_AT))
+      const error = await upstreamFailure(() => parseNowcoder(html, RECORDED_AT))
       expect(error.kind).toBe('malformed')
     }
   })
 
   it('reads an empty current list as no contests', () => {
-    expect(parseNowcoder(currentList(), RECORDED_AT)).toEqual({
-      contests: [],
-      skipped: 0,
-      unsupported: 0,
-      errors: [],
-    })
+    expect(parseNowcoder(currentList(), RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 
   it('has a fixture route whose shift moves every contest by the same whole weeks', () => {
-    const week = 7 * DAY_MS
     const [route] = nowcoder.source!.fixtures
-    const shifted = route.shift(page, week)
+    const shifted = route.shift(page, WEEK_MS)
     expect(shifted).toContain('2026-12-06 19:00') // the shown time of 牛客周赛 Round 171
-    expect(parseNowcoder(shifted, RECORDED_AT + week).contests).toEqual(
-      parsed().contests.map((c) => ({
-        ...c,
-        startTime: c.startTime + week,
-        endTime: c.endTime + week,
-      })),
+    expect(parseNowcoder(shifted, RECORDED_AT + WEEK_MS).contests).toEqual(
+      movedBy(parsed().contests, WEEK_MS),
     )
   })
 })
@@ -153,52 +139,31 @@ describe('parseNowcoder', () => {
 describe('fetchNowcoder', () => {
   beforeEach(() => standIn.reset())
 
-  const fetchFromStandIn = () =>
-    fetchNowcoder({
-      baseUrl: `${standInUrl}/nowcoder`,
-      fetchFn: (input, init) => fetch(input, init),
-      now: RECORDED_AT,
-    })
+  const fetchFromStandIn = () => fetchNowcoder(standInRequest('/nowcoder'))
 
   it('reads the vip-index page, naming the service in its User-Agent', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/nowcoder/acm/contest/vip-index',
-      responses: [
-        { status: 200, body: page, headers: { 'content-type': 'text/html; charset=utf-8' } },
-      ],
-    })
+    await scriptOk('GET', '/nowcoder/acm/contest/vip-index', [page], 'text/html; charset=utf-8')
     const result = await fetchFromStandIn()
     expect(result).toEqual(parseNowcoder(page, RECORDED_AT))
-    const requests = await standIn.requests('/nowcoder/')
-    expect(requests).toHaveLength(1)
-    expect(requests[0].method).toBe('GET')
-    expect(requests[0].path).toBe('/nowcoder/acm/contest/vip-index')
-    expect(requests[0].headers['user-agent']).toMatch(/ContestAlertService/)
+    await expectOneRequest('/nowcoder/', '/nowcoder/acm/contest/vip-index', 'GET')
   })
 
   it('throws a status error carrying the HTTP status of a non-2xx answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/nowcoder/acm/contest/vip-index',
-      responses: [{ status: 503, body: '<html><body>服务暂不可用</body></html>' }],
-    })
-    const error = await upstreamError(fetchFromStandIn)
-    expect(error.kind).toBe('status')
-    expect(error.status).toBe(503)
+    await expectStatusError(
+      '/nowcoder/acm/contest/vip-index',
+      '<html><body>服务暂不可用</body></html>',
+      fetchFromStandIn,
+    )
   })
 })
 
 describe('nowcoder on clist', () => {
   const fromClist = (href: string, event = '牛客周赛 Round 171') =>
-    nowcoder.clist!.contest({ id: 1, event, href, startTime: 0, endTime: 1 })
+    nowcoder.clist!.contest(clistEntry(href, event))
 
   it('takes the contest id from the link and the series from the name, as the own source does', () => {
-    const own = parseNowcoder(page, RECORDED_AT).contests.find((c) => c.platformId === '140240')!
-    expect(fromClist('https://ac.nowcoder.com/acm/contest/140240')).toEqual({
-      platformId: own.platformId,
-      type: own.type,
-    })
+    const own = byId(parseNowcoder(page, RECORDED_AT), '140240')
+    expect(fromClist('https://ac.nowcoder.com/acm/contest/140240')).toEqual(idAndType(own))
     expect(fromClist('https://ac.nowcoder.com/acm/contest/140218', '牛客小白月赛130')?.type).toBe(
       'MONTHLY',
     )

@@ -4,12 +4,13 @@ import type { SourceContest } from '../contest.ts'
 import { definePlatform } from '../define.ts'
 import { shiftJson } from '../fixture-time.ts'
 import {
+  idField,
   ResultCollector,
   type AdapterResult,
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import { fetchText, joinUrl, parseJson, statusError, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope } from '../upstream.ts'
 
 const SITE = 'https://yukicoder.me'
 
@@ -57,19 +58,20 @@ export function parseYukicoder(
   now: number,
   options: ParseOptions = {},
 ): AdapterResult<YukicoderContest> {
-  const envelope = envelopeSchema.safeParse(payload)
-  if (!envelope.success) {
-    throw new UpstreamError('yukicoder', 'malformed', 'contest/future answer is not an array')
-  }
+  const items = readEnvelope(
+    'yukicoder',
+    envelopeSchema,
+    payload,
+    'contest/future answer is not an array',
+  )
 
   const out = new ResultCollector<YukicoderContest>(now, options)
-  envelope.data.forEach((item, index) => {
-    const ref = `yukicoder contest ${idOf(item) ?? `#${index}`}`
+  items.forEach((item, index) => {
+    const ref = `yukicoder contest ${idField(item, 'Id') ?? `#${index}`}`
     const parsed = contestSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     // The list can lag behind the clock by a little; a contest that is over is not news.
-    if (parsed.data.endTime <= now) return
-    out.keep(toContest(parsed.data))
+    out.keepUnlessEnded(toContest(parsed.data))
   })
   return out.result()
 }
@@ -92,21 +94,8 @@ function toContest(contest: z.infer<typeof contestSchema>): YukicoderContest {
 export async function fetchYukicoder(
   request: SourceRequest,
 ): Promise<AdapterResult<YukicoderContest>> {
-  const res = await fetchText(
-    'yukicoder',
-    joinUrl(request.baseUrl, '/contest/future'),
-    { headers: { Accept: 'application/json' } },
-    request.fetchFn,
-    request.timeoutMs,
-    request.userAgent,
-  )
-  if (!res.ok) throw statusError('yukicoder', res)
-  return parseYukicoder(parseJson('yukicoder', res.text), request.now, request)
-}
-
-function idOf(item: unknown): string | undefined {
-  const id = (item as { Id?: unknown } | null)?.Id
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined
+  const answer = await fetchJson('yukicoder', request, '/contest/future')
+  return parseYukicoder(answer, request.now, request)
 }
 
 export const yukicoder = definePlatform({

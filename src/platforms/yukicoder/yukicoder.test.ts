@@ -1,45 +1,31 @@
 // The yukicoder source: the recorded /contest/future answer parsed, and fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
+import {
+  byId,
+  clistEntry,
+  EMPTY_RESULT,
+  expectOneRequest,
+  expectStatusError,
+  idAndType,
+  ids,
+  scriptOk,
+  shiftedJson,
+  standInRequest,
+  upstreamFailure,
+  WEEK_MS,
+} from '../../../test/helpers/platform-sources.ts'
+import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { UpstreamError, type UpstreamErrorKind } from '../upstream.ts'
 import future from './fixtures/contest-future.json'
 import { fetchYukicoder, parseYukicoder, yukicoder, yukicoderType } from './index.ts'
-
-const WEEK_MS = 7 * 24 * 3600_000
 
 beforeEach(() => standIn.reset())
 
 const parsed = () => parseYukicoder(future, RECORDED_AT)
-const byId = (platformId: string) => {
-  const contest = parsed().contests.find((c) => c.platformId === platformId)
-  if (!contest) throw new Error(`no contest ${platformId} in the result`)
-  return contest
-}
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
-
-/** Runs `promise`, expecting an UpstreamError of `kind`, and returns it for closer checks. */
-async function upstreamFailure(promise: Promise<unknown>, kind: UpstreamErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(UpstreamError)
-  expect((error as UpstreamError).kind).toBe(kind)
-  return error as UpstreamError
-}
 
 describe('parseYukicoder', () => {
   it('reads a round with its Japan times in UTC, its page and its problem count', () => {
-    expect(byId('601')).toEqual({
+    expect(byId(parsed(), '601')).toEqual({
       platform: 'yukicoder',
       platformId: '601',
       name: 'yukicoder contest 498',
@@ -52,18 +38,18 @@ describe('parseYukicoder', () => {
   })
 
   it('reads midnight in Japan as the previous day in UTC', () => {
-    const advent = byId('605')
+    const advent = byId(parsed(), '605')
     expect(advent.startTime).toBe(Date.UTC(2026, 10, 30, 15, 0))
     expect(advent.endTime).toBe(Date.UTC(2026, 11, 25, 14, 59, 59))
   })
 
   it('leaves out the problem count of a contest whose problems are not assigned yet', () => {
-    expect(byId('605')).not.toHaveProperty('problemCount')
+    expect(byId(parsed(), '605')).not.toHaveProperty('problemCount')
   })
 
   it('keeps running and upcoming contests and drops ended ones without counting them', () => {
     const result = parsed()
-    expect(result.contests.map((c) => c.platformId)).toEqual(['600', '601', '605', '602', '604'])
+    expect(ids(result)).toEqual(['600', '601', '605', '602', '604'])
     // 598 has ended: it is neither skipped nor unsupported, only left out.
     expect(result.skipped).toBe(1)
   })
@@ -122,94 +108,60 @@ describe('parseYukicoder', () => {
     expect(result.skipped).toBe(1)
   })
 
-  it('throws malformed when the answer is not an array', () => {
+  it('throws malformed when the answer is not an array', async () => {
     for (const payload of [{ Message: 'Internal Server Error' }, null, { data: [] }]) {
-      const error = thrown(() => parseYukicoder(payload, RECORDED_AT))
-      expect(error).toBeInstanceOf(UpstreamError)
-      expect((error as UpstreamError).kind).toBe('malformed')
+      await upstreamFailure(() => parseYukicoder(payload, RECORDED_AT), 'malformed')
     }
   })
 
   it('parses an empty list to no contests without throwing', () => {
-    expect(parseYukicoder([], RECORDED_AT)).toEqual({
-      contests: [],
-      skipped: 0,
-      unsupported: 0,
-      errors: [],
-    })
+    expect(parseYukicoder([], RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 })
 
 describe('yukicoder fixture route', () => {
   it('moves every time by the shift, so a later replay lists the same contests', () => {
-    const route = yukicoder.source!.fixtures[0]
-    const shifted = JSON.parse(route.shift(JSON.stringify(future), WEEK_MS))
+    const shifted = shiftedJson(yukicoder.source!.fixtures[0], future, WEEK_MS)
     expect(shifted[2].Date).toBe('2026-12-04T21:20:00+09:00')
     const later = parseYukicoder(shifted, RECORDED_AT + WEEK_MS)
-    expect(later.contests.map((c) => c.platformId)).toEqual(
-      parsed().contests.map((c) => c.platformId),
-    )
+    expect(ids(later)).toEqual(ids(parsed()))
   })
 })
 
 describe('fetchYukicoder', () => {
-  const request = () => ({
-    baseUrl: `${standInUrl}/yukicoder`,
-    fetchFn: (input: string, init?: RequestInit) => fetch(input, init),
-    now: RECORDED_AT,
-  })
+  const request = () => standInRequest('/yukicoder')
 
   it('asks for /contest/future, names the service, and parses the answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/yukicoder/contest/future',
-      responses: [
-        {
-          status: 200,
-          body: future,
-          headers: { 'content-type': 'application/json; charset=utf-8' },
-        },
-      ],
-    })
+    const json = 'application/json; charset=utf-8'
+    await scriptOk('GET', '/yukicoder/contest/future', [future], json)
     const result = await fetchYukicoder(request())
     expect(result).toEqual(parsed())
-
-    const requests = await standIn.requests('/yukicoder/')
-    expect(requests).toHaveLength(1)
-    expect(requests[0].method).toBe('GET')
-    expect(requests[0].path).toBe('/yukicoder/contest/future')
-    expect(requests[0].headers['user-agent']).toContain('ContestAlertService')
+    await expectOneRequest('/yukicoder/', '/yukicoder/contest/future', 'GET')
   })
 
   it('throws a status error carrying the status of a non-2xx answer', async () => {
-    await standIn.script({
-      method: 'GET',
-      pathPrefix: '/yukicoder/contest/future',
-      responses: [{ status: 503, body: { Message: 'Service Unavailable' } }],
-    })
-    const error = await upstreamFailure(fetchYukicoder(request()), 'status')
-    expect(error.status).toBe(503)
+    await expectStatusError('/yukicoder/contest/future', { Message: 'Service Unavailable' }, () =>
+      fetchYukicoder(request()),
+    )
   })
 })
 
 describe('yukicoder clist mapping', () => {
-  const entry = (href: string, event: string) => ({
-    id: 1,
-    event,
-    href,
-    startTime: Date.UTC(2026, 10, 27, 12, 20),
-    endTime: Date.UTC(2026, 10, 27, 14, 20),
-  })
+  const entry = (href: string, event: string) =>
+    clistEntry(href, event, {
+      startTime: Date.UTC(2026, 10, 27, 12, 20),
+      endTime: Date.UTC(2026, 10, 27, 14, 20),
+    })
 
   it('maps a contest page to the id and type the parser gives the same contest', () => {
-    const own = byId('601')
+    const own = byId(parsed(), '601')
     expect(
       yukicoder.clist!.contest(entry('https://yukicoder.me/contests/601', 'yukicoder contest 498')),
-    ).toEqual({ platformId: own.platformId, type: own.type })
-    const advent = byId('605')
+    ).toEqual(idAndType(own))
+    const advent = byId(parsed(), '605')
     expect(
       yukicoder.clist!.contest(entry('https://yukicoder.me/contests/605/', advent.name)),
-    ).toEqual({ platformId: advent.platformId, type: advent.type })
+    ).toEqual(idAndType(advent))
   })
 
   it('ignores links that are not a contest page', () => {
