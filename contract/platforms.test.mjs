@@ -395,7 +395,7 @@ describe(`contract platforms (${RUNTIME})`, () => {
       const before = await breaks(gym, {
         breakIt: () => gym.answer({ status: 200, body: { status: 'OK', result: [] } }),
         state: 'degraded',
-        reason: /no upcoming contests where the last good sync had \d+/,
+        reason: /no upcoming contests where \d+ are stored/,
       })
       await heals(gym, before)
     }),

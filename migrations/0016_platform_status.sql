@@ -1,10 +1,9 @@
 -- How each platform's sources fare: state (ok, degraded, failing, blocked), the source in use,
--- the last healthy count of upcoming contests, and the open incident whose events went out once.
+-- and the open incident whose events went out once. Expand only.
 CREATE TABLE `platform_status` (
 	`platform` text PRIMARY KEY NOT NULL,
 	`state` text NOT NULL,
 	`source` text NOT NULL,
-	`good_upcoming` integer NOT NULL,
 	`last_success_at` integer,
 	`last_attempt_at` integer NOT NULL,
 	`incident_started_at` integer,

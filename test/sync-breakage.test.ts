@@ -80,7 +80,6 @@ const status = () =>
   env.DB.prepare("SELECT * FROM platform_status WHERE platform = 'codeforces'").first<{
     state: string
     source: string
-    good_upcoming: number
     incident_started_at: number | null
     retry_after: number | null
   }>()

@@ -303,15 +303,13 @@ export const syncRuns = sqliteTable(
   (t) => [index('sync_runs_platform_finished').on(t.platform, t.status, t.finishedAt)],
 )
 
-// One row per platform: how its sources fare now, what the last good answer held, and the open
-// incident (degraded, failing or blocked) whose events went out once.
+// One row per platform: how its sources fare now and the open incident (degraded, failing or
+// blocked) whose events went out once.
 export const platformStatus = sqliteTable('platform_status', {
   platform: text('platform').primaryKey(),
   state: text('state', { enum: ['ok', 'degraded', 'failing', 'blocked'] }).notNull(),
   /** Where the stored contests last came from: the platform's own source or clist.by. */
   source: text('source', { enum: ['own', 'clist'] }).notNull(),
-  /** Upcoming contests in the last answer judged healthy: the yardstick of "half gone". */
-  goodUpcoming: integer('good_upcoming').notNull(),
   lastSuccessAt: integer('last_success_at'),
   lastAttemptAt: integer('last_attempt_at').notNull(),
   /** When the open incident began (null while healthy): its events are sent once. */

@@ -3,6 +3,7 @@
 // others; two syncs of one platform never overlap; each run is recorded.
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import type { ContestInput } from '../contests/contest-input.ts'
+import { upcomingByPlatform } from '../contests/stats.ts'
 import { upsertPlatformContests } from '../contests/upsert.ts'
 import { acquireLock, releaseLock } from '../db/job-lock.ts'
 import type { ContestRow, PlatformStatusRow } from '../db/schema.ts'
@@ -86,9 +87,14 @@ export async function runSync(
       }
       locked.push(platform)
     }
-    const statuses = await readPlatformStatuses(deps.db)
+    const [statuses, stored] = await Promise.all([
+      readPlatformStatuses(deps.db),
+      upcomingByPlatform(deps.db, now),
+    ])
     const outcomes = await Promise.all(
-      platforms.map((p) => syncPlatform(deps, platformModule(p), statuses.get(p), now)),
+      platforms.map((p) =>
+        syncPlatform(deps, platformModule(p), statuses.get(p), stored.get(p) ?? 0, now),
+      ),
     )
     await recordSyncRuns(
       deps.db,
@@ -134,6 +140,7 @@ async function askOwnSource(
   deps: SyncDeps,
   module: PlatformModule,
   previous: PlatformStatusRow | undefined,
+  stored: number,
   now: number,
 ): Promise<Fetched> {
   if (previous?.state === 'blocked' && (previous.retryAfter ?? 0) > now) {
@@ -148,7 +155,7 @@ async function askOwnSource(
       userAgent: deps.userAgent,
       timeoutMs: deps.timeoutMs,
     })
-    return { verdict: judge(result, previous, now), result, source: 'own' }
+    return { verdict: judge(result, stored, now), result, source: 'own' }
   } catch (error) {
     return { verdict: verdictOf(error), source: 'own' }
   }
@@ -157,7 +164,7 @@ async function askOwnSource(
 async function askClist(
   deps: SyncDeps,
   module: PlatformModule,
-  previous: PlatformStatusRow | undefined,
+  stored: number,
   now: number,
 ): Promise<Fetched> {
   const clist = deps.clist!
@@ -175,15 +182,16 @@ async function askClist(
     const result = clistContests(module, fetched.entries, now)
     result.skipped += fetched.skipped
     result.errors.push(...fetched.errors)
-    return { verdict: judge(result, previous, now), result, source: 'clist' }
+    return { verdict: judge(result, stored, now), result, source: 'clist' }
   } catch (error) {
     return { verdict: verdictOf(error), source: 'clist' }
   }
 }
 
-function judge(result: AdapterResult, previous: PlatformStatusRow | undefined, now: number) {
+/** The answer's contests still to come, against those the catalogue holds (`stored`). */
+function judge(result: AdapterResult, stored: number, now: number) {
   const upcoming = result.contests.filter((c) => c.startTime > now).length
-  return judgeCount(upcoming, previous?.goodUpcoming ?? 0)
+  return judgeCount(upcoming, stored)
 }
 
 /** 403 and 429 are bot protection; a broken answer is degraded; no answer at all is failing. */
@@ -213,6 +221,7 @@ async function syncPlatform(
   deps: SyncDeps,
   module: PlatformModule,
   previous: PlatformStatusRow | undefined,
+  stored: number,
   now: number,
 ) {
   const started = Date.now()
@@ -231,12 +240,12 @@ async function syncPlatform(
   let error: string | undefined
   try {
     if (module.source) {
-      primary = await askOwnSource(deps, module, previous, now)
+      primary = await askOwnSource(deps, module, previous, stored, now)
       if (primary.verdict.kind !== 'healthy' && clistServes(deps, module)) {
-        fallback = await askClist(deps, module, previous, now)
+        fallback = await askClist(deps, module, stored, now)
       }
     } else if (clistServes(deps, module)) {
-      primary = await askClist(deps, module, previous, now)
+      primary = await askClist(deps, module, stored, now)
     } else {
       primary = {
         verdict: { kind: 'failing', reason: 'clist.by is not configured' },

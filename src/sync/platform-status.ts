@@ -11,7 +11,7 @@ export type SourceName = PlatformStatusRow['source']
 
 /** What a sync saw of the platform's own source (or of clist.by, for a platform with no other). */
 export type SourceVerdict =
-  | { kind: 'healthy'; upcoming: number }
+  | { kind: 'healthy' }
   /** Answered, but the answer cannot be the truth: schema broken, empty, or half gone. */
   | { kind: 'degraded'; reason: string }
   /** 403 or 429: bot protection or a rate limit. */
@@ -29,24 +29,22 @@ const FIRST_BACKOFF_MS = HOUR_MS
 const MAX_BACKOFF_MS = DAY_MS
 
 /**
- * Whether an answer with `upcoming` contests to come is believable next to the last good one:
- * nothing where there was something, or fewer than half, means the source broke, not that the
- * platform cancelled its season.
+ * Whether an answer with `upcoming` contests to come is believable next to the `stored` ones
+ * (active, still to come, from earlier answers): nothing where there is something, or fewer than
+ * half, means the source broke, not that the platform cancelled its season. Stored rather than the
+ * last answer's count, so that contests which merely started since are not counted as lost.
  */
-export function judgeCount(upcoming: number, goodUpcoming: number): SourceVerdict {
-  if (goodUpcoming > 0 && upcoming === 0) {
+export function judgeCount(upcoming: number, stored: number): SourceVerdict {
+  if (stored > 0 && upcoming === 0) {
+    return { kind: 'degraded', reason: `no upcoming contests where ${stored} are stored` }
+  }
+  if (upcoming * 2 < stored) {
     return {
       kind: 'degraded',
-      reason: `no upcoming contests where the last good sync had ${goodUpcoming}`,
+      reason: `${upcoming} upcoming contests, fewer than half of the ${stored} stored`,
     }
   }
-  if (upcoming * 2 < goodUpcoming) {
-    return {
-      kind: 'degraded',
-      reason: `${upcoming} upcoming contests, fewer than half of the last good sync's ${goodUpcoming}`,
-    }
-  }
-  return { kind: 'healthy', upcoming }
+  return { kind: 'healthy' }
 }
 
 /** The row after one sync, and whether an incident opened or closed with it. */
@@ -61,7 +59,6 @@ export function nextStatus(
     platform,
     state: 'ok',
     source: 'own',
-    goodUpcoming: 0,
     lastSuccessAt: null,
     lastAttemptAt: now,
     incidentStartedAt: null,
@@ -77,7 +74,6 @@ export function nextStatus(
       ...base,
       state: 'ok',
       source,
-      goodUpcoming: verdict.upcoming,
       lastSuccessAt: now,
       lastAttemptAt: now,
       incidentStartedAt: null,
