@@ -2,9 +2,11 @@
 // schema break, an empty answer and half the contests gone mark it degraded, a stalled answer
 // failing, 403 and 429 blocked; stored contests stay, GET /platforms shows the state, each
 // incident is told once (one platform.degraded delivery, one admin email) and its healing once
-// (platform.recovered). Its own service and stand-in, so no other flow sees these platforms.
+// (platform.recovered). With clist.by configured, a platform whose own source fails is listed from
+// clist.by under its own contest ids until it heals, and a long-tail platform syncs from clist.by
+// alone. Its own service and stand-in, so no other flow sees these platforms.
 // Codeforces Gym and Codeforces share contest.list (gym=true and gym=false), served here with
-// times relative to the real clock, at which the service syncs.
+// times relative to the real clock, at which the service syncs; clist.by's answers likewise.
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -20,6 +22,8 @@ const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-platforms-admin@contract.example.test'
 const CONTACT_EMAIL = 'operators@contract.example.test'
 const CONTEST_LIST = '/codeforces-api/contest.list'
+const CLIST_KEY = 'contract:key'
+const CLIST_CONTESTS = '/clist/contest/'
 // The service gives up on an upstream after 15 s (UPSTREAM_TIMEOUT_MS); the stand-in answers later.
 const STALLED_MS = 16_000
 
@@ -47,6 +51,54 @@ function noted(fn) {
   }
 }
 
+/** Scripts the stand-in's answer to `pathPrefix` (and `query`), as JSON unless it says. */
+const scripted = (pathPrefix, query, response) =>
+  standIn.script({
+    method: 'GET',
+    pathPrefix,
+    query,
+    responses: [{ headers: { 'content-type': 'application/json' }, ...response }],
+  })
+
+/** The clist.by contests of `resource` the service asked for. */
+const clistRequests = async (resource) =>
+  (await standIn.requests(CLIST_CONTESTS)).filter(
+    (r) => new URL(r.path, standIn.url).searchParams.get('resource') === resource,
+  )
+
+/** An instant as clist.by writes it: UTC without an offset. */
+const naiveUtc = (ms) => new Date(ms).toISOString().slice(0, 19)
+
+/** One page of clist.by API v4's /contest/ answer holding `objects`, the last page. */
+const clistPage = (objects) => ({
+  meta: {
+    estimated_count: objects.length,
+    limit: 1000,
+    next: objects.length ? '/api/v4/contest/?order_by=start&limit=1000&offset=1000' : null,
+    offset: 0,
+    previous: null,
+    total_count: null,
+  },
+  objects,
+})
+
+/** A contest as clist.by lists it. */
+const clistContest = ({ id, resourceId, resource, event, href, startMs, durationSeconds }) => ({
+  duration: durationSeconds,
+  end: naiveUtc(startMs + durationSeconds * 1000),
+  event,
+  host: resource,
+  href,
+  id,
+  n_problems: null,
+  n_statistics: null,
+  parsed_at: null,
+  problems: null,
+  resource,
+  resource_id: resourceId,
+  start: naiveUtc(startMs),
+})
+
 /**
  * One platform's contest.list on the stand-in. Every healthy answer lists one contest more than
  * the last, so each healthy sync writes and replaces the catalogue version: GET /platforms and the
@@ -54,40 +106,45 @@ function noted(fn) {
  */
 function contestList(platform, name) {
   const gym = platform === 'codeforces-gym'
+  const resource = gym ? 'codeforces.com/gyms' : 'codeforces.com'
   const contests = []
-  const answer = (response) =>
-    standIn.script({
-      method: 'GET',
-      pathPrefix: CONTEST_LIST,
-      query: { gym: String(gym) },
-      responses: [{ headers: { 'content-type': 'application/json' }, ...response }],
-    })
+  const answer = (response) => scripted(CONTEST_LIST, { gym: String(gym) }, response)
+  /** A new contest, days ahead, added to the list without answering it yet. */
+  function add() {
+    const now = Math.floor(Date.now() / 1000)
+    const n = contests.length + 1
+    const start = now - (now % 3600) + (n + 1) * 86_400
+    const contest = {
+      id: (gym ? 106_300 : 2_300) + n,
+      name: gym ? `Contract Gym Mirror ${n}` : `Contract Round ${n} (Div. 2)`,
+      type: gym ? 'ICPC' : 'CF',
+      phase: 'BEFORE',
+      frozen: false,
+      durationSeconds: gym ? 18_000 : 7_200,
+      startTimeSeconds: start,
+      relativeTimeSeconds: now - start,
+    }
+    contests.push(contest)
+    return contest
+  }
   return {
     platform,
     name,
     contests,
     answer,
+    add,
     /** Lists a new contest, days ahead, with the earlier ones (their times as first listed). */
     grow() {
-      const now = Math.floor(Date.now() / 1000)
-      const n = contests.length + 1
-      const start = now - (now % 3600) + (n + 1) * 86_400
-      contests.push({
-        id: (gym ? 106_300 : 2_300) + n,
-        name: gym ? `Contract Gym Mirror ${n}` : `Contract Round ${n} (Div. 2)`,
-        type: gym ? 'ICPC' : 'CF',
-        phase: 'BEFORE',
-        frozen: false,
-        durationSeconds: gym ? 18_000 : 7_200,
-        startTimeSeconds: start,
-        relativeTimeSeconds: now - start,
-      })
+      add()
       return answer({ status: 200, body: { status: 'OK', result: [...contests] } })
     },
     ids: () => contests.map((c) => String(c.id)).sort(),
     /** What the service asked of this platform's list. */
     requests: async () =>
       (await standIn.requests(CONTEST_LIST)).filter((r) => r.path.includes(`gym=${gym}`)),
+    /** clist.by's answer for this platform's resource. */
+    clist: (response) => scripted(CLIST_CONTESTS, { resource }, response),
+    clistRequests: () => clistRequests(resource),
   }
 }
 
@@ -179,6 +236,9 @@ async function healthySync(list) {
  * more. Answers what was told before, for the caller's recovery.
  */
 async function breaks(list, { breakIt, state, reason }) {
+  // Every broken sync asks clist.by too; down here, so these flows see the own source's breakage
+  // alone (the fallback's flows have it answer).
+  await list.clist({ status: 503, body: { error: 'Service Unavailable' } })
   await healthySync(list)
   const before = await toldSoFar(list)
   const kept = list.ids()
@@ -230,6 +290,7 @@ async function heals(list, before) {
   await healthySync(list)
   const entry = await shown(list.platform)
   assert.equal(entry.state, 'ok')
+  assert.equal(entry.source, 'own')
   assert.equal(entry.upcoming, list.contests.length)
   assert.deepEqual(await stored(list.platform), list.ids())
   await expectTold(list.platform, 'platform.recovered', before.recovered + 1)
@@ -297,11 +358,15 @@ describe(`contract platforms (${RUNTIME})`, () => {
       try {
         dir = await mkdtemp(join(tmpdir(), 'contract-platforms-'))
         standIn = await startStandIn()
-        const settings = contractSettings({
-          standInUrl: standIn.url,
-          adminEmail: ADMIN_EMAIL,
-          contactEmail: CONTACT_EMAIL,
-        })
+        const settings = {
+          ...contractSettings({
+            standInUrl: standIn.url,
+            adminEmail: ADMIN_EMAIL,
+            contactEmail: CONTACT_EMAIL,
+          }),
+          CLIST_API_KEY: CLIST_KEY,
+          CLIST_API_URL: `${standIn.url}/clist`,
+        }
         service = await startRuntime(RUNTIME, { dir, settings })
         api = client(service.base)
         admin = await verifiedAccount(api, standIn, {
@@ -372,6 +437,175 @@ describe(`contract platforms (${RUNTIME})`, () => {
       assert.match(request.headers['user-agent'], /ContestAlertService/)
       // Nothing was broken, so nothing is told.
       assert.deepEqual(await toldSoFar(gym), { degraded: 0, recovered: 0, mails: 0 })
+    }),
+  )
+
+  test(
+    'a failing source falls back to clist.by, which lists under the platform’s own ids, until it heals',
+    FLOW,
+    noted(async () => {
+      await healthySync(rounds)
+      const before = await toldSoFar(rounds)
+      const asked = (await rounds.clistRequests()).length
+      // clist.by lists the stored contest and one the own source has not listed yet (it will).
+      const [known] = rounds.contests
+      const added = rounds.add()
+      const hrefs = [known, added].map((c) => `https://codeforces.com/contest/${c.id}`)
+      const entries = [known, added].map((c, i) =>
+        clistContest({
+          id: 70_000_001 + i,
+          resourceId: 1,
+          resource: 'codeforces.com',
+          event: c.name,
+          href: hrefs[i],
+          startMs: c.startTimeSeconds * 1000,
+          durationSeconds: c.durationSeconds,
+        }),
+      )
+      await rounds.clist({ status: 200, body: clistPage(entries) })
+      await rounds.answer({ status: 503, body: '<html>Service Temporarily Unavailable</html>' })
+
+      const result = await syncNow(rounds.platform)
+      assert.deepEqual(
+        {
+          state: result.state,
+          source: result.source,
+          created: result.created,
+          cancelled: result.cancelled,
+        },
+        { state: 'failing', source: 'clist', created: 1, cancelled: 0 },
+        JSON.stringify(result),
+      )
+      assert.match(result.error ?? '', /HTTP 503/)
+
+      const requests = (await rounds.clistRequests()).slice(asked)
+      assert.equal(requests.length, 1, 'one page of clist.by')
+      const [request] = requests
+      const url = new URL(request.path, standIn.url)
+      assert.equal(url.pathname, CLIST_CONTESTS)
+      const { end__gt: notEndedBy, ...query } = Object.fromEntries(url.searchParams)
+      assert.deepEqual(query, {
+        resource: 'codeforces.com',
+        order_by: 'start',
+        limit: '1000',
+        offset: '0',
+      })
+      // The sync's own moment, as clist writes times (UTC without an offset).
+      assert.match(notEndedBy, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/)
+      assert.ok(Math.abs(Date.parse(`${notEndedBy}Z`) - request.at) < 60_000, notEndedBy)
+      assert.equal(request.headers.authorization, `ApiKey ${CLIST_KEY}`)
+      assert.match(request.headers['user-agent'], /ContestAlertService/)
+
+      const entry = await shown(rounds.platform)
+      assert.deepEqual(
+        { state: entry.state, source: entry.source, upcoming: entry.upcoming },
+        { state: 'failing', source: 'clist', upcoming: 2 },
+      )
+      const listed = await freshGet(`/contests/platform/${rounds.platform}?limit=100`)
+      assert.deepEqual(
+        listed.map((c) => [c.platformId, c.name, c.startTime, c.endTime, c.websiteUrl]),
+        [known, added].map((c, i) => [
+          String(c.id),
+          c.name,
+          new Date(c.startTimeSeconds * 1000).toISOString(),
+          new Date((c.startTimeSeconds + c.durationSeconds) * 1000).toISOString(),
+          hrefs[i],
+        ]),
+      )
+      await expectTold(rounds.platform, 'platform.degraded', before.degraded + 1)
+      const [event] = told(rounds.platform, 'platform.degraded').slice(-1)
+      assert.equal(event.data.state, 'failing')
+      assert.equal(event.data.source, 'clist')
+      await waitFor('the incident email', async () => {
+        return (await incidentMails(rounds)).length > before.mails
+      })
+
+      // The own source answers again, listing the contest clist.by added: the same row.
+      await heals(rounds, before)
+    }),
+  )
+
+  test(
+    'a long-tail platform is enabled with clist.by configured and syncs from it alone',
+    FLOW,
+    noted(async () => {
+      const platforms = await api.get('/platforms')
+      assert.equal(platforms.status, 200)
+      const unsynced = platforms.body.find((p) => p.id === 'kattis')
+      assert.deepEqual(
+        { enabled: unsynced?.enabled, source: unsynced?.source },
+        { enabled: true, source: 'clist' },
+      )
+
+      const now = Date.now()
+      const hour = now - (now % 3_600_000)
+      const contests = [
+        { key: 'ctr1wk', name: 'Contract Kattis Cup Round 1', days: 2 },
+        { key: 'ctr2mp', name: 'Contract Kattis Cup Round 2', days: 9 },
+      ].map((c, i) => ({
+        ...c,
+        href: `https://open.kattis.com/contests/${c.key}`,
+        startMs: hour + c.days * 86_400_000,
+        endMs: hour + c.days * 86_400_000 + 18_000_000,
+        id: 70_100_001 + i,
+      }))
+      await scripted(
+        CLIST_CONTESTS,
+        { resource: 'open.kattis.com' },
+        {
+          status: 200,
+          body: clistPage(
+            contests.map((c) =>
+              clistContest({
+                id: c.id,
+                resourceId: 87,
+                resource: 'open.kattis.com',
+                event: c.name,
+                href: c.href,
+                startMs: c.startMs,
+                durationSeconds: 18_000,
+              }),
+            ),
+          ),
+        },
+      )
+      const asked = (await clistRequests('open.kattis.com')).length
+
+      const result = await syncNow('kattis')
+      assert.deepEqual(
+        { state: result.state, source: result.source, created: result.created },
+        { state: 'ok', source: 'clist', created: 2 },
+        JSON.stringify(result),
+      )
+      assert.equal(result.error, undefined)
+      const requests = (await clistRequests('open.kattis.com')).slice(asked)
+      assert.equal(requests.length, 1)
+      assert.equal(requests[0].headers.authorization, `ApiKey ${CLIST_KEY}`)
+
+      const entry = await shown('kattis')
+      assert.deepEqual(
+        {
+          enabled: entry.enabled,
+          state: entry.state,
+          source: entry.source,
+          upcoming: entry.upcoming,
+          stale: entry.stale,
+        },
+        { enabled: true, state: 'ok', source: 'clist', upcoming: 2, stale: false },
+      )
+      const listed = await freshGet('/contests/platform/kattis?limit=100')
+      assert.deepEqual(
+        listed.map((c) => [c.platformId, c.name, c.type, c.startTime, c.endTime, c.websiteUrl]),
+        contests.map((c) => [
+          c.key,
+          c.name,
+          'OTHER',
+          new Date(c.startMs).toISOString(),
+          new Date(c.endMs).toISOString(),
+          c.href,
+        ]),
+      )
+      assert.deepEqual(told('kattis', 'platform.degraded'), [], 'a healthy sync tells nothing')
     }),
   )
 
