@@ -5,7 +5,9 @@ import { after, before } from 'node:test'
 import { appTestOf, overflowOf, saveScreenshot, severeViolations } from './app-helpers.mjs'
 import { openPage, startHarness } from './harness.mjs'
 
-const PLATFORMS = ['codeforces', 'leetcode', 'codechef', 'atcoder']
+/** Every platform the catalogue knows (GET /platforms), and those synced into it. */
+let PLATFORMS = []
+let SYNCED = []
 /** How each zone may be named or offset in a rendered time, whatever format the page picks. */
 const ZONES = {
   'Asia/Kolkata': /Kolkata|Calcutta|India|\bIST\b|(GMT|UTC) ?\+ ?0?5:30|\+05:?30/,
@@ -13,7 +15,15 @@ const ZONES = {
 }
 
 let harness
-before(async () => (harness = await startHarness()), { timeout: 150_000 })
+before(
+  async () => {
+    harness = await startHarness()
+    const platforms = await (await fetch(`${harness.base}/platforms`)).json()
+    PLATFORMS = platforms.map((p) => p.id)
+    SYNCED = platforms.filter((p) => p.enabled).map((p) => p.id)
+  },
+  { timeout: 150_000 },
+)
 after(async () => harness?.stop(), { timeout: 30_000 })
 
 /** A bounded test of the home page whose failure carries the service's last log lines. */
@@ -62,6 +72,12 @@ homeTest('the home page lists the seeded contests with links and local start tim
       assert.ok((await page.locator('h1').count()) > 0, 'an <h1>')
       const contests = await contestsOn(page)
       assert.ok(contests.length > 0, 'at least one li.contest')
+      // Every synced platform has contests in the recorded answers' next two weeks.
+      assert.deepEqual(
+        [...new Set(contests.map((c) => c.platform))].sort(),
+        [...SYNCED].sort(),
+        'contests of every synced platform',
+      )
       for (const c of contests) {
         assert.ok(PLATFORMS.includes(c.platform), `data-platform ${c.platform}`)
         assert.ok(c.name && c.href, `a contest-link with a name and an address: ${c.name}`)
