@@ -4,8 +4,15 @@ import type { Env } from '../env.ts'
 import type { SourceContest } from './contest.ts'
 import type { AdapterResult, SourceRequest } from './source.ts'
 
-/** A var of wrangler.toml holding an upstream base URL (so a stand-in can replace it). */
-export type UpstreamSetting = Extract<keyof Env, `${string}_URL`>
+/**
+ * A var of wrangler.toml holding an upstream base URL (so a stand-in can replace it). Checked
+ * against the generated Env, so a var missing from wrangler.toml does not compile; where that
+ * file is not part of the program (the Node-side config of vitest and the scripts, which see no
+ * bindings such as DB), any `*_URL` name passes.
+ */
+export type UpstreamSetting = 'DB' extends keyof Env
+  ? Extract<keyof Env, `${string}_URL`>
+  : `${string}_URL`
 
 /** One recorded answer of the platform, served by the stand-ins at the path the source calls. */
 export interface FixtureRoute {
