@@ -18,10 +18,10 @@ import {
   holdingQueue,
   localRun,
   receiver,
-  runQueue,
   signatureHeaders,
   type HoldingQueue,
 } from './helpers/webhooks.ts'
+import { runQueue } from './helpers/queue.ts'
 
 let admin: TestUser
 let held: HoldingQueue

@@ -1,6 +1,5 @@
 // Each platform's health: what one sync's outcome makes of its state, and the stored row. A state
 // other than ok is an incident; its opening and its closing are told once each.
-import { eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { platformStatus, type PlatformStatusRow } from '../db/schema.ts'
 import { DAY_MS, HOUR_MS } from '../lib/time.ts'
@@ -102,10 +101,6 @@ export function nextStatus(
 export async function readPlatformStatuses(db: Db): Promise<Map<string, PlatformStatusRow>> {
   const rows = await db.select().from(platformStatus)
   return new Map(rows.map((row) => [row.platform, row]))
-}
-
-export async function readPlatformStatus(db: Db, platform: Platform) {
-  return db.select().from(platformStatus).where(eq(platformStatus.platform, platform)).get()
 }
 
 export function savePlatformStatus(db: Db, row: PlatformStatusRow) {

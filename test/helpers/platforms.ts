@@ -1,13 +1,12 @@
 /// <reference types="vite/client" />
 // Serves each platform's recorded answers (src/platforms/<id>/fixtures) from the stand-in at the
 // paths its source calls, or whatever a test scripts in their place.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test'
 import type { Env } from '../../src/env.ts'
-import worker from '../../src/index.ts'
 import { RECORDED_AT } from '../../src/platforms/fixture-time.ts'
 import { PLATFORM_MODULES, platformModule, type Platform } from '../../src/platforms/registry.ts'
 import { standInPath } from '../../src/platforms/stand-in-routes.ts'
 import type { SyncMessage } from '../../src/sync/queue.ts'
+import { runQueue } from './queue.ts'
 import { standIn } from './stand-in.ts'
 
 export { RECORDED_AT }
@@ -80,21 +79,7 @@ export function capturingSyncQueue() {
   return { queue, sent }
 }
 
-let syncMessageSeq = 0
-
 /** Hands `bodies` to the Worker's own queue() as one batch of the sync queue. */
-export async function runSyncQueue(bodies: SyncMessage[], bindings: Partial<Env> = {}) {
-  const batch = createMessageBatch<SyncMessage>(
-    'sync',
-    bodies.map((body) => ({
-      id: `sync-${++syncMessageSeq}`,
-      timestamp: new Date(),
-      attempts: 1,
-      body,
-    })),
-  )
-  const ctx = createExecutionContext()
-  const queueHandler = worker.queue as ExportedHandlerQueueHandler<Env>
-  await queueHandler(batch, { ...env, ...bindings }, ctx)
-  return getQueueResult(batch, ctx)
+export function runSyncQueue(bodies: SyncMessage[], bindings: Partial<Env> = {}) {
+  return runQueue(bodies, bindings, { queue: 'sync' })
 }

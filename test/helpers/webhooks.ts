@@ -1,11 +1,11 @@
 // Webhook test helpers: receivers on the stand-in, a queue binding that holds what the app sends,
 // and a drain that hands those messages to the Worker's own queue() entry.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { expect } from 'vitest'
 import type { Env } from '../../src/env.ts'
-import worker from '../../src/index.ts'
 import { FINISHED_WATERMARK_KEY } from '../../src/webhooks/detection.ts'
 import type { WebhookMessage } from '../../src/webhooks/emit.ts'
+import { runQueue } from './queue.ts'
 import { standIn, standInUrl } from './stand-in.ts'
 import { api, rememberSecret, type TestUser } from './users.ts'
 
@@ -66,42 +66,6 @@ export async function createWebhook(
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   rememberSecret(res.body.secret)
   return res.body as { id: string; secret: string } & Record<string, any>
-}
-
-let messageSeq = 0
-
-/**
- * Hands `bodies` to the Worker's queue() as one batch from `queue`; answers the acks and retries,
- * with the delay each retry asked for (the pool's own result leaves delays out).
- */
-export async function runQueue(
-  bodies: WebhookMessage[],
-  bindings: Partial<Env>,
-  { queue = 'webhooks', attempts = 1 } = {},
-) {
-  const batch = createMessageBatch<WebhookMessage>(
-    queue,
-    bodies.map((body) => ({ id: `msg-${++messageSeq}`, timestamp: new Date(), attempts, body })),
-  )
-  const delays: Record<string, number | undefined> = {}
-  for (const message of batch.messages) {
-    const retry = message.retry.bind(message)
-    Object.defineProperty(message, 'retry', {
-      value: (options?: QueueRetryOptions) => {
-        delays[message.id] = options?.delaySeconds
-        retry(options)
-      },
-    })
-  }
-  const ctx = createExecutionContext()
-  const queueHandler = worker.queue as ExportedHandlerQueueHandler<Env>
-  await queueHandler(batch, { ...env, ...bindings }, ctx)
-  const result = await getQueueResult(batch, ctx)
-  const retries = result.retryMessages.map(({ msgId }: { msgId: string }) => ({
-    msgId,
-    delaySeconds: delays[msgId],
-  }))
-  return { batch, result: { ...result, retryMessages: retries } }
 }
 
 /** Delivers everything `held` has been sent since the last drain. */
