@@ -26,6 +26,7 @@ interface Secrets {
   TELEGRAM_WEBHOOK_SECRET?: string
   TELEGRAM_API_URL?: string
   DISCORD_ENABLED?: string
+  SLACK_ENABLED?: string
   GOOGLE_CLIENT_ID?: string
   GOOGLE_CLIENT_SECRET?: string
   GOOGLE_AUTH_URL?: string
@@ -136,6 +137,7 @@ const settingsSchema = z.object({
   TELEGRAM_API_URL: z.string().default('https://api.telegram.org'),
   // Discord webhooks need no credentials of ours; this turns the channel off (abuse, an outage).
   DISCORD_ENABLED: bool.default(true),
+  SLACK_ENABLED: bool.default(true),
   // Sign in with Google: the OAuth client, and Google's endpoints (overridable so a loopback
   // stand-in can play Google). Without the client id and secret the routes answer 503.
   GOOGLE_CLIENT_ID: optional,

@@ -2,10 +2,10 @@
 // stand-in's execute webhook, and what a deleted webhook, a rate limit and a disabled channel do.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { readWebhookAnswer, sendDiscord } from '../src/channels/discord.ts'
+import { readWebhookAnswer, sendDiscord } from '../src/channels/discord/webhook.ts'
 import { createDb } from '../src/db/client.ts'
 import type { Env } from '../src/env.ts'
-import { blockUnknownDiscordWebhook } from '../src/users/discord-webhook.ts'
+import { blockDeadDestination } from '../src/users/channel-blocks.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
   discordPosts,
@@ -241,7 +241,7 @@ describe('Discord deliveries', () => {
     const fresh = discordWebhook()
     await setWebhook(user, fresh.url)
     // The 404 of a send to the old webhook arrives after the user set the new one.
-    await blockUnknownDiscordWebhook(createDb(env.DB), user.id, webhook.url, Date.now())
+    await blockDeadDestination(createDb(env.DB), user.id, 'discord', webhook.url, Date.now())
     const profile = await profileOf(user)
     expect(profile.channelStatus).toEqual({})
     expect(profile.preferences.notificationChannels.discord).toBe(true)

@@ -3,8 +3,8 @@
 // and the outbox and disabled paths.
 import { env } from 'cloudflare:test'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { readBatchAnswer, sendEmailBatch } from '../src/channels/email-batch.ts'
-import { sendEmail, type EmailMessage } from '../src/channels/email.ts'
+import { readBatchAnswer, sendEmailBatch } from '../src/channels/email/resend-batch.ts'
+import { sendEmail, type EmailMessage } from '../src/channels/email/resend.ts'
 import type { Env } from '../src/env.ts'
 import { standIn } from './helpers/stand-in.ts'
 

@@ -26,7 +26,7 @@ import {
 } from './helpers/notifications.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
 import { api } from './helpers/users.ts'
-import { emailBatchKey } from '../src/notifications/delivery/send-emails.ts'
+import { emailBatchKey } from '../src/channels/email/index.ts'
 
 beforeEach(resetNotifications)
 

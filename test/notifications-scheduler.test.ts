@@ -29,7 +29,7 @@ import {
   type StoredDelivery,
 } from './helpers/notifications.ts'
 import { api } from './helpers/users.ts'
-import { emailBatchKey } from '../src/notifications/delivery/send-emails.ts'
+import { emailBatchKey } from '../src/channels/email/index.ts'
 
 beforeEach(resetNotifications)
 

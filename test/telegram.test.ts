@@ -2,7 +2,7 @@
 // through the Bot API stand-in, a blocked bot, Telegram's 429 with retry_after, and the settings.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { sendTelegram } from '../src/channels/telegram.ts'
+import { sendTelegram } from '../src/channels/telegram/bot-api.ts'
 import { readOutbox } from '../src/channels/outbox.ts'
 import type { Env } from '../src/env.ts'
 import { sha256Hex } from '../src/lib/crypto.ts'

@@ -1,5 +1,5 @@
 // Everything an account's alerts reach besides its mailbox (the private calendar feed, a Telegram
-// chat, a Discord channel, browsers, a phone), listed in words and removed one kind at a time or
+// chat, a Discord or Slack channel, browsers, a phone), listed in words and removed one kind at a time or
 // all at once with every session: what a takeover may have left behind, for its owner to undo.
 import type { BatchItem } from 'drizzle-orm/batch'
 import { revokeUserSessionsStatement } from '../auth/sessions.ts'
@@ -49,7 +49,9 @@ export async function linkedDestinations(
     linked.push({ kind: 'feed', label })
   }
   if (attached.telegram) linked.push({ kind: 'telegram', label: 'A Telegram chat' })
-  if (attached.discord) linked.push({ kind: 'discord', label: `Discord: ${attached.discord}` })
+  for (const webhook of attached.webhooks) {
+    linked.push({ kind: webhook.channel, label: `${webhook.label}: ${webhook.url}` })
+  }
   if (attached.browsers > 0) {
     const browsers = attached.browsers === 1 ? '1 browser' : `${attached.browsers} browsers`
     linked.push({ kind: 'push', label: `Web Push in ${browsers}` })

@@ -2,7 +2,7 @@
 // bucket per client address (burst 3, then one message every 20 seconds).
 import { createRoute } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
-import { sendEmail } from '../channels/email.ts'
+import { sendEmail } from '../channels/email/resend.ts'
 import { createDb } from '../db/client.ts'
 import { settings } from '../env.ts'
 import { limitBody } from '../http/body-limit.ts'

@@ -1,6 +1,6 @@
 // The contact form's work: store the message, email it to the operators, record the outcome.
 import { eq } from 'drizzle-orm'
-import type { EmailMessage, SendResult } from '../channels/email.ts'
+import type { EmailMessage, SendResult } from '../channels/email/resend.ts'
 import type { Db } from '../db/client.ts'
 import { contactMessages } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'

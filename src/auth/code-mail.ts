@@ -1,7 +1,7 @@
 // Mailing a code after the answer, shared by the API's code routes and the web app's forms.
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
-import { emailChannelStatus } from '../channels/email.ts'
+import { emailChannelStatus } from '../channels/email/resend.ts'
 import { createDb, type Db } from '../db/client.ts'
 import { defer } from '../http/defer.ts'
 import { ApiError } from '../lib/errors.ts'

@@ -1,5 +1,5 @@
 // The emails that carry verification and password-reset codes, and what sending them reports.
-import { sendEmail, type SendResult } from '../channels/email.ts'
+import { sendEmail, type SendResult } from '../channels/email/resend.ts'
 import { settings, type Env } from '../env.ts'
 import { escapeHtml } from '../lib/html.ts'
 import { log } from '../lib/log.ts'

@@ -1,7 +1,11 @@
 // Verifying the account's phone number with a six-digit code sent over WhatsApp: the code is bound
 // to the user and to the number it went to, and only a verified number receives notifications.
 import { consumeCode, newCode } from './codes.ts'
-import { sendWhatsAppCode, toWhatsAppNumber, whatsappProvider } from '../channels/whatsapp.ts'
+import {
+  sendWhatsAppCode,
+  toWhatsAppNumber,
+  whatsappProvider,
+} from '../channels/whatsapp/cloud-api.ts'
 import type { Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
 import type { Env } from '../env.ts'

@@ -6,7 +6,7 @@
 // after the answer: a provider failure is logged, and the change stands.
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
-import { sendEmail } from '../channels/email.ts'
+import { sendEmail } from '../channels/email/resend.ts'
 import { settings, type Env } from '../env.ts'
 import { defer } from '../http/defer.ts'
 import { escapeHtml } from '../lib/html.ts'

@@ -7,7 +7,7 @@ import { errorResponse, json } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { renderNotFound } from '../http/errors.ts'
 import type { KeyValueStore } from '../ports/key-value.ts'
-import type { Channel } from './channel-names.ts'
+
 import { createRouter } from '../http/router.ts'
 
 const PREFIX = 'dev-outbox:'
@@ -18,7 +18,7 @@ const TIME_CEILING = 10 ** 15
 
 export interface OutboxMessage {
   /** Which channel would have carried it; email when absent. */
-  channel?: Channel
+  channel?: string
   from: string
   to: string | string[]
   subject: string

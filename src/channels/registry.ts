@@ -1,31 +1,61 @@
-// Which delivery channels exist and which of them can send in this deployment.
+// The delivery channels, one plug-in module each: the one list every enumeration of channels
+// derives from (preferences, request schemas, the fan-out, health, history, the settings page).
 import type { Env } from '../env.ts'
-import { CHANNELS, type Channel } from './channel-names.ts'
-import { discordProvider } from './discord.ts'
-import { emailProvider } from './email.ts'
-import { pushProvider } from './push.ts'
-import { telegramProvider } from './telegram.ts'
-import { whatsappProvider } from './whatsapp.ts'
+import type { ChannelModule } from './define.ts'
+import { discord } from './discord/index.ts'
+import { email } from './email/index.ts'
+import { push } from './push/index.ts'
+import { slack } from './slack/index.ts'
+import { telegram } from './telegram/index.ts'
+import { whatsapp } from './whatsapp/index.ts'
 
-// Re-exported: the rest of the app names channels through the registry.
-export { CHANNELS, type Channel }
+/** In the order pages and answers list them. */
+export const CHANNEL_MODULES = [email, whatsapp, push, telegram, discord, slack] as const
 
-/** The provider behind each channel: a real API, the local outbox, or 'none' (disabled). */
-export function channelProviders(env: Env): Record<Channel, string> {
-  return {
-    email: emailProvider(env),
-    whatsapp: whatsappProvider(env),
-    push: pushProvider(env),
-    telegram: telegramProvider(env),
-    discord: discordProvider(env),
+export type Channel = (typeof CHANNEL_MODULES)[number]['id']
+export const CHANNELS = CHANNEL_MODULES.map((m) => m.id) as [Channel, ...Channel[]]
+
+const BY_ID = new Map<string, ChannelModule>(CHANNEL_MODULES.map((m) => [m.id, m]))
+
+export function channelModule(id: Channel): ChannelModule {
+  return BY_ID.get(id)!
+}
+
+/** Whether `value` names a channel (stored data, query strings). */
+export const isChannel = (value: unknown): value is Channel =>
+  typeof value === 'string' && BY_ID.has(value)
+
+/** A value per channel. */
+export const perChannel = <T>(value: (module: ChannelModule, id: Channel) => T) =>
+  Object.fromEntries(CHANNEL_MODULES.map((m) => [m.id, value(m, m.id)])) as Record<Channel, T>
+
+/** The channels a user pastes a webhook URL for (Discord, Slack). */
+export const WEBHOOK_CHANNELS = CHANNEL_MODULES.filter(
+  (m): m is Extract<(typeof CHANNEL_MODULES)[number], { destination: { kind: 'webhook' } }> =>
+    m.destination.kind === 'webhook',
+)
+export type WebhookChannel = (typeof WEBHOOK_CHANNELS)[number]['id']
+
+/** The channels the service may turn off by itself (channel_blocks). */
+export const BLOCKABLE_CHANNELS = CHANNEL_MODULES.filter((m) => m.blockable).map((m) => m.id)
+
+/** Each channel's provider in this deployment, built once per invocation; absent: disabled. */
+export type Providers = Partial<Record<Channel, unknown>>
+
+export function channelProviders(env: Env): Providers {
+  const providers: Providers = {}
+  for (const m of CHANNEL_MODULES) {
+    const provider = m.provider(env)
+    if (provider !== undefined) providers[m.id] = provider
   }
+  return providers
+}
+
+/** The provider's name per channel ('none' when disabled), as health and logs say it. */
+export function providerNames(providers: Providers): Record<Channel, string> {
+  return perChannel((m, id) => (id in providers ? m.providerName(providers[id]) : 'none'))
 }
 
 /** A channel without a provider is disabled: it is left out of new notifications. */
-export function enabledChannels(env: Env): Record<Channel, boolean> {
-  const providers = channelProviders(env)
-  return Object.fromEntries(CHANNELS.map((c) => [c, providers[c] !== 'none'])) as Record<
-    Channel,
-    boolean
-  >
-}
+export const enabledChannels = (providers: Providers): Record<Channel, boolean> =>
+  perChannel((_, id) => id in providers)

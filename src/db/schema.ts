@@ -1,6 +1,7 @@
 // Drizzle schema of the D1 database; drizzle-kit turns it into the SQL migrations.
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import type { Channel } from '../channels/registry.ts'
 
 export const contests = sqliteTable(
   'contests',
@@ -74,10 +75,13 @@ export const users = sqliteTable(
     notifyPush: integer('notify_push', { mode: 'boolean' }).notNull().default(false),
     notifyTelegram: integer('notify_telegram', { mode: 'boolean' }).notNull().default(false),
     notifyDiscord: integer('notify_discord', { mode: 'boolean' }).notNull().default(false),
+    notifySlack: integer('notify_slack', { mode: 'boolean' }).notNull().default(false),
     // The Telegram chat the bot writes to, set when the user sends /start with a link token.
     telegramChatId: text('telegram_chat_id'),
     // A Discord channel webhook the user pasted (discord.com/api/webhooks/...).
     discordWebhookUrl: text('discord_webhook_url'),
+    // A Slack incoming webhook the user pasted (hooks.slack.com/services/...).
+    slackWebhookUrl: text('slack_webhook_url'),
     // The longest lead time in hours, rounded up (the spec's notifyBefore), kept with lead_times.
     notifyBefore: integer('notify_before').notNull().default(24),
     // Minutes before a contest's start at which it is reminded about: 1 to 5 distinct values.
@@ -256,7 +260,8 @@ export const channelBlocks = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    channel: text('channel', { enum: ['email', 'push', 'telegram', 'discord'] }).notNull(),
+    // One of the channels the registry marks blockable (src/channels/registry.ts).
+    channel: text('channel').$type<Channel>().notNull(),
     reason: text('reason', {
       enum: ['bounced', 'complained', 'subscription-expired', 'bot-blocked', 'webhook-unknown'],
     }).notNull(),
@@ -425,9 +430,8 @@ export const notificationDeliveries = sqliteTable(
     notificationId: text('notification_id')
       .notNull()
       .references(() => notifications.id, { onDelete: 'cascade' }),
-    channel: text('channel', {
-      enum: ['email', 'whatsapp', 'push', 'telegram', 'discord'],
-    }).notNull(),
+    // A channel of the registry (src/channels/registry.ts).
+    channel: text('channel').$type<Channel>().notNull(),
     status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
       .notNull()
       .default('PENDING'),

@@ -1,6 +1,6 @@
 // What a notification is made of when it is created: its type, the stored title and message, the
 // payload its kind renders from at send time, and the channels it may use.
-import type { Channel } from '../channels/registry.ts'
+import { perChannel, type Channel } from '../channels/registry.ts'
 
 export const NOTIFICATION_TYPES = [
   'CONTEST_REMINDER',
@@ -24,17 +24,5 @@ export interface NotificationSpec {
   scheduledAt?: number
 }
 
-export const ALL_CHANNELS: Record<Channel, boolean> = {
-  email: true,
-  whatsapp: true,
-  push: true,
-  telegram: true,
-  discord: true,
-}
-export const EMAIL_ONLY: Record<Channel, boolean> = {
-  email: true,
-  whatsapp: false,
-  push: false,
-  telegram: false,
-  discord: false,
-}
+export const ALL_CHANNELS: Record<Channel, boolean> = perChannel(() => true)
+export const EMAIL_ONLY: Record<Channel, boolean> = perChannel((_, id) => id === 'email')

@@ -1,6 +1,6 @@
 // What the sync's opened and closed incidents set off: a webhook event each, and one email to the
 // admins when an incident opens (not every six hours while it lasts).
-import { sendEmail } from '../channels/email.ts'
+import { sendEmail } from '../channels/email/resend.ts'
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { escapeHtml } from '../lib/html.ts'

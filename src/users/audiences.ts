@@ -2,6 +2,8 @@
 // keyset pages of an announcement's audience and of one time zone's digest audience, the zones
 // that take digests, and the one recipient a send is for.
 import { sql, type SQLWrapper } from 'drizzle-orm'
+import type { DestinationField } from '../channels/define.ts'
+import { CHANNEL_MODULES, perChannel } from '../channels/registry.ts'
 import type { Db } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import { LIVE_USER_SQL } from './live.ts'
@@ -150,6 +152,15 @@ export async function digestTimeZones(db: Db) {
   return results
 }
 
+// The columns a linked chat or a pasted webhook is kept in, read for the sends.
+const DESTINATION_COLUMNS = Object.fromEntries(
+  CHANNEL_MODULES.flatMap((m) =>
+    m.destination.kind === 'linked' || m.destination.kind === 'webhook'
+      ? [[m.destination.field, users[m.destination.field]]]
+      : [],
+  ),
+) as Record<DestinationField, typeof users.telegramChatId>
+
 /**
  * The statement reading what sends need of their recipients, each row with its id; `userIds` is
  * a subquery (or a bound list) of ids, so the caller can batch it with the read that names the
@@ -166,16 +177,9 @@ export function recipientsQuery(db: Db, userIds: SQLWrapper) {
       timezone: users.timezone,
       quietStart: users.quietStart,
       quietEnd: users.quietEnd,
-      telegramChatId: users.telegramChatId,
-      discordWebhookUrl: users.discordWebhookUrl,
+      ...DESTINATION_COLUMNS,
       // Each channel's switch as it is now: one turned off after the delivery was made wins.
-      channelsOn: {
-        email: users.notifyEmail,
-        whatsapp: users.notifyWhatsapp,
-        push: users.notifyPush,
-        telegram: users.notifyTelegram,
-        discord: users.notifyDiscord,
-      },
+      channelsOn: perChannel((m) => users[m.switchField]),
       deletedAt: users.deletedAt,
     })
     .from(users)

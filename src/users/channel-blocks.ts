@@ -1,8 +1,10 @@
 // Channels the service turned off for a user: recorded with the reason and time (an email
-// address that hard-bounced or complained, push subscriptions that all expired), shown in the
-// profile as channelStatus, and cleared when the user turns the channel on again.
+// address that hard-bounced or complained, push subscriptions that all expired, a chat or webhook
+// that is gone), shown in the profile as channelStatus, and cleared when the user turns the
+// channel on again.
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
+import { BLOCKABLE_CHANNELS, channelModule, type Channel } from '../channels/registry.ts'
 import type { Db } from '../db/client.ts'
 import { channelBlocks, pushSubscriptions, users } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
@@ -10,19 +12,11 @@ import { liveUserById } from './live.ts'
 
 type Statement = BatchItem<'sqlite'>
 export type ChannelBlockRow = typeof channelBlocks.$inferSelect
-export type BlockedChannel = ChannelBlockRow['channel']
+export type BlockedChannel = Channel
 export type BlockReason = ChannelBlockRow['reason']
 
 /** The channels the service can turn off (and a user can turn on again). */
-export const BLOCKABLE_CHANNELS = channelBlocks.channel.enumValues
-
-// The switch of each channel the service can turn off.
-const FLAG = {
-  email: 'notifyEmail',
-  push: 'notifyPush',
-  telegram: 'notifyTelegram',
-  discord: 'notifyDiscord',
-} as const satisfies Record<BlockedChannel, keyof typeof users.$inferSelect>
+export { BLOCKABLE_CHANNELS }
 
 /**
  * Turns the channel off for the user and records why; run them in one batch. A block already
@@ -33,7 +27,7 @@ export function blockChannelStatements(
   block: { userId: string; channel: BlockedChannel; reason: BlockReason },
   now: number,
 ): Statement[] {
-  const flag = { [FLAG[block.channel]]: false }
+  const field = channelModule(block.channel).switchField
   return [
     db
       .insert(channelBlocks)
@@ -41,9 +35,49 @@ export function blockChannelStatements(
       .onConflictDoNothing(),
     db
       .update(users)
-      .set({ ...flag, updatedAt: now })
-      .where(and(liveUserById(block.userId), eq(users[FLAG[block.channel]], true))),
+      .set({ [field]: false, updatedAt: now })
+      .where(and(liveUserById(block.userId), eq(users[field], true))),
   ]
+}
+
+/**
+ * A linked chat or a webhook that will never take a message again (the bot was blocked, the
+ * webhook deleted): the channel is turned off, the destination forgotten and the block recorded,
+ * in one batch. Only while the user still has that destination, so one set since is left alone;
+ * a block already there keeps its first time.
+ */
+export async function blockDeadDestination(
+  db: Db,
+  userId: string,
+  channel: Channel,
+  destination: string,
+  now: number,
+) {
+  const m = channelModule(channel)
+  if (m.destination.kind !== 'linked' && m.destination.kind !== 'webhook') return
+  const field = m.destination.field
+  const reason: BlockReason = m.destination.kind === 'linked' ? 'bot-blocked' : 'webhook-unknown'
+  const stillSet = and(liveUserById(userId), eq(users[field], destination))
+  await db.batch([
+    db
+      .insert(channelBlocks)
+      .select(
+        db
+          .select({
+            userId: users.id,
+            channel: sql<string>`${channel}`.as('channel'),
+            reason: sql<string>`${reason}`.as('reason'),
+            blockedAt: sql<number>`${now}`.as('blocked_at'),
+          })
+          .from(users)
+          .where(stillSet),
+      )
+      .onConflictDoNothing(),
+    db
+      .update(users)
+      .set({ [field]: null, [m.switchField]: false, updatedAt: now })
+      .where(stillSet),
+  ])
 }
 
 /**

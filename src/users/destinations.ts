@@ -1,10 +1,10 @@
-// The places an account's alerts go that its holder attached (a Telegram chat, a Discord channel,
-// browsers for Web Push, a verified phone for WhatsApp): the rule that only a proven address may
+// The places an account's alerts go that its holder attached (a Telegram chat, a Discord or Slack
+// channel's webhook, browsers for Web Push, a verified phone for WhatsApp): the rule that only a proven address may
 // attach one, and the statements that detach them all, so whoever held the account before its
 // owner proved the mailbox (or took it back by a reset) keeps no way of hearing from it.
 import { eq } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
-import { maskDiscordWebhookUrl } from '../channels/discord-webhook-url.ts'
+import { CHANNEL_MODULES, WEBHOOK_CHANNELS } from '../channels/registry.ts'
 import type { Db } from '../db/client.ts'
 import { pushSubscriptions, telegramLinks, users, type UserRow } from '../db/schema.ts'
 import { forbidden } from '../lib/errors.ts'
@@ -21,21 +21,33 @@ export function requireProvenAddress(user: Pick<UserRow, 'emailVerifiedAt'>): vo
   if (user.emailVerifiedAt == null) throw forbidden(UNVERIFIED_CANNOT_ATTACH)
 }
 
+// The channels whose destination is a users column: a linked chat, a pasted webhook.
+const COLUMN_CHANNELS = CHANNEL_MODULES.filter(
+  (m): m is Extract<(typeof CHANNEL_MODULES)[number], { destination: { field: string } }> =>
+    'field' in m.destination,
+)
+type ColumnChannel = (typeof COLUMN_CHANNELS)[number]['id']
+
 /** The destinations this module keeps, each detachable on its own. */
-export const USER_DESTINATIONS = ['telegram', 'discord', 'push', 'phone'] as const
-export type UserDestination = (typeof USER_DESTINATIONS)[number]
+export const USER_DESTINATIONS = [...COLUMN_CHANNELS.map((c) => c.id), 'push', 'phone'] as [
+  ...ColumnChannel[],
+  'push',
+  'phone',
+]
+export type UserDestination = ColumnChannel | 'push' | 'phone'
 
 // The columns each kind clears; its channel goes off with it, so nothing is left pointing nowhere.
-const DETACHED = {
-  telegram: { telegramChatId: null, notifyTelegram: false },
-  discord: { discordWebhookUrl: null, notifyDiscord: false },
+const DETACHED: Record<UserDestination, Partial<UserRow>> = {
+  ...(Object.fromEntries(
+    COLUMN_CHANNELS.map((c) => [c.id, { [c.destination.field]: null, [c.switchField]: false }]),
+  ) as unknown as Record<ColumnChannel, Partial<UserRow>>),
   phone: { phoneNumber: null, phoneVerifiedAt: null, phoneVerifiedNumber: null },
   push: {},
-} satisfies Record<UserDestination, Partial<UserRow>>
+}
 
 /**
  * The statements (for a batch) that detach the given kinds: a Telegram chat with its unused link
- * tokens, a Discord URL, a phone number with its verification, every push subscription.
+ * tokens, a webhook URL, a phone number with its verification, every push subscription.
  */
 export function detachStatements(
   db: Db,
@@ -70,30 +82,28 @@ export function detachDestinationsStatements(
 /** What the user has attached, for the notice that lists it (no secret: the URL is cut down). */
 export interface AttachedDestinations {
   telegram: boolean
-  discord: string | undefined
+  /** Per webhook channel set, its URL masked and without its scheme ('discord.com/api/…'). */
+  webhooks: { channel: (typeof WEBHOOK_CHANNELS)[number]['id']; label: string; url: string }[]
   phone: string | undefined
   browsers: number
 }
-
-/** `discord.com/api/webhooks/1234…`: the profile's mask without its scheme, no token. */
-const discordLabel = (url: string) => maskDiscordWebhookUrl(url).replace(/^https:\/\//, '')
 
 /** `••••••••3210`: the last four digits are what the owner recognises. */
 function phoneLabel(phone: string): string {
   return `${'•'.repeat(Math.max(phone.length - 4, 0))}${phone.slice(-4)}`
 }
 
-export async function attachedDestinations(
-  db: Db,
-  user: Pick<UserRow, 'id' | 'telegramChatId' | 'discordWebhookUrl' | 'phoneNumber'>,
-): Promise<AttachedDestinations> {
+export async function attachedDestinations(db: Db, user: UserRow): Promise<AttachedDestinations> {
   const browsers = await db
     .select({ id: pushSubscriptions.id })
     .from(pushSubscriptions)
     .where(eq(pushSubscriptions.userId, user.id))
   return {
     telegram: user.telegramChatId != null,
-    discord: user.discordWebhookUrl ? discordLabel(user.discordWebhookUrl) : undefined,
+    webhooks: WEBHOOK_CHANNELS.flatMap(({ id, label, destination: { field, webhook } }) => {
+      const url = user[field]
+      return url ? [{ channel: id, label, url: webhook.mask(url).replace(/^https:\/\//, '') }] : []
+    }),
     phone: user.phoneNumber ? phoneLabel(user.phoneNumber) : undefined,
     browsers: browsers.length,
   }

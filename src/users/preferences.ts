@@ -1,18 +1,23 @@
 // Notification preferences: defaults, time zone checks, and the mapping between columns and API.
+import {
+  CHANNEL_MODULES,
+  perChannel,
+  WEBHOOK_CHANNELS,
+  type Channel,
+} from '../channels/registry.ts'
 import { PLATFORMS, type Platform } from '../contests/schemas.ts'
 import type { UserRow } from '../db/schema.ts'
+import type { Env } from '../env.ts'
 
 export const ALERT_FREQUENCIES = ['immediate', 'daily', 'weekly'] as const
 export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number]
 export { PLATFORMS, type Platform }
 
-export interface NotificationChannels {
-  whatsapp: boolean
-  email: boolean
-  push: boolean
-  telegram: boolean
-  discord: boolean
-}
+/** Each channel of the registry on or off. */
+export type NotificationChannels = Record<Channel, boolean>
+
+/** The preferences' field of each webhook channel's URL ('discordWebhookUrl'). */
+export type WebhookUrlField = (typeof WEBHOOK_CHANNELS)[number]['destination']['field']
 
 /** Local times of day ('HH:MM' in the user's zone) between which reminders wait. */
 export interface QuietHours {
@@ -42,13 +47,12 @@ export interface Preferences {
 }
 
 /**
- * What an update may carry: notifyBefore and leadTimes both set the lead times; the Discord
- * webhook goes in here (null removes it) and comes out, masked, in the own profile only.
+ * What an update may carry: notifyBefore and leadTimes both set the lead times; a webhook
+ * channel's URL goes in here (null removes it) and comes out, masked, in the own profile only.
  */
 export type PreferencesUpdate = Partial<Omit<Preferences, 'filters'>> & {
   filters?: Partial<NoiseFilters>
-  discordWebhookUrl?: string | null
-}
+} & Partial<Record<WebhookUrlField, string | null>>
 
 export const MAX_LEAD_TIMES = 5
 export const MIN_LEAD_MINUTES = 5
@@ -66,13 +70,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   platforms: ['codeforces', 'leetcode'],
   alertFrequency: 'immediate',
   contestTypes: [],
-  notificationChannels: {
-    whatsapp: true,
-    email: true,
-    push: false,
-    telegram: false,
-    discord: false,
-  },
+  notificationChannels: perChannel((m) => m.defaultOn),
   notifyBefore: 24,
   leadTimes: [24 * 60],
   quietHours: null,
@@ -104,13 +102,7 @@ export function preferencesOf(row: UserRow): Preferences {
     platforms: row.platforms as Platform[],
     alertFrequency: row.alertFrequency,
     contestTypes: row.contestTypes,
-    notificationChannels: {
-      whatsapp: row.notifyWhatsapp,
-      email: row.notifyEmail,
-      push: row.notifyPush,
-      telegram: row.notifyTelegram,
-      discord: row.notifyDiscord,
-    },
+    notificationChannels: perChannel((m) => row[m.switchField]),
     // Derived from the lead times, its one source; the column is written alongside for the spec.
     notifyBefore: notifyBeforeOf(row.leadTimes),
     leadTimes: sortedLeadTimes(row.leadTimes),
@@ -148,16 +140,24 @@ function filterColumns(filters: PreferencesUpdate['filters']) {
 }
 
 /**
- * A webhook set turns Discord on and one removed turns it off, unless the same update sends
- * notificationChannels, which then says whether Discord is on.
+ * A webhook set turns its channel on and one removed turns it off, unless the same update sends
+ * notificationChannels, which then says whether the channel is on.
  */
-function discordColumns(update: PreferencesUpdate) {
-  const url = update.discordWebhookUrl
-  if (url === undefined) return {}
-  return {
-    discordWebhookUrl: url,
-    ...(!update.notificationChannels && { notifyDiscord: url !== null }),
+function webhookColumns(update: PreferencesUpdate) {
+  const columns: Partial<UserRow> = {}
+  for (const m of WEBHOOK_CHANNELS) {
+    const url = update[m.destination.field]
+    if (url === undefined) continue
+    columns[m.destination.field] = url
+    if (!update.notificationChannels) columns[m.switchField] = url !== null
   }
+  return columns
+}
+
+/** The switches of an update's notificationChannels. */
+function switchColumns(channels: NotificationChannels | undefined) {
+  if (!channels) return {}
+  return Object.fromEntries(CHANNEL_MODULES.map((m) => [m.switchField, channels[m.id]]))
 }
 
 /** The columns a (partial) preferences update writes; fields not sent are left out. */
@@ -168,14 +168,8 @@ export function preferenceColumns(update: PreferencesUpdate) {
     ...(update.alertFrequency && { alertFrequency: update.alertFrequency }),
     ...(update.contestTypes && { contestTypes: update.contestTypes }),
     // An object field replaces the stored value (spec), so a channel left out is switched off.
-    ...(channels && {
-      notifyWhatsapp: channels.whatsapp,
-      notifyEmail: channels.email,
-      notifyPush: channels.push,
-      notifyTelegram: channels.telegram,
-      notifyDiscord: channels.discord,
-    }),
-    ...discordColumns(update),
+    ...switchColumns(channels),
+    ...webhookColumns(update),
     ...leadTimeColumns(update),
     ...(update.quietHours !== undefined && {
       quietStart: update.quietHours?.start ?? null,
@@ -184,4 +178,16 @@ export function preferenceColumns(update: PreferencesUpdate) {
     ...filterColumns(update.filters),
     ...(update.timezone && { timezone: update.timezone }),
   }
+}
+
+/**
+ * Why the webhook URLs an update sets may not be used, in the API's words: which hosts may be
+ * reached depends on the settings, so this is checked here rather than in the schema.
+ */
+export function webhookUrlProblems(env: Env, update: PreferencesUpdate): string[] {
+  return WEBHOOK_CHANNELS.flatMap(({ destination: { field, webhook } }) => {
+    const url = update[field]
+    const problem = url != null ? webhook.problem(env, url) : undefined
+    return problem ? [problem] : []
+  })
 }

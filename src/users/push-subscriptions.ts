@@ -1,6 +1,7 @@
 // Web Push subscriptions of a user: register (at most 10 a user; an endpoint changes account only
 // with its keys), renew when the browser replaces one, and remove.
 import { and, eq, sql } from 'drizzle-orm'
+import { MAX_PUSH_SUBSCRIPTIONS } from '../channels/push/index.ts'
 import type { Db } from '../db/client.ts'
 import { idList } from '../db/id-list.ts'
 import { pushSubscriptions, type PushSubscriptionRow } from '../db/schema.ts'
@@ -9,8 +10,8 @@ import { newId } from '../lib/ids.ts'
 import { requireProvenAddress } from './destinations.ts'
 import { findUser } from './queries.ts'
 
-/** Each subscription costs a request per notification, so one account cannot fan out unbounded. */
-export const MAX_PUSH_SUBSCRIPTIONS = 10
+// Each subscription costs a request per notification, so one account cannot fan out unbounded.
+export { MAX_PUSH_SUBSCRIPTIONS }
 
 export interface PushSubscriptionInput {
   endpoint: string

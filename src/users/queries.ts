@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts'
 import { userPlatforms, users, type UserRow } from '../db/schema.ts'
 import { isUniqueViolation } from '../db/unique-violation.ts'
 import type { Role } from '../lib/jwt.ts'
+import { WEBHOOK_CHANNELS, type Channel } from '../channels/registry.ts'
 import {
   BLOCKABLE_CHANNELS,
   clearBlocksStatement,
@@ -108,7 +109,9 @@ export async function updateProfile(
   now: number,
 ): Promise<UserRow | undefined> {
   const prefs = update.preferences ?? {}
-  if (prefs.discordWebhookUrl != null) {
+  const webhookSet = (channel: Channel) =>
+    WEBHOOK_CHANNELS.some((m) => m.id === channel && prefs[m.destination.field] != null)
+  if (WEBHOOK_CHANNELS.some((m) => webhookSet(m.id))) {
     const user = await findUser(db, id)
     if (user) requireProvenAddress(user)
   }
@@ -126,10 +129,9 @@ export async function updateProfile(
     statements.push(...platformRows(db, id, prefs.platforms))
   }
   // Turning a channel on again clears the block the service put on it, in the same batch.
-  // A new Discord webhook replaces the one Discord no longer knew, so its block goes as well.
+  // A new webhook replaces the one its provider no longer knew, so its block goes as well.
   const turnedOn = BLOCKABLE_CHANNELS.filter(
-    (ch) =>
-      prefs.notificationChannels?.[ch] || (ch === 'discord' && prefs.discordWebhookUrl != null),
+    (ch) => prefs.notificationChannels?.[ch] || webhookSet(ch),
   )
   if (turnedOn.length > 0) statements.push(clearBlocksStatement(db, id, [...turnedOn]))
   statements.push(findUserStatement(db, id) as Statement)

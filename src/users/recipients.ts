@@ -4,7 +4,9 @@
 // src/users (scripts/check-table-owners.mjs). When and about what a user is notified
 // (alert_frequency, lead_times, contest_types, the noise filters) stays the notifier's rule over
 // those columns.
-import type { Channel } from '../channels/registry.ts'
+import { perChannel, type Channel } from '../channels/registry.ts'
+import type { Destination } from '../channels/define.ts'
+import { users } from '../db/schema.ts'
 import { LIVE_USER_SQL } from './live.ts'
 
 /** A user who can be notified at all: live (not deleted), not deactivated, email verified. */
@@ -22,14 +24,27 @@ export const VERIFIED_PHONE_SQL =
 export const HAS_PUSH_SUBSCRIPTION_SQL =
   'EXISTS (SELECT 1 FROM push_subscriptions ps WHERE ps.user_id = u.id)'
 
-/** Per channel: the user turned it on and can be reached on it. */
-export const REACHABLE_ON_SQL: Record<Channel, string> = {
-  email: 'u.notify_email',
-  whatsapp: `u.notify_whatsapp AND ${VERIFIED_PHONE_SQL}`,
-  push: `u.notify_push AND ${HAS_PUSH_SUBSCRIPTION_SQL}`,
-  telegram: 'u.notify_telegram AND u.telegram_chat_id IS NOT NULL',
-  discord: 'u.notify_discord AND u.discord_webhook_url IS NOT NULL',
+/** How a user is reachable at a kind of destination, over the users row `u`. */
+function reachableSql(destination: Destination): string | undefined {
+  switch (destination.kind) {
+    case 'email':
+      return undefined
+    case 'phone':
+      return VERIFIED_PHONE_SQL
+    case 'push':
+      return HAS_PUSH_SUBSCRIPTION_SQL
+    case 'linked':
+    case 'webhook':
+      return `u.${users[destination.field].name} IS NOT NULL`
+  }
 }
+
+/** Per channel: the user turned it on and can be reached on it. */
+export const REACHABLE_ON_SQL: Record<Channel, string> = perChannel((m) => {
+  const on = `u.${users[m.switchField].name}`
+  const reachable = reachableSql(m.destination)
+  return reachable ? `${on} AND ${reachable}` : on
+})
 
 /** Joins the users row whose id is `idExpr` (a column or parameter of the caller's SQL) as `u`. */
 export const joinUserSql = (idExpr: string) => `JOIN users u ON u.id = ${idExpr}`

@@ -3,13 +3,13 @@ import { createDb, type Db } from '../db/client.ts'
 import type { UserRow } from '../db/schema.ts'
 import { currentUser } from '../http/auth.ts'
 import { rateLimit, RULES } from '../http/rate-limit.ts'
-import { discordWebhookProblem } from '../channels/discord-webhook-url.ts'
-import { pushEndpointProblem } from '../channels/push-target.ts'
+import { pushEndpointProblem } from '../channels/push/push-target.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import type { Role } from '../lib/jwt.ts'
 import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { adminRoute, createRouter, signedInRoute } from '../http/router.ts'
 import { removePushSubscription, savePushSubscription } from './push-subscriptions.ts'
+import { webhookUrlProblems } from './preferences.ts'
 import { findUser, findUserWithBlocks, listUsers, setActive, updateProfile } from './queries.ts'
 import {
   ListUsersQuery,
@@ -206,9 +206,8 @@ export function userRoutes({ deleteAccount, changeUserRole }: UserRouteDeps) {
     })
     .openapi(putProfile, async (c) => {
       const input = c.req.valid('json')
-      const webhookUrl = input.preferences?.discordWebhookUrl
-      const refused = webhookUrl != null ? discordWebhookProblem(c.env, webhookUrl) : undefined
-      if (refused) throw badRequest([refused])
+      const refused = webhookUrlProblems(c.env, input.preferences ?? {})
+      if (refused.length > 0) throw badRequest(refused)
       const db = createDb(c.env.DB)
       const user = await updateProfile(db, currentUser(c).sub, input, Date.now())
       if (!user) throw notFound(USER_NOT_FOUND)

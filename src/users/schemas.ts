@@ -1,6 +1,11 @@
 // Zod schemas of the user endpoints: profile update, admin list, role change, push subscriptions.
 import { z } from '@hono/zod-openapi'
-import { MAX_DISCORD_WEBHOOK_URL } from '../channels/discord-webhook-url.ts'
+import {
+  BLOCKABLE_CHANNELS,
+  perChannel,
+  WEBHOOK_CHANNELS,
+  type Channel,
+} from '../channels/registry.ts'
 import { channelBlocks } from '../db/schema.ts'
 import { fromBase64Url } from '../lib/crypto.ts'
 import { idParam, oneOf, pagingFields } from '../lib/validation.ts'
@@ -165,36 +170,32 @@ const timezone = z
 // An object field replaces the stored value (spec), so channels left out are switched off.
 const notificationChannels = z
   .strictObject(
-    {
-      whatsapp: boolean('notificationChannels.whatsapp').optional(),
-      email: boolean('notificationChannels.email').optional(),
-      push: boolean('notificationChannels.push').optional(),
-      telegram: boolean('notificationChannels.telegram').optional(),
-      discord: boolean('notificationChannels.discord').optional(),
-    },
+    perChannel((_, id) => boolean(`notificationChannels.${id}`).optional()),
     { error: 'notificationChannels must be an object' },
   )
-  .transform((c) => ({
-    whatsapp: c.whatsapp ?? false,
-    email: c.email ?? false,
-    push: c.push ?? false,
-    telegram: c.telegram ?? false,
-    discord: c.discord ?? false,
-  }))
+  .transform((c) => perChannel((_, id) => c[id] ?? false))
 
 // Only the form here: which hosts may be reached depends on the settings, so the profile update
-// checks the rest (channels/discord-webhook-url.ts), as the push subscriptions do.
-const discordWebhookUrl = z
-  .string({ error: 'discordWebhookUrl must be a string or null' })
-  .max(MAX_DISCORD_WEBHOOK_URL, {
-    error: `discordWebhookUrl must be at most ${MAX_DISCORD_WEBHOOK_URL} characters long`,
-  })
-  .nullable()
-  .openapi({
-    description:
-      'A Discord channel webhook (https://discord.com/api/webhooks/<id>/<token>); null removes it',
-    example: 'https://discord.com/api/webhooks/123456789012345678/abcDEF-ghi_jkl',
-  })
+// checks the rest (each channel's `webhook.problem`), as the push subscriptions do.
+const webhookUrlFields = Object.fromEntries(
+  WEBHOOK_CHANNELS.map(({ label, destination: { field, webhook } }) => [
+    field,
+    z
+      .string({ error: `${field} must be a string or null` })
+      .max(webhook.maxLength, {
+        error: `${field} must be at most ${webhook.maxLength} characters long`,
+      })
+      .nullable()
+      .optional()
+      .openapi({
+        description: `A ${label} channel webhook (${webhook.form}); null removes it`,
+        example: webhook.example,
+      }),
+  ]),
+) as Record<
+  (typeof WEBHOOK_CHANNELS)[number]['destination']['field'],
+  z.ZodOptional<z.ZodNullable<z.ZodString>>
+>
 
 export const PreferencesUpdateSchema = z
   .strictObject(
@@ -208,7 +209,7 @@ export const PreferencesUpdateSchema = z
       quietHours: quietHours.optional(),
       filters: filters.optional(),
       timezone: timezone.optional(),
-      discordWebhookUrl: discordWebhookUrl.optional(),
+      ...webhookUrlFields,
     },
     { error: 'preferences must be an object' },
   )
@@ -308,13 +309,7 @@ export const PreferencesSchema = z
     platforms: z.array(z.enum(PLATFORMS)),
     alertFrequency: z.enum(ALERT_FREQUENCIES),
     contestTypes: z.array(z.string()),
-    notificationChannels: z.object({
-      whatsapp: z.boolean(),
-      email: z.boolean(),
-      push: z.boolean(),
-      telegram: z.boolean(),
-      discord: z.boolean(),
-    }),
+    notificationChannels: z.object(perChannel(() => z.boolean())),
     notifyBefore: z.number(),
     leadTimes: z
       .array(z.number())
@@ -349,17 +344,37 @@ const ChannelBlockSchema = z.object({
 })
 
 const ChannelStatusSchema = z
-  .object({
-    email: ChannelBlockSchema.optional(),
-    push: ChannelBlockSchema.optional(),
-    telegram: ChannelBlockSchema.optional(),
-    discord: ChannelBlockSchema.optional(),
-  })
+  .object(
+    Object.fromEntries(BLOCKABLE_CHANNELS.map((c) => [c, ChannelBlockSchema.optional()])) as Record<
+      Channel,
+      z.ZodOptional<typeof ChannelBlockSchema>
+    >,
+  )
   .openapi('ChannelStatus', {
     description:
       'Channels the service turned off (a hard bounce, a complaint, expired push ' +
       'subscriptions); turning the channel on in notificationChannels clears its entry',
   })
+
+const webhookViews = Object.fromEntries(
+  WEBHOOK_CHANNELS.map((m) => [
+    m.id,
+    z
+      .object({ webhookSet: z.boolean(), maskedWebhookUrl: z.string().nullable() })
+      .optional()
+      .openapi({
+        example: {
+          webhookSet: true,
+          maskedWebhookUrl: m.destination.webhook.mask(m.destination.webhook.example),
+        },
+      }),
+  ]),
+) as Record<
+  (typeof WEBHOOK_CHANNELS)[number]['id'],
+  z.ZodOptional<
+    z.ZodObject<{ webhookSet: z.ZodBoolean; maskedWebhookUrl: z.ZodNullable<z.ZodString> }>
+  >
+>
 
 export const ProfileSchema = UserViewSchema.extend({
   role: z.enum(ROLES),
@@ -371,16 +386,9 @@ export const ProfileSchema = UserViewSchema.extend({
   channelStatus: ChannelStatusSchema.optional(),
   // Only GET /users/profile: whether a Telegram chat is linked (never the chat id).
   telegram: z.object({ linked: z.boolean() }).optional(),
-  // Only GET /users/profile: whether a Discord webhook is set, and its URL without the token.
-  discord: z
-    .object({ webhookSet: z.boolean(), maskedWebhookUrl: z.string().nullable() })
-    .optional()
-    .openapi({
-      example: {
-        webhookSet: true,
-        maskedWebhookUrl: 'https://discord.com/api/webhooks/123456789012345678/…',
-      },
-    }),
+  // Only GET /users/profile: per webhook channel (discord, slack), whether a webhook is set and
+  // its URL without the token.
+  ...webhookViews,
 }).openapi('Profile')
 
 export const AdminUserSchema = UserViewSchema.extend({ role: z.enum(ROLES) }).openapi('AdminUser')

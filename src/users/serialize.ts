@@ -1,5 +1,5 @@
 // User rows rendered as API objects; no secret column (password hash, tokens) is ever read here.
-import { maskDiscordWebhookUrl } from '../channels/discord-webhook-url.ts'
+import { WEBHOOK_CHANNELS } from '../channels/registry.ts'
 import type { PushSubscriptionRow, UserRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
 import { channelStatusOf, type ChannelBlockRow } from './channel-blocks.ts'
@@ -31,19 +31,30 @@ export function toProfile(row: UserRow) {
   }
 }
 
-/** The token alone lets anyone post to the channel, so no answer shows it, not even to its owner. */
-function discordWebhookView(url: string | null) {
-  return { webhookSet: url !== null, maskedWebhookUrl: url && maskDiscordWebhookUrl(url) }
+/**
+ * Per webhook channel, whether a webhook is set and its URL masked: the token alone lets anyone
+ * post to the channel, so no answer shows it, not even to its owner.
+ */
+function webhookViews(row: UserRow) {
+  return Object.fromEntries(
+    WEBHOOK_CHANNELS.map(({ id, destination: { field, webhook } }) => {
+      const url = row[field]
+      return [id, { webhookSet: url !== null, maskedWebhookUrl: url && webhook.mask(url) }]
+    }),
+  ) as Record<
+    (typeof WEBHOOK_CHANNELS)[number]['id'],
+    { webhookSet: boolean; maskedWebhookUrl: string | null }
+  >
 }
 
-/** GET /users/profile: the profile, the channels the service turned off, Telegram's link, Discord's webhook. */
+/** GET /users/profile: the profile, the channels the service turned off, Telegram's link, webhooks. */
 export function toOwnProfile(row: UserRow, blocks: readonly ChannelBlockRow[]) {
   return {
     ...toProfile(row),
     channelStatus: channelStatusOf(blocks),
     // Whether a chat is linked, never which: the chat id is the user's Telegram identity.
     telegram: { linked: row.telegramChatId != null },
-    discord: discordWebhookView(row.discordWebhookUrl),
+    ...webhookViews(row),
   }
 }
 

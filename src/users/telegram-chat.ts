@@ -1,6 +1,7 @@
 // The Telegram chat linked to a user (users.telegram_chat_id): linking it with a link token,
-// unlinking it, and the block when the bot may no longer write to it; each change one D1 batch.
-import { and, eq, exists, gt, ne, sql } from 'drizzle-orm'
+// unlinking it; each change one D1 batch (the block when the bot may no longer write to it is
+// channel-blocks.ts blockDeadDestination).
+import { and, eq, exists, gt, ne } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { channelBlocks, telegramLinks, users } from '../db/schema.ts'
 import { liveUserById } from './live.ts'
@@ -69,33 +70,4 @@ export async function unlinkChat(db: Db, chatId: string, now: number): Promise<b
     .where(eq(users.telegramChatId, chatId))
     .returning({ id: users.id })
   return rows.length > 0
-}
-
-/**
- * The bot may not write to the chat any more (403: the user blocked it): the chat is unlinked,
- * Telegram turned off and the block 'bot-blocked' recorded, in one batch. Only while the user still
- * has that chat, so a chat linked since is left alone; a block already there keeps its time.
- */
-export async function blockTelegramChat(db: Db, userId: string, chatId: string, now: number) {
-  const stillLinked = and(liveUserById(userId), eq(users.telegramChatId, chatId))
-  await db.batch([
-    db
-      .insert(channelBlocks)
-      .select(
-        db
-          .select({
-            userId: users.id,
-            channel: sql<string>`'telegram'`.as('channel'),
-            reason: sql<string>`'bot-blocked'`.as('reason'),
-            blockedAt: sql<number>`${now}`.as('blocked_at'),
-          })
-          .from(users)
-          .where(stillLinked),
-      )
-      .onConflictDoNothing(),
-    db
-      .update(users)
-      .set({ ...UNLINKED, updatedAt: now })
-      .where(stillLinked),
-  ])
 }

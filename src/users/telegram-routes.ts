@@ -9,7 +9,7 @@ import { errorResponse, json } from '../lib/openapi.ts'
 import { unlinkUser } from './telegram-chat.ts'
 import { issueTelegramLink } from './telegram-links.ts'
 import { TelegramLinkSchema } from './telegram-schemas.ts'
-import { telegramProvider } from '../channels/telegram.ts'
+import { telegramProvider } from '../channels/telegram/bot-api.ts'
 
 const tags = ['Users']
 

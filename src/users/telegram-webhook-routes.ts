@@ -3,7 +3,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
-import { sendTelegram } from '../channels/telegram.ts'
+import { sendTelegram } from '../channels/telegram/bot-api.ts'
 import { createDb } from '../db/client.ts'
 import { settings } from '../env.ts'
 import { defer } from '../http/defer.ts'

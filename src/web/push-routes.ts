@@ -2,8 +2,8 @@
 // routes: the VAPID public key a browser subscribes with, a test push to the caller's browsers,
 // and the renewal the service worker asks for when the browser replaces a subscription.
 import { createRoute, z } from '@hono/zod-openapi'
-import { pushProvider, vapidKeysValid } from '../channels/push.ts'
-import { pushEndpointProblem } from '../channels/push-target.ts'
+import { pushProvider, vapidKeysValid } from '../channels/push/web-push.ts'
+import { pushEndpointProblem } from '../channels/push/push-target.ts'
 import { createDb } from '../db/client.ts'
 import { settings, type Env } from '../env.ts'
 import { currentUser } from '../http/auth.ts'

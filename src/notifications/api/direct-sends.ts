@@ -1,7 +1,7 @@
 // Admin sends that go straight through a channel's provider, not through the queue: test
 // messages on each channel and the custom email, each reported as it went.
-import { sendEmail } from '../../channels/email.ts'
-import { sendWhatsApp } from '../../channels/whatsapp.ts'
+import { sendEmail } from '../../channels/email/resend.ts'
+import { sendWhatsApp } from '../../channels/whatsapp/cloud-api.ts'
 import type { Db } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts'

@@ -5,7 +5,7 @@ import {
   readEmailEvent,
   resendVerifier,
   type SignedRequest,
-} from '../../channels/resend-events.ts'
+} from '../../channels/email/resend-events.ts'
 import type { Db } from '../../db/client.ts'
 import { ApiError, unauthorized } from '../../lib/errors.ts'
 import { recordEmailEvent } from '../delivery/provider-events.ts'

@@ -1,7 +1,7 @@
 // The test push: the test message of kinds/ sent at once through the push channel (Web Push, or
 // the local outbox when DEV_OUTBOX is on) to every subscription of one user, reported as counts.
 // A plain function, so the API route and the web app's settings page send the same test.
-import { pushProvider, sendPush, type PushProvider } from '../../channels/push.ts'
+import { pushProvider, sendPush, type PushProvider } from '../../channels/push/web-push.ts'
 import type { Db } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
 import { removeExpiredPushSubscription } from '../../users/channel-blocks.ts'

@@ -2,6 +2,8 @@
 // and send the rest (each message's emails as one provider call, other channels a few at a time),
 // record every result and the notifications' status. Used by the queue consumer and by manual
 // retries; its D1 statements do not grow with the number of deliveries.
+import { notSent, type Outgoing, type SendResult } from '../../channels/define.ts'
+import { channelModule } from '../../channels/registry.ts'
 import { findContestsByIds } from '../../contests/notified.ts'
 import type { ContestRow } from '../../db/schema.ts'
 import { pushSubscriptionsOf } from '../../users/push-subscriptions.ts'
@@ -18,9 +20,8 @@ import {
 } from './delivery-store.ts'
 import { MAX_DELAY_SECONDS } from './enqueue.ts'
 import { sendableAt } from './hold.ts'
-import { emailOf, sendOverChannel } from './send-channel.ts'
-import { sendEmails, type OutgoingEmail } from './send-emails.ts'
-import type { ChannelResult, SendRequest } from './send-request.ts'
+import { outgoingOf, sendOverChannel, settle } from './send-channel.ts'
+import type { SendRequest } from './send-request.ts'
 import { notificationsSent } from './sent.ts'
 import { automaticRetryDelay } from './status.ts'
 
@@ -54,17 +55,49 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
 }
 
 /** Why a claimed delivery must not be sent at all, checked before any provider call. */
-function refusal(delivery: ClaimedDelivery): ChannelResult | undefined {
+function refusal(delivery: ClaimedDelivery): SendResult | undefined {
   const { recipient, channel } = delivery
   if (!recipient || recipient.deletedAt !== null) {
-    return { ok: false, transient: false, error: 'The account was deleted' }
+    return notSent('permanent', 'The account was deleted')
   }
   // Consent is read at send time: an unsubscribe, a bounce or a switch turned off after the
   // delivery was made (it may have waited in the queue) stops it.
   if (!recipient.channelsOn[channel]) {
-    return { ok: false, transient: false, error: `Not sent: ${channel} is turned off` }
+    return notSent('permanent', `Not sent: ${channel} is turned off`)
   }
   return undefined
+}
+
+/**
+ * The deliveries of one channel with a batch send (email), as one provider call: those that have
+ * nowhere to go are refused on their own, the rest sent together in id order, so the same
+ * deliveries make the same call (its idempotency key) when the message comes again.
+ */
+async function sendBatchOf(requests: readonly SendRequest[]): Promise<SendResult[]> {
+  const m = channelModule(requests[0].channel)
+  const provider = requests[0].providers[requests[0].channel]
+  if (provider === undefined || !m.sendBatch) {
+    return Promise.all(requests.map(sendOverChannel))
+  }
+  const results: SendResult[] = []
+  const ready: { index: number; req: SendRequest; outgoing: Outgoing<unknown, unknown> }[] = []
+  for (const [index, req] of requests.entries()) {
+    const built = await outgoingOf(req)
+    if ('refused' in built) results[index] = built.refused
+    else ready.push({ index, req, outgoing: built.outgoing })
+  }
+  const answers =
+    ready.length > 0
+      ? await m.sendBatch(
+          provider,
+          ready.map((r) => r.outgoing),
+        )
+      : []
+  for (const [i, { index, req, outgoing }] of ready.entries()) {
+    results[index] = answers[i]
+    await settle(req, outgoing, answers[i])
+  }
+  return results
 }
 
 /** Everything the sends of the batch read besides the claim: digests' contests, push keys. */
@@ -86,11 +119,12 @@ async function sendAll(
   groups: readonly (readonly string[])[],
   ready: readonly Ready[],
   now: number,
-): Promise<Map<string, ChannelResult>> {
+): Promise<Map<string, SendResult>> {
   const { contests, subscriptions } = await sendContext(n, ready)
   const request = (d: Ready): SendRequest => ({
     env: n.env,
     db: n.db,
+    providers: n.providers,
     channel: d.channel,
     notification: d.notification as StoredNotification,
     userId: d.notification.userId,
@@ -100,36 +134,29 @@ async function sendAll(
     pushSubscriptions: subscriptions.get(d.notification.userId),
   })
   const byId = new Map(ready.map((d) => [d.id, d]))
-  // Each message's emails are one call; a delivery named by two messages is sent with the first.
-  const calls: { ids: string[]; run: () => Promise<ChannelResult[]> }[] = []
+  // A batch channel's deliveries of one message are one call; a delivery named by two messages is
+  // sent with the first.
+  const calls: { ids: string[]; run: () => Promise<SendResult[]> }[] = []
   const seen = new Set<string>()
   for (const group of groups) {
-    const emails: Ready[] = []
+    const batched: Ready[] = []
     for (const id of group) {
       const d = byId.get(id)
       if (!d || seen.has(id)) continue
       seen.add(id)
-      if (d.channel === 'email') emails.push(d)
+      if (channelModule(d.channel).sendBatch) batched.push(d)
       else calls.push({ ids: [d.id], run: async () => [await sendOverChannel(request(d))] })
     }
-    if (emails.length === 0) continue
-    // In id order: the same deliveries make the same body for the same idempotency key.
-    emails.sort((a, b) => (a.id < b.id ? -1 : 1))
-    calls.push({
-      ids: emails.map((d) => d.id),
-      run: async () => {
-        const outgoing: OutgoingEmail[] = await Promise.all(
-          emails.map(async (d) => ({ deliveryId: d.id, message: await emailOf(request(d)) })),
-        )
-        return sendEmails(n.env, outgoing)
-      },
-    })
+    // A message carries one channel (enqueue.ts), so its batched deliveries share a module.
+    if (batched.length === 0) continue
+    batched.sort((a, b) => (a.id < b.id ? -1 : 1))
+    calls.push({ ids: batched.map((d) => d.id), run: () => sendBatchOf(batched.map(request)) })
   }
-  const results = new Map<string, ChannelResult>()
+  const results = new Map<string, SendResult>()
   await inParallel(calls, PARALLEL_SENDS, async ({ ids, run }) => {
     // A bug or an outage inside a provider call must not leave the claims hanging.
     const answers = await run().catch((error: unknown) =>
-      ids.map(() => ({ ok: false, transient: true, error: `Send failed: ${error}` })),
+      ids.map(() => notSent('transient', `Send failed: ${error}`)),
     )
     ids.forEach((id, i) => results.set(id, answers[i]))
   })
@@ -138,7 +165,7 @@ async function sendAll(
 
 function decide(
   delivery: ClaimedDelivery,
-  result: ChannelResult,
+  result: SendResult,
   options: AttemptOptions,
 ): { record: DeliveryRecord; outcome: DeliveryOutcome } {
   const increment = options.manual ? 1 : 0
@@ -148,15 +175,17 @@ function decide(
       record: {
         ...base,
         status: 'SENT',
-        providerMessageId: result.providerMessageId,
+        providerMessageId: result.id,
         retryIncrement: increment,
       },
       outcome: { kind: 'sent' },
     }
   }
-  const error = result.error ?? 'Unknown error'
+  const error = result.error
   const policy =
-    result.transient && !options.manual ? automaticRetryDelay(delivery.retryCount) : undefined
+    result.failure === 'transient' && !options.manual
+      ? automaticRetryDelay(delivery.retryCount)
+      : undefined
   if (policy !== undefined) {
     // The provider's own wait, when it named one, wins over a shorter policy delay.
     const delaySeconds = Math.min(

@@ -1,9 +1,8 @@
 // Hands deliveries to the notifications queue, many to a message (one channel each, so a message's
 // emails are one provider call), then records them as queued; deliveries a crashed run left
 // unqueued are picked up again later.
-import type { Channel } from '../../channels/registry.ts'
+import { perChannel, type Channel } from '../../channels/registry.ts'
 import type { QueueProducer } from '../../ports/queue.ts'
-import { MAX_PUSH_SUBSCRIPTIONS } from '../../users/push-subscriptions.ts'
 
 /** The body of every message on the notifications queue and its dead-letter queue. */
 export interface DeliveryMessage {
@@ -13,18 +12,13 @@ export interface DeliveryMessage {
 /** Deliveries a message carries: Resend's batch endpoint takes 100 emails a call. */
 export const DELIVERIES_PER_MESSAGE = 100
 /**
- * Per channel. A message's emails are one call. Every other channel makes a request per delivery,
- * and push one per browser of the user (up to MAX_PUSH_SUBSCRIPTIONS): 10 push deliveries to a
- * message keep it within 100 requests, as 100 of the others do, so an invocation of 10 messages
- * stays near 1,000 subrequests (a Worker on the Paid plan may make 10,000).
+ * Per channel, its module's batch size: a message's emails are one call, every other channel makes
+ * a request per delivery (push one per browser), so a message stays within about 100 requests and
+ * an invocation of 10 messages near 1,000 subrequests (a Worker on the Paid plan may make 10,000).
  */
-export const DELIVERIES_PER_MESSAGE_OF: Record<Channel, number> = {
-  email: DELIVERIES_PER_MESSAGE,
-  whatsapp: DELIVERIES_PER_MESSAGE,
-  push: DELIVERIES_PER_MESSAGE / MAX_PUSH_SUBSCRIPTIONS,
-  telegram: DELIVERIES_PER_MESSAGE,
-  discord: DELIVERIES_PER_MESSAGE,
-}
+export const DELIVERIES_PER_MESSAGE_OF: Record<Channel, number> = perChannel((m) =>
+  Math.min(m.batchSize, DELIVERIES_PER_MESSAGE),
+)
 // Queues take at most 100 messages and 256 KB a sendBatch call; 50 messages of 100 ids (about
 // 2.7 KB each) stay well inside both.
 const MESSAGES_PER_SEND = 50

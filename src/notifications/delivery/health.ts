@@ -1,7 +1,6 @@
 // Whether each channel can send (a provider is configured) and is sending well (its recent
 // deliveries mostly succeed); read from settings and D1, never by calling a provider.
-import { pushProvider, vapidKeysValid } from '../../channels/push.ts'
-import { CHANNELS, type Channel } from '../../channels/registry.ts'
+import { CHANNELS, channelModule, type Channel } from '../../channels/registry.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
 import type { Notifier } from '../context.ts'
 
@@ -27,19 +26,14 @@ export async function channelHealth(n: Notifier, now: number): Promise<ChannelHe
     .bind(now - WINDOW_MS)
     .all<{ channel: Channel; total: number; failing: number }>()
   const recent = new Map(results.map((r) => [r.channel, r]))
-  const configured: Record<Channel, boolean> = {
-    email: true,
-    whatsapp: true,
-    push: pushProvider(n.env) !== 'web-push' || vapidKeysValid(n.settings),
-    telegram: true,
-    discord: true,
-  }
   const health = {} as ChannelHealth
   for (const channel of CHANNELS) {
     const r = recent.get(channel)
     const failing = !!r && r.total >= MIN_OUTCOMES && r.failing / r.total > MAX_FAILING_SHARE
-    const enabled = n.enabled[channel]
-    health[channel] = { enabled, healthy: enabled && configured[channel] && !failing }
+    const provider = n.providers[channel]
+    const enabled = provider !== undefined
+    const configured = enabled && (channelModule(channel).configured?.(provider) ?? true)
+    health[channel] = { enabled, healthy: configured && !failing }
   }
   return health
 }

@@ -2,7 +2,7 @@
 // hard bounce or a complaint stops optional email to the address (users' channel block).
 import { and, eq } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
-import type { EmailEvent } from '../../channels/resend-events.ts'
+import type { EmailEvent } from '../../channels/email/resend-events.ts'
 import type { Db } from '../../db/client.ts'
 import { notificationDeliveries, notifications } from '../../db/schema.ts'
 import { blockChannelStatements } from '../../users/channel-blocks.ts'

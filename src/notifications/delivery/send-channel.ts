@@ -1,71 +1,52 @@
-// One notification over one channel, in the words its kind module writes (kinds/): the email to
-// send (send-emails.ts sends a message's emails in one call), or the send itself over WhatsApp,
-// push, Telegram or Discord, reported the same way for every channel: delivered, worth retrying,
-// or not.
-import type { EmailMessage } from '../../channels/email.ts'
-import { sendPush, type PushResult } from '../../channels/push.ts'
-import { sendWhatsApp } from '../../channels/whatsapp.ts'
-import { removeExpiredPushSubscription } from '../../users/channel-blocks.ts'
+// One notification over one channel: where it goes (the channel module's kind of destination, read
+// off the recipient), the message (the kind's words rendered by the module), and what a send's
+// answer leaves behind: subscriptions gone and dead destinations forgotten, with their block.
+import {
+  notSent,
+  type ChannelModule,
+  type Outgoing,
+  type SendResult,
+} from '../../channels/define.ts'
+import { channelModule } from '../../channels/registry.ts'
+import { blockDeadDestination, removeExpiredPushSubscription } from '../../users/channel-blocks.ts'
 import { muteLink } from '../../users/mute-link.ts'
 import { isPhoneVerified } from '../../users/phone.ts'
 import { listUnsubscribeHeaders, unsubscribeLink } from '../../users/unsubscribe-link.ts'
 import { notificationKind } from '../kinds/registry.ts'
-import { sendDiscordDelivery } from './send-discord.ts'
-import type { ChannelResult, SendRequest } from './send-request.ts'
-import { sendTelegramDelivery } from './send-telegram.ts'
+import type { SendRequest } from './send-request.ts'
 
-const MAX_PUSH_TTL_SECONDS = 24 * 60 * 60
-const MIN_PUSH_TTL_SECONDS = 60
+type Destination = { to: unknown } | { refused: SendResult }
 
-/** A reminder is worth nothing after the contest starts, so the push service may drop it then. */
-function pushTtl(req: SendRequest): number {
-  const start = req.notification.contestId
-    ? req.content.contests.get(req.notification.contestId)?.startTime
-    : undefined
-  const expires = notificationKind(req.notification).pushExpiresAtContestStart
-  if (start === undefined || !expires) return MAX_PUSH_TTL_SECONDS
-  const seconds = Math.floor((start - req.content.now) / 1000)
-  return Math.min(MAX_PUSH_TTL_SECONDS, Math.max(MIN_PUSH_TTL_SECONDS, seconds))
-}
+const refused = (error: string): Destination => ({ refused: notSent('permanent', error) })
 
-/**
- * Push goes to every browser the user subscribed. Delivered if any accepted it (the others are
- * not retried, so the browsers that got it never get it twice); subscriptions the push service
- * no longer knows (404/410) are deleted, and push is turned off (with its block) once none is left.
- */
-async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
-  const subscriptions = req.pushSubscriptions ?? []
-  if (subscriptions.length === 0) {
-    return { ok: false, transient: false, error: 'The account has no push subscription' }
-  }
-  const payload = notificationKind(req.notification).push(
-    req.notification,
-    req.recipient,
-    req.content,
-  )
-  const options = {
-    ttl: pushTtl(req),
-    urgency: req.notification.type === 'CONTEST_REMINDER' ? ('high' as const) : ('normal' as const),
-    // Topics replace an undelivered message with a newer one of the same notification.
-    topic: req.notification.id,
-  }
-  const results: PushResult[] = []
-  for (const sub of subscriptions) {
-    const result = await sendPush(req.env, sub, payload, options)
-    if (result.gone) {
-      await removeExpiredPushSubscription(req.db, req.userId, sub.endpoint, req.content.now)
+/** Where the send goes, or why it cannot go anywhere. */
+function destinationOf(m: ChannelModule, req: SendRequest): Destination {
+  const { recipient } = req
+  switch (m.destination.kind) {
+    case 'email':
+      return { to: recipient.email }
+    case 'phone':
+      if (!recipient.phoneNumber?.trim()) return refused('The account has no phone number')
+      // Checked again at send time: the number may have changed since the delivery was created.
+      if (!isPhoneVerified(recipient)) return refused('The phone number is not verified')
+      return { to: recipient.phoneNumber }
+    case 'push':
+      return {
+        to: (req.pushSubscriptions ?? []).map(({ endpoint, p256dh, auth }) => ({
+          endpoint,
+          p256dh,
+          auth,
+        })),
+      }
+    case 'linked': {
+      const to = recipient[m.destination.field]
+      return to ? { to } : refused(`The account has no linked ${m.label} chat`)
     }
-    results.push(result)
+    case 'webhook': {
+      const to = recipient[m.destination.field]
+      return to ? { to } : refused(`The account has no ${m.label} webhook`)
+    }
   }
-  const delivered = results.filter((r) => r.ok)
-  if (delivered.length > 0) {
-    return { ok: true, providerMessageId: delivered[0].id ?? `${delivered.length} subscription(s)` }
-  }
-  const errors = results.map((r) => r.error).filter(Boolean)
-  if (results.every((r) => r.gone)) {
-    return { ok: false, transient: false, error: 'Every push subscription has expired' }
-  }
-  return { ok: false, transient: results.some((r) => r.transient), error: errors.join('; ') }
 }
 
 /**
@@ -76,7 +57,7 @@ async function sendToSubscriptions(req: SendRequest): Promise<ChannelResult> {
  * unsubscribe (RFC 8058); transactional mail (codes, account mail, the contact form) never comes
  * through here.
  */
-export async function emailOf(req: SendRequest): Promise<EmailMessage> {
+async function emailOf(req: SendRequest) {
   const { env, notification, recipient, content } = req
   const contestId = notification.contestId
   const muteUrl =
@@ -89,7 +70,6 @@ export async function emailOf(req: SendRequest): Promise<EmailMessage> {
     () => undefined,
   )
   return {
-    to: recipient.email,
     ...notificationKind(notification).email(notification, recipient, {
       ...content,
       muteUrl,
@@ -99,32 +79,42 @@ export async function emailOf(req: SendRequest): Promise<EmailMessage> {
   }
 }
 
-/** Sends over every channel but email, which goes out in batches (delivery/send-emails.ts). */
-export async function sendOverChannel(req: SendRequest): Promise<ChannelResult> {
-  const { env, notification, recipient, content } = req
-  const kind = notificationKind(notification)
-  if (req.channel === 'whatsapp') {
-    if (!recipient.phoneNumber?.trim()) {
-      return { ok: false, transient: false, error: 'The account has no phone number' }
-    }
-    // Checked again at send time: the number may have changed since the delivery was created.
-    if (!isPhoneVerified(recipient)) {
-      return { ok: false, transient: false, error: 'The phone number is not verified' }
-    }
-    const result = await sendWhatsApp(env, {
-      to: recipient.phoneNumber,
-      params: kind.whatsapp(notification, recipient, content),
-      reference: req.deliveryId,
-    })
-    return {
-      ok: result.ok,
-      providerMessageId: result.id,
-      error: result.error,
-      transient: result.transient,
-    }
+/** The send of one delivery, ready for its module; a refusal when it has nowhere to go. */
+export async function outgoingOf(
+  req: SendRequest,
+): Promise<{ outgoing: Outgoing<unknown, unknown> } | { refused: SendResult }> {
+  const m = channelModule(req.channel)
+  const destination = destinationOf(m, req)
+  if ('refused' in destination) return destination
+  const { notification, recipient, content } = req
+  const text = notificationKind(notification).text(notification, recipient, content)
+  if (m.destination.kind === 'email') text.email = await emailOf(req)
+  return { outgoing: { to: destination.to, message: m.render(text), reference: req.deliveryId } }
+}
+
+/** What an answer leaves to clean up: push subscriptions gone, a chat or webhook that is dead. */
+export async function settle(
+  req: SendRequest,
+  outgoing: Outgoing<unknown, unknown>,
+  result: SendResult,
+) {
+  const { db, userId, channel, content } = req
+  for (const endpoint of result.gone ?? []) {
+    await removeExpiredPushSubscription(db, userId, endpoint, content.now)
   }
-  if (req.channel === 'telegram') return sendTelegramDelivery(req)
-  if (req.channel === 'discord') return sendDiscordDelivery(req)
-  if (req.channel === 'push') return sendToSubscriptions(req)
-  throw new Error(`sendOverChannel does not send ${req.channel}`)
+  if (!result.ok && result.failure === 'dead' && typeof outgoing.to === 'string') {
+    await blockDeadDestination(db, userId, channel, outgoing.to, content.now)
+  }
+}
+
+/** Sends one delivery over its channel (the batch path is deliver.ts). */
+export async function sendOverChannel(req: SendRequest): Promise<SendResult> {
+  const m = channelModule(req.channel)
+  const provider = req.providers[req.channel]
+  if (provider === undefined) return notSent('permanent', `The ${m.label} channel is disabled here`)
+  const ready = await outgoingOf(req)
+  if ('refused' in ready) return ready.refused
+  const result = await m.send(provider, ready.outgoing)
+  await settle(req, ready.outgoing, result)
+  return result
 }

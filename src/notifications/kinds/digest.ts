@@ -121,5 +121,5 @@ export const digestKind = defineKind({
   headline: storedHeadline,
   summary,
   email,
-  pushExpiresAtContestStart: false,
+  expiresAtContestStart: false,
 })

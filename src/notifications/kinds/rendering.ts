@@ -1,18 +1,16 @@
 // What every kind renders from at send time: the stored notification, its recipient (texts are in
 // the recipient's time zone), and the moment and contests of the send (contests as they are now).
+import type { DestinationField } from '../../channels/define.ts'
 import type { ContestRow } from '../../db/schema.ts'
 
-export interface Recipient {
+/** The columns a linked chat or a pasted webhook is kept in, when the user has one. */
+export interface Recipient extends Partial<Record<DestinationField, string | null>> {
   name: string
   email: string
   phoneNumber: string | null
   /** The number a WhatsApp code proved; WhatsApp goes out only while it equals phoneNumber. */
   phoneVerifiedNumber: string | null
   timezone: string
-  /** The linked Telegram chat, if any. */
-  telegramChatId?: string | null
-  /** The Discord channel webhook the user set, if any. */
-  discordWebhookUrl?: string | null
 }
 
 export interface StoredNotification {

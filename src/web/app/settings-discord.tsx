@@ -1,7 +1,7 @@
 // The "Discord" section: the channel webhook alerts are posted to, set or removed. The URL's token
 // lets anyone post to the channel, so the page shows it cut after the id, as the profile does.
 import { z } from '@hono/zod-openapi'
-import { MAX_DISCORD_WEBHOOK_URL } from '../../channels/discord-webhook-url.ts'
+import { MAX_DISCORD_WEBHOOK_URL } from '../../channels/discord/webhook-url.ts'
 import { FormErrors } from './form-controls.tsx'
 import { errorIn, Section, SettingsForm, TextInput } from './settings-controls.tsx'
 import { oneText, textOf, type SettingsForm as FormSpec } from './settings-form.ts'

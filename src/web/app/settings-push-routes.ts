@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { ZodType } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
-import { pushEndpointProblem } from '../../channels/push-target.ts'
+import { pushEndpointProblem } from '../../channels/push/push-target.ts'
 import { createDb } from '../../db/client.ts'
 import { renderError } from '../../http/errors.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'

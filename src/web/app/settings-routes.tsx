@@ -4,7 +4,7 @@
 // The phone, Telegram, calendar and push routes are mounted here from their own files.
 import type { Context, Handler } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
-import { discordWebhookProblem } from '../../channels/discord-webhook-url.ts'
+import { discordWebhookProblem } from '../../channels/discord/webhook-url.ts'
 import { createDb } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'

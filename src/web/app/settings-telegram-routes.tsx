@@ -1,7 +1,7 @@
 // POST /app/settings/telegram/link and /telegram/unlink: a one-time deep link to the bot (shown on
 // the page once, never in a URL) and unlinking, through the functions of POST /users/telegram/link
 // and DELETE /users/telegram.
-import { telegramProvider } from '../../channels/telegram.ts'
+import { telegramProvider } from '../../channels/telegram/bot-api.ts'
 import { createDb } from '../../db/client.ts'
 import { settings } from '../../env.ts'
 import { createRouter } from '../../http/router.ts'

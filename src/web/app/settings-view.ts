@@ -3,8 +3,8 @@
 // push, whether a private feed exists, and which channels this server can use at all.
 import type { FeedAddress } from '../../calendar/feed-address.ts'
 import { feedCreatedAt } from '../../calendar/feeds.ts'
-import { telegramProvider } from '../../channels/telegram.ts'
-import { whatsappProvider } from '../../channels/whatsapp.ts'
+import { telegramProvider } from '../../channels/telegram/bot-api.ts'
+import { whatsappProvider } from '../../channels/whatsapp/cloud-api.ts'
 import { createDb } from '../../db/client.ts'
 import { settings, type Env } from '../../env.ts'
 import { listPushSubscriptions } from '../../users/push-subscriptions.ts'

@@ -13,6 +13,7 @@ const KIND_WORDS: Record<DestinationKind, string> = {
   feed: 'The private calendar feed',
   telegram: 'A Telegram chat',
   discord: 'A Discord channel',
+  slack: 'A Slack channel',
   push: 'Web Push in a browser',
   phone: 'A phone number for WhatsApp',
 }

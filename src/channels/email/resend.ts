@@ -1,7 +1,7 @@
 // The email channel: Resend's HTTP API when RESEND_API_KEY is set, the local outbox when
 // DEV_OUTBOX is on, otherwise disabled. Callers always learn truthfully whether mail went out.
-import { settings, type Env } from '../env.ts'
-import { writeOutbox } from './outbox.ts'
+import { settings, type Env } from '../../env.ts'
+import { writeOutbox } from '../outbox.ts'
 
 export interface EmailMessage {
   to: string | string[]

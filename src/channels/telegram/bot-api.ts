@@ -1,7 +1,7 @@
 // The Telegram channel: Bot API messages to a linked chat when TELEGRAM_BOT_TOKEN is set, the
 // local outbox when DEV_OUTBOX is on, otherwise disabled.
-import { settings, type Env } from '../env.ts'
-import { writeOutbox } from './outbox.ts'
+import { settings, type Env } from '../../env.ts'
+import { writeOutbox } from '../outbox.ts'
 
 export type TelegramProvider = 'bot-api' | 'outbox' | 'none'
 

@@ -1,8 +1,8 @@
 // The WhatsApp channel: Cloud API template messages (alerts, and the authentication template that
 // carries phone verification codes) when WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID are set, the
 // local outbox when DEV_OUTBOX is on, otherwise disabled.
-import { settings, type Env } from '../env.ts'
-import { writeOutbox } from './outbox.ts'
+import { settings, type Env } from '../../env.ts'
+import { writeOutbox } from '../outbox.ts'
 
 export type WhatsAppProvider = 'cloud-api' | 'outbox' | 'none'
 

@@ -2,9 +2,9 @@
 // (PUSH_SERVICE_HOSTS), checked at registration and again before each send, so a subscription
 // cannot turn the Worker into a client of an internal address or of any other site. A local run
 // (ALLOW_LOCAL_TARGETS) also admits loopback and private hosts, for a stand-in push service.
-import { settings, type Env } from '../env.ts'
-import { isNonPublicHost, type TargetUrlProblem } from '../lib/ip-targets.ts'
-import { localTargetsAllowed, outboundTargetProblem } from '../lib/outbound-targets.ts'
+import { settings, type Env } from '../../env.ts'
+import { isNonPublicHost, type TargetUrlProblem } from '../../lib/ip-targets.ts'
+import { localTargetsAllowed, outboundTargetProblem } from '../../lib/outbound-targets.ts'
 
 const MESSAGES: Record<TargetUrlProblem, string> = {
   invalid: 'endpoint must be an https URL',

@@ -1,6 +1,6 @@
 // Many emails per provider call: Resend's POST /emails/batch (up to 100 emails a call), the local
 // outbox when DEV_OUTBOX is on, disabled otherwise. Each email learns its own outcome.
-import { settings, type Env } from '../env.ts'
+import { settings, type Env } from '../../env.ts'
 import {
   emailDisabled,
   emailProvider,
@@ -12,7 +12,7 @@ import {
   type EmailMessage,
   type EmailProvider,
   type SendResult,
-} from './email.ts'
+} from './resend.ts'
 
 /** Resend takes at most 100 emails per batch call (and refuses the whole call above that). */
 export const RESEND_BATCH_LIMIT = 100

@@ -1,9 +1,9 @@
 // The Discord channel: embeds posted to the channel webhook a user pasted. It needs no credentials
 // of ours, so it is on unless DISCORD_ENABLED=false; a local run (DEV_OUTBOX) writes to the outbox
 // instead, since it cannot reach Discord.
-import { settings, type Env } from '../env.ts'
-import { discordWebhookProblem, maskDiscordWebhookUrl } from './discord-webhook-url.ts'
-import { writeOutbox } from './outbox.ts'
+import { settings, type Env } from '../../env.ts'
+import { discordWebhookProblem, maskDiscordWebhookUrl } from './webhook-url.ts'
+import { writeOutbox } from '../outbox.ts'
 
 export type DiscordProvider = 'webhook' | 'outbox' | 'none'
 

@@ -2,10 +2,10 @@
 // when VAPID keys are set, the local outbox when DEV_OUTBOX is on, otherwise disabled.
 import { encryptNotification } from '@block65/webcrypto-web-push'
 import { importJWK, SignJWT } from 'jose'
-import { settings, type Env, type Settings } from '../env.ts'
-import { fromBase64Url, toBase64Url } from '../lib/crypto.ts'
-import { log } from '../lib/log.ts'
-import { writeOutbox } from './outbox.ts'
+import { settings, type Env, type Settings } from '../../env.ts'
+import { fromBase64Url, toBase64Url } from '../../lib/crypto.ts'
+import { log } from '../../lib/log.ts'
+import { writeOutbox } from '../outbox.ts'
 import { pushEndpointProblem } from './push-target.ts'
 
 export type PushProvider = 'web-push' | 'outbox' | 'none'

@@ -1,0 +1,35 @@
+// The Telegram channel: Bot API messages (HTML) to the chat a user linked with /start, or the
+// local outbox; a chat that blocked the bot (403) is dead and unlinked.
+import { escapeHtml } from '../../lib/html.ts'
+import { defineChannel, resultOf } from '../define.ts'
+import { sendTelegram, telegramProvider } from './bot-api.ts'
+
+// Telegram caps a message at 4,096 characters.
+const TELEGRAM_LIMIT = 4000
+
+const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max - 1)}…` : text
+
+export const telegram = defineChannel({
+  id: 'telegram',
+  label: 'Telegram',
+  defaultOn: false,
+  switchField: 'notifyTelegram',
+  destination: { kind: 'linked', field: 'telegramChatId' },
+  blockable: true,
+  batchSize: 100,
+  provider: (env) => {
+    const kind = telegramProvider(env)
+    return kind === 'none' ? undefined : { env, kind }
+  },
+  providerName: (p) => p.kind,
+  /** Bot API `parse_mode: HTML`: the headline in bold, the summary, and the contest's link. */
+  render: (t) => {
+    const link = t.url ? `\n\n<a href="${escapeHtml(t.url)}">Open the contest page</a>` : ''
+    return `<b>${escapeHtml(clip(t.headline, 300))}</b>\n\n${escapeHtml(clip(t.summary, TELEGRAM_LIMIT - 600))}${link}`
+  },
+  send: async (p, { to, message }) => {
+    const answer = await sendTelegram(p.env, { chatId: to, text: message })
+    return resultOf({ ...answer, dead: answer.blocked })
+  },
+})
