@@ -97,6 +97,7 @@ describe('POST /auth/signup', () => {
         push: false,
         telegram: false,
         discord: false,
+        slack: false,
       },
       notifyBefore: 24,
       leadTimes: [1440],

@@ -344,9 +344,10 @@ describe('channel status and health', () => {
       email: { enabled: true, healthy: true },
       whatsapp: { enabled: false, healthy: false },
       push: { enabled: true, healthy: true },
-      // The bot's token is among the test providers. Discord needs none.
+      // The bot's token is among the test providers. Discord and Slack need none.
       telegram: { enabled: true, healthy: true },
       discord: { enabled: true, healthy: true },
+      slack: { enabled: true, healthy: true },
     })
     expect((await api('GET', '/notifications/status')).status).toBe(401)
   })
@@ -387,6 +388,7 @@ describe('channel status and health', () => {
         VAPID_PRIVATE_KEY: '',
         TELEGRAM_BOT_TOKEN: '',
         DISCORD_ENABLED: 'false',
+        SLACK_ENABLED: 'false',
       }),
     })
     expect(off.body.status).toBe('degraded')

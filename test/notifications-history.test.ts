@@ -180,7 +180,7 @@ describe('GET /notifications/notifications/stats', () => {
       sent: 1,
       failed: 1,
       pending: 1,
-      byChannel: { email: 3, whatsapp: 0, push: 0, telegram: 0, discord: 0 },
+      byChannel: { email: 3, whatsapp: 0, push: 0, telegram: 0, discord: 0, slack: 0 },
       byType: { CONTEST_REMINDER: 3, CONTEST_STARTING: 0, CONTEST_ENDING: 0, SYSTEM_ALERT: 0 },
       successRate: 50,
     })

@@ -197,8 +197,8 @@ describe('the password-changed notice', () => {
     const notice = await passwordNotice(bare)
     const nothing = notice.text.split('\n').filter((line) => line.startsWith('Nothing else'))
     expect(nothing).toEqual([
-      'Nothing else gets this account’s alerts: no calendar feed, Telegram chat, Discord ' +
-        'channel, browser or phone is linked.',
+      'Nothing else gets this account’s alerts: no calendar feed, Telegram chat, Discord or ' +
+        'Slack channel, browser or phone is linked.',
     ])
     // Signing out everywhere is still offered: a change keeps the changer's own session.
     expect(notice.links).toHaveLength(1)

@@ -73,6 +73,7 @@ describe('GET /users/profile', () => {
         'phoneVerified',
         'preferences',
         'role',
+        'slack',
         'telegram',
         'updatedAt',
       ].sort(),
@@ -136,6 +137,7 @@ describe('PUT /users/profile', () => {
         push: false,
         telegram: false,
         discord: false,
+        slack: false,
       },
       notifyBefore: 6,
       leadTimes: [360],
@@ -158,6 +160,7 @@ describe('PUT /users/profile', () => {
       push: true,
       telegram: false,
       discord: false,
+      slack: false,
     })
   })
 

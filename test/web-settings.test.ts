@@ -130,6 +130,7 @@ describe('the page', () => {
       'phone',
       'telegram',
       'discord',
+      'slack',
       'push',
       'calendar',
     ])
@@ -400,7 +401,7 @@ describe('preferences', () => {
     })
   })
 
-  it('saves the channels, all five at once, and shows why the service turned one off', async () => {
+  it('saves the channels, every channel at once, and shows why the service turned one off', async () => {
     const { user, client } = await signedIn()
     // A hard bounce turned email off (as users/channel-blocks.ts records it).
     await env.DB.batch([
@@ -431,6 +432,7 @@ describe('preferences', () => {
       push: true,
       telegram: true,
       discord: false,
+      slack: false,
     })
     // Turning email on again cleared the block.
     expect(profile.channelStatus).toEqual({})
@@ -581,7 +583,7 @@ describe('Discord', () => {
 
   it('sets a webhook (shown without its token), and removes it', async () => {
     const { user, client } = await signedIn()
-    const answer = await save(client, 'discord', { webhookUrl: ` ${URL_OK} ` })
+    const answer = await save(client, 'discord', { discordWebhookUrl: ` ${URL_OK} ` })
     const back = await expectSaved(answer, client, 'discord', /webhook is saved/)
     const profile = await profileOf(user)
     expect(profile.discord).toEqual({
@@ -593,7 +595,7 @@ describe('Discord', () => {
       'https://discord.com/api/webhooks/123456789012345678/…',
     )
     expect(back.html).not.toContain('secret-Token_abc')
-    expect(await valueOf(back, 'webhookUrl')).toBe('')
+    expect(await valueOf(back, 'discordWebhookUrl')).toBe('')
 
     const removed = await client.post(`${SETTINGS}/discord/remove`, {}, { csrf: back.csrf })
     await expectSaved(removed, client, 'discord-removed', /removed/)
@@ -611,11 +613,45 @@ describe('Discord', () => {
       ['', /^Enter the webhook URL/],
       [`https://discord.com/api/webhooks/1/${'a'.repeat(600)}`, /^Webhook URL must be at most 512/],
     ] as const) {
-      const page = await save(client, 'discord', { webhookUrl: url })
+      const page = await save(client, 'discord', { discordWebhookUrl: url })
       expectPage(page, 400)
-      expect(await fieldError(page, 'webhookUrl'), url).toMatch(message)
+      expect(await fieldError(page, 'discordWebhookUrl'), url).toMatch(message)
     }
     expect((await profileOf(user)).discord.webhookSet).toBe(false)
+  })
+})
+
+describe('Slack', () => {
+  const URL_OK = 'https://hooks.slack.com/services/T0AAA111/B0BBB222/slackSecret42'
+
+  it('has its own section: sets a webhook (shown without its secret), refuses others, removes it', async () => {
+    const { user, client } = await signedIn()
+    const refused = await save(client, 'slack', {
+      slackWebhookUrl: 'https://discord.com/api/webhooks/123456789012345678/abc',
+    })
+    expectPage(refused, 400)
+    expect(await fieldError(refused, 'slackWebhookUrl')).toMatch(
+      /^Webhook URL must be a Slack webhook URL/,
+    )
+    const answer = await save(client, 'slack', { slackWebhookUrl: URL_OK })
+    const back = await expectSaved(answer, client, 'slack', /Slack webhook is saved/)
+    const profile = await profileOf(user)
+    expect(profile.slack).toEqual({
+      webhookSet: true,
+      maskedWebhookUrl: 'https://hooks.slack.com/services/T0AAA111/B0BBB222/…',
+    })
+    expect(profile.preferences.notificationChannels.slack).toBe(true)
+    expect(profile.discord.webhookSet).toBe(false)
+    expect((await selectOne(back.html, '#slack-state')).text).toContain(
+      'https://hooks.slack.com/services/T0AAA111/B0BBB222/…',
+    )
+    expect(back.html).not.toContain('slackSecret42')
+    // Slack is listed among the channels, ready now that its webhook is set.
+    expect(await select(back.html, '#channel-slack-status')).toEqual([])
+
+    const removed = await client.post(`${SETTINGS}/slack/remove`, {}, { csrf: back.csrf })
+    await expectSaved(removed, client, 'slack-removed', /Slack webhook is removed/)
+    expect((await profileOf(user)).slack).toEqual({ webhookSet: false, maskedWebhookUrl: null })
   })
 })
 
@@ -812,7 +848,9 @@ describe('refusals', () => {
     ['phone/verify', { code: '123456' }],
     ['telegram/link', {}],
     ['telegram/unlink', {}],
-    ['discord', { webhookUrl: 'https://discord.com/api/webhooks/123456789012345678/abc' }],
+    ['discord', { discordWebhookUrl: 'https://discord.com/api/webhooks/123456789012345678/abc' }],
+    ['slack', { slackWebhookUrl: 'https://hooks.slack.com/services/T01/B01/abc' }],
+    ['slack/remove', {}],
     ['discord/remove', {}],
     ['calendar', {}],
     ['calendar/revoke', {}],
@@ -855,7 +893,7 @@ describe('refusals', () => {
     expectPage(repeated, 400)
     expect(await fieldError(repeated, 'timezone')).toBe('Time zone must be one value')
     for (const [form] of POSTS.filter(([f]) =>
-      ['telegram/unlink', 'calendar', 'discord/remove'].includes(f),
+      ['telegram/unlink', 'calendar', 'discord/remove', 'slack/remove'].includes(f),
     )) {
       const extra = await client.post(`${SETTINGS}/${form}`, { surprise: '1' }, { csrf })
       expectPage(extra, 400)

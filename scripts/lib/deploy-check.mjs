@@ -100,7 +100,8 @@ export function channelsOff(secretNames, provided) {
     .map(([channel, needs]) => [channel, needs.filter((n) => !has.has(n))])
     .filter(([, lacking]) => lacking.length > 0)
     .map(([channel, lacking]) => `${channel} (${lacking.join(', ')})`)
-  // Discord needs no credentials; only this turns it off.
+  // Discord and Slack need no credentials; only these turn them off.
   if (provided.DISCORD_ENABLED === 'false') off.push('discord (DISCORD_ENABLED=false)')
+  if (provided.SLACK_ENABLED === 'false') off.push('slack (SLACK_ENABLED=false)')
   return off
 }

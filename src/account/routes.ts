@@ -41,7 +41,7 @@ const signOutEverywhere = sessionRoute({
   description:
     'For an owner who thinks someone else used the account: every session of every browser and ' +
     'client ends, the private calendar feed address stops working, and the Telegram chat, the ' +
-    'Discord channel, the phone number and every push subscription are unlinked, in one batch. ' +
+    'Discord and Slack channels, the phone number and every push subscription are unlinked, in one batch. ' +
     'Settings and history stay.',
   responses: { 200: json(MessageSchema, 'Signed out everywhere; nothing is linked any more') },
 })

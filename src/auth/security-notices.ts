@@ -71,8 +71,8 @@ function destinationBlocks(destinations: DestinationRemovals | undefined, appUrl
   const valid = `These links work for ${validDays} days; each asks before it removes anything.`
   if (items.length === 0) {
     return [
-      'Nothing else gets this account’s alerts: no calendar feed, Telegram chat, Discord ' +
-        'channel, browser or phone is linked.',
+      'Nothing else gets this account’s alerts: no calendar feed, Telegram chat, Discord or ' +
+        'Slack channel, browser or phone is linked.',
       { text: 'To sign out everywhere:', url: removeAllUrl, linkText: 'sign out everywhere' },
       valid,
     ]

@@ -90,6 +90,8 @@ export interface WebhookRules {
   problem(env: Env, url: string): string | undefined
   /** The URL without the secret part, the only form any answer shows. */
   mask(url: string): string
+  /** Where a user finds the URL, for the settings page. */
+  setupHint: string
 }
 
 /** One send: the destination, the rendered message, and the delivery it is for. */

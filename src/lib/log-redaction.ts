@@ -20,6 +20,8 @@ const SECRETS: RegExp[] = [
   new RegExp(String.raw`(/bot)\d+:[A-Za-z0-9_-]+`, 'g'),
   // A Discord webhook's token is the path's last part.
   new RegExp(String.raw`(/api(?:/v\d+)?/webhooks/\d+/)${PART}`, 'g'),
+  // So is a Slack incoming webhook's.
+  new RegExp(String.raw`(/services/T[A-Z0-9]+/B[A-Z0-9]+/)${PART}`, 'g'),
   // A push endpoint's path is the subscription's capability: only the service's origin stays.
   new RegExp(
     String.raw`(https://(?:[a-z0-9-]+\.)*(?:fcm\.googleapis\.com|android\.googleapis\.com|push\.services\.mozilla\.com|notify\.windows\.com|push\.apple\.com)/)[^\s"'<>]+`,

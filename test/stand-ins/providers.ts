@@ -1,5 +1,5 @@
 // A loopback HTTP stand-in for everything outside Cloudflare that speaks plain HTTP (Resend,
-// WhatsApp Cloud API, Web Push services, the contest platforms, Google's sign-in). It answers like the real service,
+// WhatsApp Cloud API, Web Push services, Discord's and Slack's webhooks, the contest platforms, Google's sign-in). It answers like the real service,
 // records every request, and can be scripted by tests through its /__control endpoints.
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { randomUUID } from 'node:crypto'
@@ -8,6 +8,7 @@ import type { GoogleProfile } from './google-client.ts'
 import { createGoogleStandIn } from './google.ts'
 import { createResendStandIn } from './resend.ts'
 import { keyedDraw } from './seeded-random.ts'
+import { slackResponse } from './slack.ts'
 
 export interface RecordedRequest {
   method: string
@@ -196,6 +197,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     }
     const method = req.method ?? 'GET'
     if (url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))
+    if (url.pathname.startsWith('/slack/')) return send(slackResponse(method, url.pathname, body))
     if (url.pathname.startsWith('/clist/')) return send(clist.respond(method, url, headers))
     if (url.pathname.startsWith('/google/')) {
       return send(await google.respond(method, url, headers, body))

@@ -45,6 +45,7 @@ export const discord = defineChannel({
       example: 'https://discord.com/api/webhooks/123456789012345678/abcDEF-ghi_jkl',
       problem: discordWebhookProblem,
       mask: maskDiscordWebhookUrl,
+      setupHint: 'In Discord: channel settings, Integrations, Webhooks, Copy Webhook URL.',
     },
   },
   blockable: true,

@@ -25,6 +25,8 @@ export const slack = defineChannel({
       example: 'https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefghijklmnopqrstuvwx',
       problem: slackWebhookProblem,
       mask: maskWebhookUrl,
+      setupHint:
+        'In Slack: create an app at api.slack.com/apps, turn on Incoming Webhooks, Add New Webhook to Workspace, pick the channel, Copy.',
     },
   },
   blockable: true,

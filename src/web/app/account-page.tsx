@@ -37,8 +37,8 @@ function SignOutEverywhere({ linked }: { linked: LinkedDestination[] }) {
       <p>
         If someone else may have used your account, end every session (every browser and app, this
         one included) and remove all of these at once: the calendar feed address stops working and
-        Telegram, Discord, Web Push and the phone number are unlinked. Your settings and history
-        stay; link what you use again afterwards.
+        Telegram, Discord, Slack, Web Push and the phone number are unlinked. Your settings and
+        history stay; link what you use again afterwards.
       </p>
       <form id="everywhere-form" method="post" action="/app/account/sign-out-everywhere">
         <CsrfField />

@@ -1,5 +1,6 @@
 // /app/history: the signed-in user's notifications, newest first, a page at a time, with filters,
 // each one's overall and per-channel status, and its buttons (mark read, retry a failed one).
+import { perChannel } from '../../channels/registry.ts'
 import { MAX_RETRIES, NOTIFICATION_STATUSES } from '../../notifications/delivery/status.ts'
 import type { ApiNotification } from '../../notifications/serialize.ts'
 import { NOTIFICATION_TYPES } from '../../notifications/spec.ts'
@@ -24,13 +25,7 @@ export const TYPE_WORDS: Record<string, string> = {
   SYSTEM_ALERT: 'System alert',
 }
 
-const CHANNEL_WORDS: Record<string, string> = {
-  email: 'Email',
-  whatsapp: 'WhatsApp',
-  push: 'Push',
-  telegram: 'Telegram',
-  discord: 'Discord',
-}
+const CHANNEL_WORDS: Record<string, string> = perChannel((m) => m.label)
 
 export interface HistoryPageProps {
   session: WebSession
@@ -105,7 +100,7 @@ function Deliveries({ n }: { n: ApiNotification }) {
     <ul class="deliveries" aria-label={`Channels of “${n.title}”`}>
       {n.deliveryStatus.map((d) => (
         <li data-channel={d.channel} data-status={d.status}>
-          {CHANNEL_WORDS[d.channel] ?? d.channel}:{' '}
+          {Object.hasOwn(CHANNEL_WORDS, d.channel) ? CHANNEL_WORDS[d.channel] : d.channel}:{' '}
           <strong>{STATUS_WORDS[d.status] ?? d.status}</strong>
           {d.retryCount > 0 && ` after ${d.retryCount} ${d.retryCount === 1 ? 'retry' : 'retries'}`}
           {d.error && <span class="delivery-error"> ({d.error})</span>}

@@ -1,30 +1,23 @@
-// The "Channels" section: each channel on or off (preferences.notificationChannels, all five sent
-// together as the API's object replaces them), with what stands in its way: a block the service
+// The "Channels" section: each channel of the registry on or off (preferences.notificationChannels,
+// all sent together as the API's object replaces them), with what stands in its way: a block the service
 // put on it (channelStatus), or a step still to take (a verified number, a linked chat...).
 import { z } from '@hono/zod-openapi'
+import {
+  CHANNELS,
+  channelModule,
+  perChannel,
+  type Channel,
+  type WebhookChannel,
+} from '../../channels/registry.ts'
 import { formatTime } from '../../notifications/kinds/wording.ts'
 import type { ChannelBlockView } from '../../users/channel-blocks.ts'
 import { Section, SettingsForm } from './settings-controls.tsx'
 import { checkbox, listOf, type SettingsForm as FormSpec, type Submitted } from './settings-form.ts'
 import { editOf, type SectionInput, type SettingsView } from './settings-view.ts'
 
-const CHANNELS = ['email', 'whatsapp', 'push', 'telegram', 'discord'] as const
-type Channel = (typeof CHANNELS)[number]
+const NAMES: Record<Channel, string> = perChannel((m) => m.label)
 
-const NAMES: Record<Channel, string> = {
-  email: 'Email',
-  whatsapp: 'WhatsApp',
-  push: 'Push notifications',
-  telegram: 'Telegram',
-  discord: 'Discord',
-}
-
-const fields = z.strictObject(
-  Object.fromEntries(CHANNELS.map((ch) => [ch, checkbox(NAMES[ch])])) as Record<
-    Channel,
-    ReturnType<typeof checkbox>
-  >,
-)
+const fields = z.strictObject(perChannel((m) => checkbox(m.label)))
 
 export const channelsForm: FormSpec<Record<Channel, boolean>> = {
   id: 'channels',
@@ -34,34 +27,36 @@ export const channelsForm: FormSpec<Record<Channel, boolean>> = {
 }
 
 // Why the service turned a channel off (channel_blocks.reason), in words.
-const BLOCKED: Record<string, string> = {
-  bounced: 'Turned off by the service: emails to your address bounced.',
-  complained: 'Turned off by the service: our email was reported as spam from your address.',
-  'subscription-expired':
-    'Turned off by the service: your browsers’ push subscriptions expired. Turn push on in a browser below.',
-  'bot-blocked': 'Turned off by the service: the bot was blocked in Telegram. Link it again below.',
-  'webhook-unknown':
-    'Turned off by the service: Discord no longer knows the webhook. Set a new one below.',
-}
+const blocked = (reason: string, label: string) =>
+  ({
+    bounced: 'Turned off by the service: emails to your address bounced.',
+    complained: 'Turned off by the service: our email was reported as spam from your address.',
+    'subscription-expired':
+      'Turned off by the service: your browsers’ push subscriptions expired. Turn push on in a browser below.',
+    'bot-blocked': `Turned off by the service: the bot was blocked in ${label}. Link it again below.`,
+    'webhook-unknown': `Turned off by the service: ${label} no longer knows the webhook. Set a new one below.`,
+  })[reason] ?? 'Turned off by the service.'
 
 /** What a channel needs before anything is sent over it, or undefined when it is ready. */
 function missing(view: SettingsView, channel: Channel): string | undefined {
   const { profile, available, pushBrowsers } = view
-  switch (channel) {
+  const { label, destination } = channelModule(channel)
+  switch (destination.kind) {
     case 'email':
       return profile.emailVerified ? undefined : 'Needs your email address verified first.'
-    case 'whatsapp':
-      if (!available.whatsapp) return 'WhatsApp is not available on this server.'
-      return profile.phoneVerified ? undefined : 'Needs a verified phone number (below).'
     case 'push':
-      if (pushBrowsers > 0) return undefined
-      return 'Needs a browser with push turned on (below).'
-    case 'telegram':
-      if (!available.telegram) return 'Telegram is not available on this server.'
-      return profile.telegram.linked ? undefined : 'Needs your Telegram linked (below).'
-    case 'discord':
-      if (!available.discord) return 'Discord is not available on this server.'
-      return profile.discord.webhookSet ? undefined : 'Needs a Discord webhook (below).'
+      return pushBrowsers > 0 ? undefined : 'Needs a browser with push turned on (below).'
+  }
+  if (!available[channel]) return `${label} is not available on this server.`
+  switch (destination.kind) {
+    case 'phone':
+      return profile.phoneVerified ? undefined : 'Needs a verified phone number (below).'
+    case 'linked':
+      return profile.telegram.linked ? undefined : `Needs your ${label} linked (below).`
+    case 'webhook':
+      return profile[channel as WebhookChannel].webhookSet
+        ? undefined
+        : `Needs a ${label} webhook (below).`
   }
 }
 
@@ -70,7 +65,7 @@ function statusOf(view: SettingsView, channel: Channel): string[] {
   const block = blocks[channel]
   const words = [
     block &&
-      `${BLOCKED[block.reason] ?? 'Turned off by the service.'} Since ${formatTime(
+      `${blocked(block.reason, NAMES[channel])} Since ${formatTime(
         Date.parse(block.since),
       )}. Turning it on again clears this.`,
     missing(view, channel),

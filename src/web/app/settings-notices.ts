@@ -1,5 +1,6 @@
 // What the settings page says after a step, by the `saved` key of the redirect that brought the
 // browser back (the section it shows in, and the words).
+import { WEBHOOK_CHANNELS } from '../../channels/registry.ts'
 import { wordsFor } from './lookup.ts'
 
 const NOTICES: Record<string, { section: string; text: string }> = {
@@ -16,8 +17,12 @@ const NOTICES: Record<string, { section: string; text: string }> = {
   },
   'phone-verified': { section: 'phone', text: 'Your phone number is verified.' },
   'telegram-unlinked': { section: 'telegram', text: 'Telegram is unlinked.' },
-  discord: { section: 'discord', text: 'Your Discord webhook is saved and Discord alerts are on.' },
-  'discord-removed': { section: 'discord', text: 'The Discord webhook is removed.' },
+  ...Object.fromEntries(
+    WEBHOOK_CHANNELS.flatMap(({ id, label }) => [
+      [id, { section: id, text: `Your ${label} webhook is saved and ${label} alerts are on.` }],
+      [`${id}-removed`, { section: id, text: `The ${label} webhook is removed.` }],
+    ]),
+  ),
   'calendar-revoked': { section: 'calendar', text: 'Your feed address is turned off.' },
 }
 

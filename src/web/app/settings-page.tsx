@@ -6,7 +6,6 @@ import { AlertsSection } from './settings-alerts.tsx'
 import { CalendarSection } from './settings-calendar.tsx'
 import { ChannelsSection } from './settings-channels.tsx'
 import { ContestsSection } from './settings-contests.tsx'
-import { DiscordSection } from './settings-discord.tsx'
 import { FiltersSection } from './settings-filters.tsx'
 import { LeadTimesSection } from './settings-lead-times.tsx'
 import { PhoneSection } from './settings-phone.tsx'
@@ -14,6 +13,7 @@ import { PushSection } from './settings-push.tsx'
 import { QuietHoursSection } from './settings-quiet-hours.tsx'
 import { TelegramSection } from './settings-telegram.tsx'
 import type { SectionInput } from './settings-view.ts'
+import { WEBHOOK_SETTINGS } from './settings-webhook.tsx'
 import type { WebSession } from './web-session.ts'
 
 /** The sections in page order: their ids are the anchors the contents and redirects use. */
@@ -26,7 +26,7 @@ const SECTIONS = [
   { id: 'channels', title: 'Channels', Body: ChannelsSection },
   { id: 'phone', title: 'Phone and WhatsApp', Body: PhoneSection },
   { id: 'telegram', title: 'Telegram', Body: TelegramSection },
-  { id: 'discord', title: 'Discord', Body: DiscordSection },
+  ...WEBHOOK_SETTINGS.map((w) => ({ id: w.channel, title: w.title, Body: w.Section })),
   { id: 'push', title: 'Push notifications', Body: PushSection },
   { id: 'calendar', title: 'Calendar feed', Body: CalendarSection },
 ] as const

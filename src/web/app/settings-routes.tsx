@@ -4,7 +4,6 @@
 // The phone, Telegram, calendar and push routes are mounted here from their own files.
 import type { Context, Handler } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
-import { discordWebhookProblem } from '../../channels/discord/webhook-url.ts'
 import { createDb } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
 import { rateLimit, RULES } from '../../http/rate-limit.ts'
@@ -19,15 +18,8 @@ import { backTo, settingsAnswer } from './settings-answer.tsx'
 import { settingsCalendarRoutes } from './settings-calendar-routes.tsx'
 import { channelsForm } from './settings-channels.tsx'
 import { contestsForm } from './settings-contests.tsx'
-import { DISCORD_REMOVE_FORM, discordForm } from './settings-discord.tsx'
 import { filtersForm } from './settings-filters.tsx'
-import {
-  buttonFormErrors,
-  checkForm,
-  refusedField,
-  submittedFields,
-  type SettingsForm,
-} from './settings-form.ts'
+import { buttonFormErrors, checkForm, submittedFields, type SettingsForm } from './settings-form.ts'
 import { leadTimesForm } from './settings-lead-times.tsx'
 import { settingsNotice } from './settings-notices.ts'
 import { phoneForm } from './settings-phone.tsx'
@@ -35,16 +27,11 @@ import { settingsPhoneRoutes } from './settings-phone-routes.tsx'
 import { settingsPushRoutes } from './settings-push-routes.ts'
 import { quietHoursForm } from './settings-quiet-hours.tsx'
 import { settingsTelegramRoutes } from './settings-telegram-routes.tsx'
+import { WEBHOOK_SETTINGS } from './settings-webhook.tsx'
 import { currentWebSession, requireWebUser } from './web-session.ts'
 
 /** A refusal a form's schemas cannot know (it depends on the settings), as the API makes it. */
 type Recheck = (env: Env, update: ProfileUpdate) => FormErrors | undefined
-
-const discordRecheck: Recheck = (env, update) => {
-  const url = update.preferences?.discordWebhookUrl
-  const problem = url ? discordWebhookProblem(env, url) : undefined
-  return problem ? refusedField(discordForm, 'webhookUrl', problem) : undefined
-}
 
 /** The forms that are one profile update each; the form's id is its path and its section. */
 const PROFILE_FORMS: [SettingsForm<any>, Recheck?][] = [
@@ -55,7 +42,7 @@ const PROFILE_FORMS: [SettingsForm<any>, Recheck?][] = [
   [filtersForm],
   [channelsForm],
   [phoneForm],
-  [discordForm, discordRecheck],
+  ...WEBHOOK_SETTINGS.map((w): [SettingsForm<any>, Recheck] => [w.form, w.recheck]),
 ]
 
 async function saveUpdate(c: Context<AppEnv>, update: ProfileUpdate) {
@@ -106,21 +93,23 @@ for (const [form, recheck] of PROFILE_FORMS) {
   )
 }
 
-settingsRoutes.post(
-  '/settings/discord/remove',
-  requireCsrf,
-  requireWebUser,
-  rateLimit(RULES.updateProfile),
-  async (c) => {
-    const errors = buttonFormErrors(await submittedFields(c))
-    if (errors) {
-      return settingsAnswer(c, { edit: { form: DISCORD_REMOVE_FORM, values: {}, errors } }, 400)
-    }
-    // As the API's null: the URL is forgotten and Discord turned off.
-    await saveUpdate(c, { preferences: { discordWebhookUrl: null } })
-    return backTo(c, 'discord-removed', 'discord')
-  },
-)
+for (const { channel, removeForm, removal } of WEBHOOK_SETTINGS) {
+  settingsRoutes.post(
+    `/settings/${channel}/remove`,
+    requireCsrf,
+    requireWebUser,
+    rateLimit(RULES.updateProfile),
+    async (c) => {
+      const errors = buttonFormErrors(await submittedFields(c))
+      if (errors) {
+        return settingsAnswer(c, { edit: { form: removeForm, values: {}, errors } }, 400)
+      }
+      // As the API's null: the URL is forgotten and the channel turned off.
+      await saveUpdate(c, removal)
+      return backTo(c, `${channel}-removed`, channel)
+    },
+  )
+}
 
 settingsRoutes.route('/', settingsPhoneRoutes)
 settingsRoutes.route('/', settingsTelegramRoutes)

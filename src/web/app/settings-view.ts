@@ -3,8 +3,7 @@
 // push, whether a private feed exists, and which channels this server can use at all.
 import type { FeedAddress } from '../../calendar/feed-address.ts'
 import { feedCreatedAt } from '../../calendar/feeds.ts'
-import { telegramProvider } from '../../channels/telegram/bot-api.ts'
-import { whatsappProvider } from '../../channels/whatsapp/cloud-api.ts'
+import { channelProviders, enabledChannels, type Channel } from '../../channels/registry.ts'
 import { createDb } from '../../db/client.ts'
 import { settings, type Env } from '../../env.ts'
 import { listPushSubscriptions } from '../../users/push-subscriptions.ts'
@@ -22,14 +21,11 @@ export interface SettingsView {
   pushBrowsers: number
   /** When the private feed's address was made; undefined when there is none. */
   feedCreatedAt?: number
-  /** Whether this server can send over each channel (settings and provider credentials). */
-  available: {
-    whatsapp: boolean
-    /** A browser can subscribe: VAPID keys set and well formed. */
-    push: boolean
-    telegram: boolean
-    discord: boolean
-  }
+  /**
+   * Whether this server can send over each channel (settings and provider credentials); for push,
+   * whether a browser can subscribe (VAPID keys set and well formed).
+   */
+  available: Record<Channel, boolean>
 }
 
 /** The page's data in one round of reads; undefined when the user is gone meanwhile. */
@@ -45,16 +41,16 @@ export async function loadSettingsView(
   ])
   if (!found) return undefined
   const s = settings(env)
+  const enabled = enabledChannels(channelProviders(env))
   return {
     profile: toOwnProfile(found.user, found.blocks),
     pushBrowsers: browsers.length,
     feedCreatedAt: feed,
     available: {
-      whatsapp: whatsappProvider(env) !== 'none',
+      ...enabled,
       push: pushPublicKey(env).enabled,
       // The same test as POST /users/telegram/link: a bot to link to, and a way to write to it.
-      telegram: Boolean(s.TELEGRAM_BOT_USERNAME) && telegramProvider(env) !== 'none',
-      discord: s.DISCORD_ENABLED,
+      telegram: Boolean(s.TELEGRAM_BOT_USERNAME) && enabled.telegram,
     },
   }
 }

@@ -2,6 +2,7 @@
 // button that does it (a GET changes nothing), what was removed, and a link that cannot be used.
 import type { DestinationKind, LinkedDestination, RemovalKind } from '../../account/destinations.ts'
 import { UNLINK_LINK_TTL_MS } from '../../account/unlink-link.ts'
+import { WEBHOOK_CHANNELS, type WebhookChannel } from '../../channels/registry.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { AppFrame } from './app-frame.tsx'
 import { CsrfField } from './csrf-field.tsx'
@@ -12,8 +13,10 @@ import type { WebSession } from './web-session.ts'
 const KIND_WORDS: Record<DestinationKind, string> = {
   feed: 'The private calendar feed',
   telegram: 'A Telegram chat',
-  discord: 'A Discord channel',
-  slack: 'A Slack channel',
+  ...(Object.fromEntries(WEBHOOK_CHANNELS.map((m) => [m.id, `A ${m.label} channel`])) as Record<
+    WebhookChannel,
+    string
+  >),
   push: 'Web Push in a browser',
   phone: 'A phone number for WhatsApp',
 }
