@@ -415,6 +415,7 @@ describe(`contract (${RUNTIME})`, () => {
           push: false,
           telegram: false,
           discord: false,
+          slack: false,
         },
         notifyBefore: 6,
         // Beyond the spec: notifyBefore is the one lead time, in minutes; no quiet hours or filters.
@@ -708,6 +709,62 @@ describe(`contract (${RUNTIME})`, () => {
         [{ channel: 'discord', status: 'SENT' }],
       )
       await holds('one Discord post', async () => (await posts()).length === 1)
+    }),
+  )
+
+  test(
+    'a due reminder is posted once to the user’s Slack webhook, as Block Kit',
+    FLOW,
+    noted(async () => {
+      const user = await verifiedAccount(api, standIn, newCredentials('slack'))
+      // Slack's shape (/services/T…/B…/<secret>) at the stand-in, which ALLOW_LOCAL_TARGETS lets
+      // through.
+      const secret = `contract${crypto.randomUUID().replace(/-/g, '')}`
+      const webhook = `/slack/services/T0CONTRACT/B0CONTRACT/${secret}`
+      const prefs = await api.put(
+        '/users/profile',
+        {
+          preferences: {
+            platforms: ['atcoder'],
+            contestTypes: ['AGC'],
+            notifyBefore: 24,
+            slackWebhookUrl: `${standIn.url}${webhook}`,
+            notificationChannels: { email: false, whatsapp: false, slack: true },
+          },
+        },
+        { token: user.accessToken },
+      )
+      assert.equal(prefs.status, 200, JSON.stringify(prefs.body))
+      const profile = await api.get('/users/profile', { token: user.accessToken })
+      assert.equal(profile.body.slack.webhookSet, true)
+      assert.ok(!JSON.stringify(profile.body).includes(secret), 'the secret is never shown')
+
+      await addContest({ name: 'Contract Grand Contest', platform: 'atcoder', type: 'AGC' }, 6)
+      await service.fireCron(SCHEDULER_CRON)
+
+      const posts = async () =>
+        (await standIn.requests(webhook)).filter((r) => r.body.includes('Contract Grand Contest'))
+      const [post] = await waitFor('the Slack post', async () => {
+        const found = await posts()
+        return found.length > 0 && found
+      })
+      assert.equal(post.status, 200)
+      const { text, blocks } = JSON.parse(post.body)
+      assert.match(text, /Contract Grand Contest/)
+      // The contest's page, when it has one, is a button after these.
+      assert.deepEqual(
+        blocks.slice(0, 3).map((b) => b.type),
+        ['header', 'section', 'context'],
+      )
+      const notification = await waitFor('the reminder to be SENT', async () => {
+        const [n] = await notificationsOf(user)
+        return n?.status === 'SENT' && n
+      })
+      assert.deepEqual(
+        notification.deliveryStatus.map(({ channel, status }) => ({ channel, status })),
+        [{ channel: 'slack', status: 'SENT' }],
+      )
+      await holds('one Slack post', async () => (await posts()).length === 1)
     }),
   )
 

@@ -1,7 +1,6 @@
 // Drizzle schema of the D1 database; drizzle-kit turns it into the SQL migrations.
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import type { Channel } from '../channels/registry.ts'
 
 export const contests = sqliteTable(
   'contests',
@@ -261,7 +260,7 @@ export const channelBlocks = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     // One of the channels the registry marks blockable (src/channels/registry.ts).
-    channel: text('channel').$type<Channel>().notNull(),
+    channel: text('channel').notNull(),
     reason: text('reason', {
       enum: ['bounced', 'complained', 'subscription-expired', 'bot-blocked', 'webhook-unknown'],
     }).notNull(),
@@ -431,7 +430,7 @@ export const notificationDeliveries = sqliteTable(
       .notNull()
       .references(() => notifications.id, { onDelete: 'cascade' }),
     // A channel of the registry (src/channels/registry.ts).
-    channel: text('channel').$type<Channel>().notNull(),
+    channel: text('channel').notNull(),
     status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
       .notNull()
       .default('PENDING'),

@@ -1,6 +1,6 @@
 // Reads and writes of the notification history: list, get, read flags and statistics. Shared by
 // the endpoints (api/) and the delivery, which reads a notification back once it is sent.
-import { CHANNELS, type Channel } from '../channels/registry.ts'
+import { CHANNELS, isChannel, type Channel } from '../channels/registry.ts'
 import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { idList } from '../db/id-list.ts'
@@ -150,7 +150,7 @@ export async function notificationStats(db: Db, scope: Scope) {
       .groupBy(notificationDeliveries.channel),
   ])
   const byChannel = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Record<Channel, number>
-  for (const c of channels) byChannel[c.channel] = c.n
+  for (const c of channels) if (isChannel(c.channel)) byChannel[c.channel] = c.n
   const byType: Record<string, number> = Object.fromEntries(NOTIFICATION_TYPES.map((t) => [t, 0]))
   for (const t of types) byType[t.type] = t.n
   return {

@@ -4,7 +4,7 @@
 // channel on again.
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
-import { BLOCKABLE_CHANNELS, channelModule, type Channel } from '../channels/registry.ts'
+import { BLOCKABLE_CHANNELS, channelModule, isChannel, type Channel } from '../channels/registry.ts'
 import type { Db } from '../db/client.ts'
 import { channelBlocks, pushSubscriptions, users } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
@@ -142,6 +142,7 @@ export interface ChannelBlockView {
 export function channelStatusOf(rows: readonly ChannelBlockRow[]) {
   const status: Partial<Record<BlockedChannel, ChannelBlockView>> = {}
   for (const row of rows) {
+    if (!isChannel(row.channel)) continue
     status[row.channel] = { blocked: true, reason: row.reason, since: toIso(row.blockedAt) }
   }
   return status
