@@ -6,10 +6,13 @@ import { cruise } from 'dependency-cruiser'
 const require = createRequire(import.meta.url)
 const config = require('../.dependency-cruiser.cjs')
 
-const folderOf = (path) => {
-  const match = /^src\/([^/]+)(\/|$)/.exec(path)
-  return match ? match[1] : undefined
-}
+// A layer's place: a folder under src/, or a part of every channel's folder (channels/[^/]+/flow);
+// the nested parts are tried first.
+const places = config.layers
+  .flatMap((layer) => layer.paths)
+  .sort((a, b) => b.length - a.length)
+  .map((place) => ({ place, re: new RegExp(`^src/${place}(/|$)`) }))
+const folderOf = (path) => places.find(({ re }) => re.test(path))?.place
 
 const { output } = await cruise(['src'], { ...config.options, validate: false })
 const graph = new Map()

@@ -7,7 +7,7 @@ import { readOutbox } from '../src/channels/outbox.ts'
 import type { Env } from '../src/env.ts'
 import { sha256Hex } from '../src/lib/crypto.ts'
 import { LINK_TOKEN_TTL_MS } from '../src/users/telegram-links.ts'
-import { REPLIES } from '../src/users/telegram-bot.ts'
+import { REPLIES } from '../src/channels/telegram/flow/bot.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
   consume,

@@ -26,7 +26,7 @@ import { phoneForm } from './settings-phone.tsx'
 import { settingsPhoneRoutes } from './settings-phone-routes.tsx'
 import { settingsPushRoutes } from './settings-push-routes.ts'
 import { quietHoursForm } from './settings-quiet-hours.tsx'
-import { settingsTelegramRoutes } from './settings-telegram-routes.tsx'
+import { settingsTelegramRoutes } from '../../channels/telegram/web/settings-routes.tsx'
 import { WEBHOOK_SETTINGS } from './settings-webhook.tsx'
 import { currentWebSession, requireWebUser } from './web-session.ts'
 

@@ -1,8 +1,8 @@
 // What the bot does with a message it is sent: `/start <token>` links the chat to the token's
 // account, `/stop` unlinks it; the answer is the reply to send to the chat, or none.
-import type { Db } from '../db/client.ts'
-import { linkChat, unlinkChat } from './telegram-chat.ts'
-import { linkTokenHash } from './telegram-links.ts'
+import type { Db } from '../../../db/client.ts'
+import { linkChat, unlinkChat } from '../../../users/telegram-chat.ts'
+import { linkTokenHash } from '../../../users/telegram-links.ts'
 
 // `/start@MyBot <token>` is what a group or a client that names the bot sends.
 const START = /^\/start(?:@\w+)?(?:\s+(\S+))?\s*$/

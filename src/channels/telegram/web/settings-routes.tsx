@@ -1,18 +1,18 @@
 // POST /app/settings/telegram/link and /telegram/unlink: a one-time deep link to the bot (shown on
 // the page once, never in a URL) and unlinking, through the functions of POST /users/telegram/link
 // and DELETE /users/telegram.
-import { telegramProvider } from '../../channels/telegram/bot-api.ts'
-import { createDb } from '../../db/client.ts'
-import { settings } from '../../env.ts'
-import { createRouter } from '../../http/router.ts'
-import { notFound } from '../../lib/errors.ts'
-import { unlinkUser } from '../../users/telegram-chat.ts'
-import { issueTelegramLink } from '../../users/telegram-links.ts'
-import { requireCsrf } from './csrf.ts'
-import { backTo, settingsAnswer } from './settings-answer.tsx'
-import { buttonFormErrors, formError, submittedFields } from './settings-form.ts'
-import { TELEGRAM_FORMS } from './settings-telegram.tsx'
-import { currentWebSession, requireWebUser } from './web-session.ts'
+import { telegramProvider } from '../bot-api.ts'
+import { createDb } from '../../../db/client.ts'
+import { settings } from '../../../env.ts'
+import { createRouter } from '../../../http/router.ts'
+import { notFound } from '../../../lib/errors.ts'
+import { unlinkUser } from '../../../users/telegram-chat.ts'
+import { issueTelegramLink } from '../../../users/telegram-links.ts'
+import { requireCsrf } from '../../../web/app/csrf.ts'
+import { backTo, settingsAnswer } from '../../../web/app/settings-answer.tsx'
+import { buttonFormErrors, formError, submittedFields } from '../../../web/app/settings-form.ts'
+import { TELEGRAM_FORMS } from './settings-section.tsx'
+import { currentWebSession, requireWebUser } from '../../../web/app/web-session.ts'
 
 export const settingsTelegramRoutes = createRouter()
 

@@ -2,22 +2,18 @@
 // setWebhook. /start and /stop act; everything else is acknowledged and ignored.
 import { createRoute } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.ts'
-import { sendTelegram } from '../channels/telegram/bot-api.ts'
-import { createDb } from '../db/client.ts'
-import { settings } from '../env.ts'
-import { defer } from '../http/defer.ts'
-import { createRouter } from '../http/router.ts'
-import { sha256Hex, timingSafeEqualText } from '../lib/crypto.ts'
-import { ApiError, unauthorized } from '../lib/errors.ts'
-import { log } from '../lib/log.ts'
-import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
-import { handleBotMessage } from './telegram-bot.ts'
-import {
-  TelegramAckSchema,
-  TelegramUpdateSchema,
-  TelegramWebhookHeaders,
-} from './telegram-schemas.ts'
+import type { AppEnv } from '../../../app-env.ts'
+import { sendTelegram } from '../bot-api.ts'
+import { createDb } from '../../../db/client.ts'
+import { settings } from '../../../env.ts'
+import { defer } from '../../../http/defer.ts'
+import { createRouter } from '../../../http/router.ts'
+import { sha256Hex, timingSafeEqualText } from '../../../lib/crypto.ts'
+import { ApiError, unauthorized } from '../../../lib/errors.ts'
+import { log } from '../../../lib/log.ts'
+import { errorResponse, json, jsonBody } from '../../../lib/openapi.ts'
+import { handleBotMessage } from './bot.ts'
+import { TelegramAckSchema, TelegramUpdateSchema, TelegramWebhookHeaders } from './schemas.ts'
 
 const SECRET_HEADER = 'X-Telegram-Bot-Api-Secret-Token'
 

@@ -1,15 +1,15 @@
 // POST /users/telegram/link and DELETE /users/telegram: the signed-in user gets a one-time deep
 // link to the bot, or unlinks their chat.
-import { createDb } from '../db/client.ts'
-import { settings } from '../env.ts'
-import { currentUser } from '../http/auth.ts'
-import { createRouter, signedInRoute } from '../http/router.ts'
-import { ApiError, notFound } from '../lib/errors.ts'
-import { errorResponse, json } from '../lib/openapi.ts'
-import { unlinkUser } from './telegram-chat.ts'
-import { issueTelegramLink } from './telegram-links.ts'
-import { TelegramLinkSchema } from './telegram-schemas.ts'
-import { telegramProvider } from '../channels/telegram/bot-api.ts'
+import { createDb } from '../../../db/client.ts'
+import { settings } from '../../../env.ts'
+import { currentUser } from '../../../http/auth.ts'
+import { createRouter, signedInRoute } from '../../../http/router.ts'
+import { ApiError, notFound } from '../../../lib/errors.ts'
+import { errorResponse, json } from '../../../lib/openapi.ts'
+import { unlinkUser } from '../../../users/telegram-chat.ts'
+import { issueTelegramLink } from '../../../users/telegram-links.ts'
+import { TelegramLinkSchema } from './schemas.ts'
+import { telegramProvider } from '../bot-api.ts'
 
 const tags = ['Users']
 
