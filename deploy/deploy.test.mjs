@@ -169,7 +169,7 @@ describe('npm run deploy against the Cloudflare API stand-in', { concurrency: fa
     assert.deepEqual(cf.telegram.webhook.allowedUpdates, ['message'])
     assert.deepEqual(
       cf.telegram.commands.map((c) => c.command),
-      ['start', 'stop'],
+      ['upcoming', 'next', 'start', 'stop', 'help'],
     )
     const setWebhook = callsSince(start).find((c) => c.bot === 'setWebhook')
     assert.ok(cf.calls.indexOf(setWebhook) > cf.calls.indexOf(uploads[0]))

@@ -37,6 +37,7 @@ import { UNSUBSCRIBE_PATH } from './users/unsubscribe-link.ts'
 import { unsubscribeRoutes } from './users/unsubscribe-routes.ts'
 import { telegramUserRoutes } from './channels/telegram/flow/link-routes.ts'
 import { telegramWebhookRoutes } from './channels/telegram/flow/webhook-routes.ts'
+import { discordInteractionRoutes } from './channels/discord/flow/interaction-routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { contestSubscriptionRoutes } from './users/subscription-routes.ts'
 import { appPageHeaders, limitsAsPages } from './web/app/page-answers.tsx'
@@ -148,6 +149,8 @@ export function createApp(options: AppOptions) {
   app.route('/providers', providerEventRoutes)
   // The Telegram bot's webhook: signed with the secret given to setWebhook.
   app.route('/telegram', telegramWebhookRoutes)
+  // The Discord application's interactions: signed by Discord with Ed25519.
+  app.route('/discord', discordInteractionRoutes)
   // The second API area: same users, same tokens, same base address.
   app.route('/contact', contactRoutes)
   app.route('/admin', adminRoutes)

@@ -26,6 +26,10 @@ interface Secrets {
   TELEGRAM_WEBHOOK_SECRET?: string
   TELEGRAM_API_URL?: string
   DISCORD_ENABLED?: string
+  DISCORD_APPLICATION_ID?: string
+  DISCORD_PUBLIC_KEY?: string
+  DISCORD_BOT_TOKEN?: string
+  DISCORD_API_URL?: string
   SLACK_ENABLED?: string
   GOOGLE_CLIENT_ID?: string
   GOOGLE_CLIENT_SECRET?: string
@@ -137,6 +141,12 @@ const settingsSchema = z.object({
   TELEGRAM_API_URL: z.string().default('https://api.telegram.org'),
   // Discord webhooks need no credentials of ours; this turns the channel off (abuse, an outage).
   DISCORD_ENABLED: bool.default(true),
+  // The Discord application (its slash commands over HTTP interactions): the id and the hex public
+  // key the Developer Portal shows, the bot's token, and the API (a stand-in in tests).
+  DISCORD_APPLICATION_ID: optional,
+  DISCORD_PUBLIC_KEY: optional,
+  DISCORD_BOT_TOKEN: optional,
+  DISCORD_API_URL: z.string().default('https://discord.com/api/v10'),
   SLACK_ENABLED: bool.default(true),
   // Sign in with Google: the OAuth client, and Google's endpoints (overridable so a loopback
   // stand-in can play Google). Without the client id and secret the routes answer 503.

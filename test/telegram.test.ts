@@ -29,15 +29,22 @@ const SEND_PATH = `/telegram/bot${PROVIDERS.TELEGRAM_BOT_TOKEN}/sendMessage`
 let updateId = 1000
 let nextChat = 7_000_000_001
 
-/** An Update as Telegram posts it: a private chat's text message, with fields the bot ignores. */
+/**
+ * An Update as Telegram posts it: a text message in a private chat (or, with a negative id, a
+ * supergroup), with fields the bot ignores.
+ */
 function update(chatId: number, text: string) {
+  const chat =
+    chatId < 0
+      ? { id: chatId, type: 'supergroup', title: 'CP Club' }
+      : { id: chatId, type: 'private', first_name: 'Ada' }
   return {
     update_id: ++updateId,
     message: {
       message_id: updateId,
       date: Math.floor(Date.now() / 1000),
-      from: { id: chatId, is_bot: false, first_name: 'Ada', language_code: 'en' },
-      chat: { id: chatId, type: 'private', first_name: 'Ada' },
+      from: { id: Math.abs(chatId) + 1, is_bot: false, first_name: 'Ada', language_code: 'en' },
+      chat,
       text,
     },
   }
@@ -205,6 +212,71 @@ describe('linking a chat', () => {
     expect((await webhook(update(8181, 'hello'), e)).status).toBe(200)
     expect(await sentMessages()).toEqual([])
     expect((await webhook({ message: { text: '/stop' } }, e)).status).toBe(400)
+  })
+})
+
+describe('the bot’s commands, in a private chat and a group', () => {
+  const PRIVATE = 9_100_000_001
+  const GROUP = -1_009_100_000_001
+
+  beforeEach(async () => {
+    await env.DB.prepare('DELETE FROM contests').run()
+  })
+
+  const replyTo = async (chatId: number, text: string) => {
+    await standIn.reset()
+    expect((await webhook(update(chatId, text), testEnv())).status).toBe(200)
+    return (await sentMessages()).map((m) => m.text as string)
+  }
+
+  it('/upcoming lists the next contests, soonest first, linked, with their start in UTC', async () => {
+    await addContests([
+      contest(30, { name: 'Round <Two>', websiteUrl: 'https://codeforces.com/contest/2' }),
+      contest(5, { name: 'Round One', websiteUrl: 'https://codeforces.com/contest/1' }),
+      contest(-1, { name: 'Running now' }),
+    ])
+    for (const [chat, text] of [
+      [PRIVATE, '/upcoming'],
+      [GROUP, '/upcoming@ContestAlertTestBot'],
+    ] as const) {
+      const [reply] = await replyTo(chat, text)
+      expect(reply.startsWith('<b>Upcoming contests</b>')).toBe(true)
+      const one = reply.indexOf('<a href="https://codeforces.com/contest/1">Round One</a>')
+      const two = reply.indexOf('Round &lt;Two&gt;')
+      expect(one).toBeGreaterThan(0)
+      expect(two).toBeGreaterThan(one)
+      expect(reply).toMatch(/UTC, in about 5 hours/)
+      expect(reply).not.toContain('Running now')
+    }
+  })
+
+  it('/next and /upcoming <platform> narrow the list; an unknown platform is named back', async () => {
+    await addContests([
+      contest(5, { platform: 'atcoder', type: 'ABC', name: 'ABC 500' }),
+      contest(8, { platform: 'atcoder', type: 'ARC', name: 'ARC 300' }),
+      contest(2, { name: 'Round Soon' }),
+    ])
+    const [next] = await replyTo(GROUP, '/next@ContestAlertTestBot')
+    expect(next).toContain('Round Soon')
+    expect(next).not.toContain('ABC 500')
+    const [atcoder] = await replyTo(PRIVATE, '/upcoming AtCoder')
+    expect(atcoder.startsWith('<b>Upcoming AtCoder contests</b>')).toBe(true)
+    expect(atcoder).toContain('ARC 300')
+    expect(atcoder).not.toContain('Round Soon')
+    expect(await replyTo(PRIVATE, '/next leetcode')).toEqual([
+      'No upcoming LeetCode contests in the catalogue.',
+    ])
+    expect(await replyTo(GROUP, '/upcoming nosuchjudge')).toEqual([
+      'No platform is called nosuchjudge. /help lists them.',
+    ])
+  })
+
+  it('/help lists the commands; a command for another bot, or none, gets no reply', async () => {
+    expect(await replyTo(PRIVATE, '/help')).toEqual([REPLIES.help])
+    expect(await replyTo(GROUP, '/help@ContestAlertTestBot')).toEqual([REPLIES.help])
+    expect(await replyTo(GROUP, '/upcoming@SomeOtherBot')).toEqual([])
+    expect(await replyTo(GROUP, 'upcoming contests anyone?')).toEqual([])
+    expect(await replyTo(PRIVATE, '/nosuchcommand')).toEqual([])
   })
 })
 

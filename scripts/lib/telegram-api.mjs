@@ -2,16 +2,19 @@
 // secret token) and the commands Telegram's clients offer. Used by `npm run telegram:webhook` and
 // `npm run deploy`; TELEGRAM_API_URL points them at a stand-in.
 
-/** The commands the bot answers (src/users/telegram-bot.ts). */
+/** The commands the bot answers (src/channels/telegram/flow/bot.ts). */
 export const BOT_COMMANDS = [
+  { command: 'upcoming', description: 'The next contests (optionally of one platform)' },
+  { command: 'next', description: 'The next contest (optionally of one platform)' },
   {
     command: 'start',
     description: 'Link this chat to your account (from the link in your profile)',
   },
   { command: 'stop', description: 'Stop contest reminders in this chat' },
+  { command: 'help', description: 'What the bot answers' },
 ]
 
-/** Only messages: /start and /stop are all the bot reads. */
+/** Only messages: commands are all the bot reads. */
 export const ALLOWED_UPDATES = ['message']
 
 export const webhookUrl = (appUrl) => `${appUrl.replace(/\/+$/, '')}/telegram/webhook`

@@ -32,13 +32,19 @@ export async function findContest(db: Db, id: string): Promise<ContestRow | unde
   return db.select().from(contests).where(eq(contests.id, id)).get()
 }
 
-export function listUpcoming(db: Db, platform: Platform | undefined, now: number) {
+/** The next `limit` contests to start, of one platform or of all (also the bots' answers). */
+export function listUpcoming(
+  db: Db,
+  platform: Platform | undefined,
+  now: number,
+  limit = LIST_LIMIT,
+) {
   return db
     .select()
     .from(contests)
     .where(and(active, gt(contests.startTime, now), platformIs(platform)))
     .orderBy(asc(contests.startTime))
-    .limit(LIST_LIMIT)
+    .limit(limit)
 }
 
 export function listRunning(db: Db, platform: Platform | undefined, now: number) {

@@ -113,10 +113,15 @@ export const RULES = {
 const EXEMPT_PATHS = new Set(['/contests/health'])
 
 // Webhooks our providers send, each checked against a secret before anything else is read:
-// Resend's (Svix-signed) events and Telegram's updates. They come as fast as our own sends make
+// Resend's (Svix-signed) events, Telegram's updates and Discord's (Ed25519-signed) interactions.
+// They come as fast as our own sends make
 // events, from a few addresses, so the anonymous window (100 per 15 minutes per address) would
 // refuse most of a large send's deliveries and bounces.
-const SIGNED_WEBHOOK_PATHS = new Set(['/providers/resend/events', '/telegram/webhook'])
+const SIGNED_WEBHOOK_PATHS = new Set([
+  '/providers/resend/events',
+  '/telegram/webhook',
+  '/discord/interactions',
+])
 
 /** The email of a JSON body, normalised, as the counter of an account. */
 export async function bodyEmail(c: Context<AppEnv>): Promise<string | undefined> {

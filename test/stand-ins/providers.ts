@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { createClistStandIn, type ClistSettings } from './clist.ts'
+import { createDiscordApiStandIn } from './discord-api.ts'
 import type { GoogleProfile } from './google-client.ts'
 import { createGoogleStandIn } from './google.ts'
 import { createResendStandIn } from './resend.ts'
@@ -129,6 +130,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
   const google = createGoogleStandIn()
   const resend = createResendStandIn()
   const clist = createClistStandIn()
+  const discordApi = createDiscordApiStandIn()
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in')
@@ -152,6 +154,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
         google.reset()
         resend.reset()
         clist.reset()
+        discordApi.reset()
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'script') {
@@ -196,6 +199,10 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       return send(response)
     }
     const method = req.method ?? 'GET'
+    if (url.pathname.startsWith('/discord/api/v10/')) {
+      const answer = discordApi.respond(method, url.pathname, headers, body)
+      if (answer) return send(answer)
+    }
     if (url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))
     if (url.pathname.startsWith('/slack/')) return send(slackResponse(method, url.pathname, body))
     if (url.pathname.startsWith('/clist/')) return send(clist.respond(method, url, headers))

@@ -1,12 +1,19 @@
-// What the bot does with a message it is sent: `/start <token>` links the chat to the token's
-// account, `/stop` unlinks it; the answer is the reply to send to the chat, or none.
+// What the bot does with a command it is sent, in a private chat or a group: `/start <token>` links
+// the chat to the token's account and `/stop` unlinks it; `/upcoming [platform]` and `/next
+// [platform]` answer from the catalogue; `/help` lists them. The answer is the reply to send, or
+// none (a command for another bot, or no command at all).
+import { listUpcoming } from '../../../contests/queries.ts'
 import type { Db } from '../../../db/client.ts'
+import { isPlatform, platformName, PLATFORMS, type Platform } from '../../../platforms/registry.ts'
 import { linkChat, unlinkChat } from '../../../users/telegram-chat.ts'
 import { linkTokenHash } from '../../../users/telegram-links.ts'
+import { contestListText } from './contest-list.ts'
 
-// `/start@MyBot <token>` is what a group or a client that names the bot sends.
-const START = /^\/start(?:@\w+)?(?:\s+(\S+))?\s*$/
-const STOP = /^\/stop(?:@\w+)?\s*$/
+// `/upcoming@MyBot codeforces`: a group, or a client that names the bot, adds its @username.
+const COMMAND = /^\/([a-z_]+)(?:@(\w+))?(?:\s+([\s\S]*))?$/i
+
+// How many contests /upcoming lists: enough for a week, short enough to read in a chat.
+const UPCOMING_LIMIT = 10
 
 export const REPLIES = {
   linked:
@@ -17,28 +24,65 @@ export const REPLIES = {
     '(links last 15 minutes).',
   stopped: 'Unlinked: no more contest reminders in this chat. Link it again from your profile.',
   notLinked: 'This chat is not linked to an account.',
+  help:
+    'Contest Alert Service\n\n' +
+    '/upcoming [platform] – the next contests, of every platform or one\n' +
+    '/next [platform] – the next contest\n' +
+    '/stop – no more reminders in this chat\n' +
+    '/help – this list\n\n' +
+    `Platforms: ${PLATFORMS.join(', ')}`,
 } as const
 
 export interface BotMessage {
   chatId: string
   text: string | undefined
+  /** The bot's own @username: a command naming another bot is not for it. */
+  botUsername?: string
 }
 
-/** Acts on the message and says what to reply; other messages get no reply. */
+/** The platform a command's argument names, or why it names none. */
+function platformOf(arg: string): { platform?: Platform; refused?: string } {
+  const word = arg.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
+  if (word === '') return {}
+  return isPlatform(word)
+    ? { platform: word }
+    : { refused: `No platform is called ${word}. /help lists them.` }
+}
+
+async function upcoming(db: Db, arg: string, limit: number, now: number) {
+  const { platform, refused } = platformOf(arg)
+  if (refused) return refused
+  const rows = await listUpcoming(db, platform, now, limit)
+  const what = platform ? `${platformName(platform)} contests` : 'contests'
+  const title = limit === 1 ? `Next of the ${what}` : `Upcoming ${what}`
+  return contestListText(title, rows, `No upcoming ${what} in the catalogue.`, now)
+}
+
+/** Acts on the command and says what to reply; other messages get no reply. */
 export async function handleBotMessage(
   db: Db,
   message: BotMessage,
   now: number,
 ): Promise<string | undefined> {
-  const text = message.text?.trim() ?? ''
-  const start = START.exec(text)
-  if (start) {
-    const hash = start[1] ? await linkTokenHash(start[1]) : undefined
-    const linked = hash ? await linkChat(db, hash, message.chatId, now) : undefined
-    return linked ? REPLIES.linked : REPLIES.expired
-  }
-  if (STOP.test(text)) {
-    return (await unlinkChat(db, message.chatId, now)) ? REPLIES.stopped : REPLIES.notLinked
+  const match = COMMAND.exec(message.text?.trim() ?? '')
+  if (!match) return undefined
+  const [, name, addressee, arg = ''] = match
+  if (addressee && addressee.toLowerCase() !== message.botUsername?.toLowerCase()) return undefined
+  switch (name.toLowerCase()) {
+    case 'start': {
+      const token = arg.trim().split(/\s+/)[0]
+      const hash = token ? await linkTokenHash(token) : undefined
+      const linked = hash ? await linkChat(db, hash, message.chatId, now) : undefined
+      return linked ? REPLIES.linked : REPLIES.expired
+    }
+    case 'stop':
+      return (await unlinkChat(db, message.chatId, now)) ? REPLIES.stopped : REPLIES.notLinked
+    case 'upcoming':
+      return upcoming(db, arg, UPCOMING_LIMIT, now)
+    case 'next':
+      return upcoming(db, arg, 1, now)
+    case 'help':
+      return REPLIES.help
   }
   return undefined
 }

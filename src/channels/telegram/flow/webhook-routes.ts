@@ -1,5 +1,5 @@
 // POST /telegram/webhook: the updates Telegram pushes to the bot, signed with the secret given to
-// setWebhook. /start and /stop act; everything else is acknowledged and ignored.
+// setWebhook. The bot's commands (bot.ts) are answered; everything else is acknowledged and ignored.
 import { createRoute } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../../app-env.ts'
@@ -34,7 +34,8 @@ const webhook = createRoute({
   method: 'post',
   path: '/webhook',
   tags: ['Telegram'],
-  summary: 'Telegram bot webhook: `/start <token>` links the chat, `/stop` unlinks it',
+  summary:
+    'Telegram bot webhook: `/start <token>` links the chat, `/stop` unlinks it, `/upcoming`, `/next` and `/help` answer',
   middleware: [telegramSecret] as const,
   request: { headers: TelegramWebhookHeaders, ...jsonBody(TelegramUpdateSchema) },
   responses: {
@@ -53,7 +54,7 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
     const chatId = String(message.chat.id)
     const reply = await handleBotMessage(
       createDb(c.env.DB),
-      { chatId, text: message.text },
+      { chatId, text: message.text, botUsername: settings(c.env).TELEGRAM_BOT_USERNAME },
       Date.now(),
     )
     // After the answer: Telegram waits for it, and retries an update that is slow to answer.

@@ -1,0 +1,151 @@
+// The Discord application over HTTP interactions (mounted at /discord): POST /interactions takes
+// what Discord sends when someone uses a slash command, signed with Ed25519 (a bad or missing
+// signature is 401, as Discord's own check of the endpoint expects), and GET / says whether the
+// application is set up here and how a server adds it. Without DISCORD_APPLICATION_ID and a
+// well-formed DISCORD_PUBLIC_KEY the interactions answer 404 and GET / says `enabled: false`.
+import { createRoute, z } from '@hono/zod-openapi'
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../../../app-env.ts'
+import { listUpcoming } from '../../../contests/queries.ts'
+import { createDb } from '../../../db/client.ts'
+import { settings, type Env } from '../../../env.ts'
+import { renderNotFound } from '../../../http/errors.ts'
+import { createRouter } from '../../../http/router.ts'
+import { unauthorized } from '../../../lib/errors.ts'
+import { errorResponse, json } from '../../../lib/openapi.ts'
+import { isPlatform } from '../../../platforms/registry.ts'
+import { CONTESTS_COMMAND, PLATFORM_OPTION } from '../commands.ts'
+import { checkInteractionSignature, isPublicKeyHex } from '../interaction-signature.ts'
+import { upcomingEmbed } from './contest-list.ts'
+
+// Interaction and response types (Discord's numbers).
+const PING = 1
+const APPLICATION_COMMAND = 2
+const PONG = 1
+const CHANNEL_MESSAGE = 4
+const EPHEMERAL = 1 << 6
+// How many contests /contests upcoming lists: enough for a week, short enough to read.
+const UPCOMING_LIMIT = 10
+
+/** The application, when this deployment has one. */
+function application(env: Env) {
+  const s = settings(env)
+  if (!s.DISCORD_APPLICATION_ID || !isPublicKeyHex(s.DISCORD_PUBLIC_KEY)) return undefined
+  return { id: s.DISCORD_APPLICATION_ID, publicKey: s.DISCORD_PUBLIC_KEY }
+}
+
+const signed: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const app = application(c.env)
+  if (!app) return renderNotFound(c)
+  const check = await checkInteractionSignature(
+    app.publicKey,
+    c.req.header('X-Signature-Ed25519'),
+    c.req.header('X-Signature-Timestamp'),
+    await c.req.text(),
+    Date.now(),
+  )
+  if (check !== 'ok') throw unauthorized('Invalid request signature')
+  await next()
+}
+
+// Discord's payloads carry many fields and gain more; only those read here are checked.
+interface CommandOption {
+  name: string
+  value?: unknown
+  options?: CommandOption[]
+}
+const Option: z.ZodType<CommandOption> = z.lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    value: z.unknown().optional(),
+    options: z.array(Option).optional(),
+  }),
+)
+const Interaction = z.looseObject({
+  type: z.number(),
+  data: z.looseObject({ name: z.string(), options: z.array(Option).optional() }).optional(),
+})
+
+const InteractionResponseSchema = z
+  .object({ type: z.number(), data: z.record(z.string(), z.unknown()).optional() })
+  .openapi('DiscordInteractionResponse')
+
+const interactions = createRoute({
+  method: 'post',
+  path: '/interactions',
+  tags: ['Discord'],
+  summary: 'Discord interactions: PING and the /contests command, signed by Discord (Ed25519)',
+  description:
+    'The body is Discord’s interaction object, checked against X-Signature-Ed25519 over ' +
+    'X-Signature-Timestamp and the raw body with DISCORD_PUBLIC_KEY.',
+  middleware: [signed] as const,
+  responses: {
+    200: json(InteractionResponseSchema, 'The interaction’s response'),
+    400: errorResponse('Not an interaction'),
+    401: errorResponse('Bad, missing or stale signature'),
+    404: errorResponse('The Discord application is not set up here'),
+  },
+})
+
+const DiscordStatusSchema = z
+  .object({
+    enabled: z.boolean(),
+    applicationId: z.string().optional(),
+    installUrl: z.string().optional(),
+  })
+  .openapi('DiscordStatus')
+
+const status = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['Discord'],
+  summary: 'Whether the Discord application is set up here, and the link that adds it to a server',
+  responses: { 200: json(DiscordStatusSchema, 'The application’s state') },
+})
+
+const message = (content: string) => ({
+  type: CHANNEL_MESSAGE,
+  data: { content, flags: EPHEMERAL, allowed_mentions: { parse: [] } },
+})
+
+/** What the bot answers a command with. */
+async function answer(c: Context<AppEnv>, data: z.infer<typeof Interaction>['data']) {
+  const sub = data?.name === CONTESTS_COMMAND.name ? data.options?.[0] : undefined
+  if (sub?.name !== 'upcoming') return message('This command is not one the bot knows.')
+  const chosen = sub.options?.find((o) => o.name === PLATFORM_OPTION)
+  const platform = typeof chosen?.value === 'string' ? chosen.value : undefined
+  if (platform !== undefined && !isPlatform(platform)) {
+    return message(`No platform is called ${platform}.`)
+  }
+  const rows = await listUpcoming(createDb(c.env.DB), platform, Date.now(), UPCOMING_LIMIT)
+  return {
+    type: CHANNEL_MESSAGE,
+    data: { embeds: [upcomingEmbed(rows, platform)], allowed_mentions: { parse: [] } },
+  }
+}
+
+export const discordInteractionRoutes = createRouter()
+  .openapi(interactions, async (c) => {
+    // The body the signature was checked over, parsed now.
+    const body = await c.req.text()
+    const parsed = Interaction.safeParse(
+      await Promise.resolve()
+        .then(() => JSON.parse(body))
+        .catch(() => undefined),
+    )
+    if (!parsed.success) {
+      return c.json({ statusCode: 400, message: 'Not an interaction', error: 'Bad Request' }, 400)
+    }
+    const { type, data } = parsed.data
+    if (type === PING) return c.json({ type: PONG }, 200)
+    if (type === APPLICATION_COMMAND) return c.json(await answer(c, data), 200)
+    return c.json(message('The bot does not handle this kind of interaction.'), 200)
+  })
+  .openapi(status, (c) => {
+    const app = application(c.env)
+    if (!app) return c.json({ enabled: false }, 200)
+    // The bot joins with the commands and nothing else (permissions 0); a server grants it the
+    // channels it may post in.
+    const installUrl = `https://discord.com/oauth2/authorize?client_id=${encodeURIComponent(app.id)}&scope=applications.commands+bot&permissions=0`
+    return c.json({ enabled: true, applicationId: app.id, installUrl }, 200)
+  })

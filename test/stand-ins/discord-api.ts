@@ -1,0 +1,64 @@
+// The part of Discord's API (v10) the application's tooling calls, as the provider stand-in serves
+// it under /discord/api/v10: the application's commands, global or of one guild, listed (GET) and
+// replaced in bulk (PUT), for the bot token STAND_IN_BOT_TOKEN only, with Discord's error bodies.
+import type { ScriptedResponse } from './providers.ts'
+
+export const STAND_IN_BOT_TOKEN = 'stand-in-discord-bot-token'
+
+const COMMANDS_PATH = /^\/discord\/api\/v10\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/
+
+interface Command {
+  name: string
+  description: string
+  [field: string]: unknown
+}
+
+export function createDiscordApiStandIn() {
+  // Per application and scope ('' global, else the guild id): the commands Discord keeps.
+  const registered = new Map<string, Command[]>()
+  let nextId = 1_400_000_000_000_000_000n
+
+  function respond(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: string,
+  ): ScriptedResponse | undefined {
+    const match = COMMANDS_PATH.exec(path)
+    if (!match) return undefined
+    if (headers.authorization !== `Bot ${STAND_IN_BOT_TOKEN}`) {
+      return { status: 401, body: { message: '401: Unauthorized', code: 0 } }
+    }
+    const [, application, guild = ''] = match
+    const key = `${application}/${guild}`
+    if (method === 'GET') return { status: 200, body: registered.get(key) ?? [] }
+    if (method !== 'PUT')
+      return { status: 405, body: { message: '405: Method Not Allowed', code: 0 } }
+    let commands: Command[]
+    try {
+      commands = JSON.parse(body) as Command[]
+    } catch {
+      return { status: 400, body: { message: '400: Bad Request', code: 50109 } }
+    }
+    const invalid =
+      !Array.isArray(commands) ||
+      commands.some(
+        (c) =>
+          !/^[-_\p{L}\p{N}]{1,32}$/u.test(c?.name) || !c.description || c.description.length > 100,
+      )
+    if (invalid) {
+      return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } }
+    }
+    const stored = commands.map((c) => ({
+      ...c,
+      id: String(++nextId),
+      application_id: application,
+      ...(guild && { guild_id: guild }),
+      version: String(nextId),
+    }))
+    registered.set(key, stored)
+    return { status: 200, body: stored }
+  }
+
+  return { respond, reset: () => registered.clear() }
+}
