@@ -128,8 +128,6 @@ export interface ChannelModule<
    * every send; undefined when the channel is not available here (no credentials, switched off).
    */
   provider(env: Env): Provider | undefined
-  /** Its name, for health and logs ('resend', 'outbox'...). */
-  providerName(provider: Provider): string
   /** Whether its configuration can work (keys well formed); true when not said. */
   configured?(provider: Provider): boolean
   /** The message for one recipient. */

@@ -51,11 +51,6 @@ export function channelProviders(env: Env): Providers {
   return providers
 }
 
-/** The provider's name per channel ('none' when disabled), as health and logs say it. */
-export function providerNames(providers: Providers): Record<Channel, string> {
-  return perChannel((m, id) => (id in providers ? m.providerName(providers[id]) : 'none'))
-}
-
 /** A channel without a provider is disabled: it is left out of new notifications. */
 export const enabledChannels = (providers: Providers): Record<Channel, boolean> =>
   perChannel((_, id) => id in providers)

@@ -54,7 +54,6 @@ export const discord = defineChannel({
     const kind = discordProvider(env)
     return kind === 'none' ? undefined : { env, kind }
   },
-  providerName: (p) => p.kind,
   /** An execute-webhook body: one embed linking the contest, timestamped with its start. */
   render: (t): DiscordMessage => ({
     embeds: [

@@ -3,6 +3,7 @@
 // instead, since it cannot reach Discord.
 import { settings, type Env } from '../../env.ts'
 import { discordWebhookProblem, maskDiscordWebhookUrl } from './webhook-url.ts'
+import { secondsOf } from '../define.ts'
 import { writeOutbox } from '../outbox.ts'
 
 export type DiscordProvider = 'webhook' | 'outbox' | 'none'
@@ -33,12 +34,6 @@ export function discordProvider(env: Env): DiscordProvider {
   const s = settings(env)
   if (!s.DISCORD_ENABLED) return 'none'
   return s.DEV_OUTBOX ? 'outbox' : 'webhook'
-}
-
-/** Seconds as Discord gives them (fractional in the body, whole in the header), rounded up. */
-function secondsOf(value: unknown): number | undefined {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.ceil(n) : undefined
 }
 
 interface DiscordAnswer {

@@ -38,7 +38,6 @@ export const email = defineChannel({
     const kind = emailProvider(env)
     return kind === 'none' ? undefined : { env, kind }
   },
-  providerName: (p) => p.kind,
   render: (t): EmailContent =>
     t.email ?? { subject: t.headline, html: `<p>${t.summary}</p>`, text: t.summary },
   send: async (p, outgoing) => {

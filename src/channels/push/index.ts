@@ -63,7 +63,6 @@ export const push = defineChannel({
     const kind = pushProvider(env)
     return kind === 'none' ? undefined : { env, kind }
   },
-  providerName: (p) => p.kind,
   configured: (p) => p.kind !== 'web-push' || vapidKeysValid(settings(p.env)),
   render: (t): PushMessage => ({
     payload: payloadOf(t),

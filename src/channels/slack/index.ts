@@ -35,7 +35,6 @@ export const slack = defineChannel({
     const kind = slackProvider(env)
     return kind && { env, kind }
   },
-  providerName: (p) => p.kind,
   render: blockKitMessage,
   send: (p, { to, message }) => sendSlack(p.env, p.kind, to, message),
 })

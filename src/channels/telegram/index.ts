@@ -22,7 +22,6 @@ export const telegram = defineChannel({
     const kind = telegramProvider(env)
     return kind === 'none' ? undefined : { env, kind }
   },
-  providerName: (p) => p.kind,
   /** Bot API `parse_mode: HTML`: the headline in bold, the summary, and the contest's link. */
   render: (t) => {
     const link = t.url ? `\n\n<a href="${escapeHtml(t.url)}">Open the contest page</a>` : ''

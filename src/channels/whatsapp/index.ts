@@ -16,7 +16,6 @@ export const whatsapp = defineChannel({
     const kind = whatsappProvider(env)
     return kind === 'none' ? undefined : { env, kind }
   },
-  providerName: (p) => p.kind,
   render: (t) => [t.headline, t.summary],
   send: async (p, { to, message, reference }) =>
     resultOf(await sendWhatsApp(p.env, { to, params: message, reference })),

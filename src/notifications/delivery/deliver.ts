@@ -81,10 +81,11 @@ async function sendBatchOf(requests: readonly SendRequest[]): Promise<SendResult
   }
   const results: SendResult[] = []
   const ready: { index: number; req: SendRequest; outgoing: Outgoing<unknown, unknown> }[] = []
-  for (const [index, req] of requests.entries()) {
-    const built = await outgoingOf(req)
-    if ('refused' in built) results[index] = built.refused
-    else ready.push({ index, req, outgoing: built.outgoing })
+  // Rendered side by side: each email signs its own links.
+  const built = await Promise.all(requests.map(outgoingOf))
+  for (const [index, one] of built.entries()) {
+    if ('refused' in one) results[index] = one.refused
+    else ready.push({ index, req: requests[index], outgoing: one.outgoing })
   }
   const answers =
     ready.length > 0

@@ -111,7 +111,8 @@ export async function settle(
 export async function sendOverChannel(req: SendRequest): Promise<SendResult> {
   const m = channelModule(req.channel)
   const provider = req.providers[req.channel]
-  if (provider === undefined) return notSent('permanent', `The ${m.label} channel is disabled here`)
+  if (provider === undefined)
+    return notSent('permanent', `${m.label} is not available on this server`)
   const ready = await outgoingOf(req)
   if ('refused' in ready) return ready.refused
   const result = await m.send(provider, ready.outgoing)

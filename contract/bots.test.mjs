@@ -1,0 +1,177 @@
+// The bots over HTTP on a running service: the Discord application's interactions, signed with a
+// key pair made for the run (Ed25519 on each runtime's Web Crypto), and the Telegram bot's
+// commands in a group, answered through the Bot API stand-in.
+import assert from 'node:assert/strict'
+import { generateKeyPairSync, sign } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { client, hoursFromNow, verifiedAccount, waitFor } from './http.mjs'
+import { contractSettings, startRuntime } from './runtimes.mjs'
+import { startStandIn } from './stand-in.mjs'
+
+const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
+const ADMIN_EMAIL = 'contract-bots-admin@contract.example.test'
+const APPLICATION_ID = '1300000000000000007'
+const BOT_TOKEN = '700000001:contract-bot-token'
+const BOT_USERNAME = 'ContractAlertBot'
+const WEBHOOK_SECRET = 'contract_bot_secret'
+const FLOW = { timeout: 60_000 }
+
+const keys = generateKeyPairSync('ed25519')
+// The raw 32-byte key is the end of its SPKI encoding.
+const publicHex = keys.publicKey
+  .export({ format: 'der', type: 'spki' })
+  .subarray(-32)
+  .toString('hex')
+
+let dir
+let standIn
+let service
+let api
+let failed = false
+
+/** Discord's headers for `body`, signed now (or at `at`, in seconds). */
+function discordHeaders(body, at = Math.floor(Date.now() / 1000)) {
+  const signature = sign(null, Buffer.from(`${at}${body}`), keys.privateKey).toString('hex')
+  return { 'X-Signature-Ed25519': signature, 'X-Signature-Timestamp': String(at) }
+}
+
+async function interact(payload, { sent = payload, at } = {}) {
+  const res = await fetch(`${service.base}/discord/interactions`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...discordHeaders(JSON.stringify(payload), at) },
+    body: JSON.stringify(sent),
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+function noted(fn) {
+  return async (t) => {
+    try {
+      await fn(t)
+    } catch (error) {
+      failed = true
+      throw error
+    }
+  }
+}
+
+describe(`contract bots (${RUNTIME})`, () => {
+  before(
+    async () => {
+      try {
+        dir = await mkdtemp(join(tmpdir(), 'contract-bots-'))
+        standIn = await startStandIn()
+        const settings = {
+          ...contractSettings({
+            standInUrl: standIn.url,
+            adminEmail: ADMIN_EMAIL,
+            contactEmail: 'operators@contract.example.test',
+          }),
+          DISCORD_APPLICATION_ID: APPLICATION_ID,
+          DISCORD_PUBLIC_KEY: publicHex,
+          TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+          TELEGRAM_BOT_USERNAME: BOT_USERNAME,
+          TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          TELEGRAM_API_URL: `${standIn.url}/telegram`,
+        }
+        service = await startRuntime(RUNTIME, { dir, settings })
+        api = client(service.base)
+        const admin = await verifiedAccount(api, standIn, {
+          email: ADMIN_EMAIL,
+          password: `pw-${crypto.randomUUID()}`,
+          name: 'Contract Bots Admin',
+        })
+        const added = await api.post(
+          '/contests',
+          {
+            platform: 'atcoder',
+            platformId: 'contract-bots-1',
+            name: 'Contract Bots Contest',
+            type: 'ARC',
+            startTime: hoursFromNow(5),
+            endTime: hoursFromNow(7),
+          },
+          { token: admin.accessToken },
+        )
+        assert.equal(added.status, 201, JSON.stringify(added.body))
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    },
+    { timeout: 120_000 },
+  )
+
+  after(async () => {
+    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
+    await service?.stop()
+    await standIn?.close()
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+
+  test(
+    'Discord: a signed PING is answered, a tampered or stale one refused, /contests upcoming lists',
+    FLOW,
+    noted(async () => {
+      const ping = { type: 1, id: '1', application_id: APPLICATION_ID }
+      assert.deepEqual(await interact(ping), { status: 200, body: { type: 1 } })
+      assert.equal((await interact(ping, { sent: { ...ping, id: '2' } })).status, 401)
+      const stale = await interact(ping, { at: Math.floor(Date.now() / 1000) - 600 })
+      assert.equal(stale.status, 401)
+
+      const upcoming = await interact({
+        type: 2,
+        data: {
+          name: 'contests',
+          options: [
+            {
+              type: 1,
+              name: 'upcoming',
+              options: [{ type: 3, name: 'platform', value: 'atcoder' }],
+            },
+          ],
+        },
+      })
+      assert.equal(upcoming.status, 200)
+      const [embed] = upcoming.body.data.embeds
+      assert.equal(embed.title, 'Upcoming AtCoder contests')
+      assert.match(embed.description, /Contract Bots Contest/)
+
+      const status = await api.get('/discord')
+      assert.equal(status.body.enabled, true)
+      assert.equal(status.body.applicationId, APPLICATION_ID)
+    }),
+  )
+
+  test(
+    'Telegram: /upcoming@bot in a group is answered in that group',
+    FLOW,
+    noted(async () => {
+      const update = {
+        update_id: 1,
+        message: {
+          message_id: 1,
+          date: Math.floor(Date.now() / 1000),
+          from: { id: 501, is_bot: false, first_name: 'Ada' },
+          chat: { id: -1001234567890, type: 'supergroup', title: 'CP Club' },
+          text: `/upcoming@${BOT_USERNAME} atcoder`,
+        },
+      }
+      const res = await api.post('/telegram/webhook', update, {
+        headers: { 'X-Telegram-Bot-Api-Secret-Token': WEBHOOK_SECRET },
+      })
+      assert.equal(res.status, 200)
+      const [sent] = await waitFor('the reply in the group', async () => {
+        const calls = await standIn.requests(`/telegram/bot${BOT_TOKEN}/sendMessage`)
+        return calls.length > 0 && calls
+      })
+      const body = JSON.parse(sent.body)
+      assert.equal(String(body.chat_id), '-1001234567890')
+      assert.match(body.text, /Upcoming AtCoder contests/)
+      assert.match(body.text, /Contract Bots Contest/)
+    }),
+  )
+})
