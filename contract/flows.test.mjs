@@ -2,7 +2,7 @@
 // runtime named by CONTRACT_RUNTIME, `workers` unless set) whose providers and platforms are the
 // loopback stand-in. The areas: a provider outage retried by the queue, catalogue caching, search,
 // sign-up and sessions, the profile, scheduled email reminders, webhooks, calendar feeds (public and
-// private), follow and mute, Discord reminders, sign-in limits and the contact form. Flows run one
+// private), follow and mute, Discord and Slack reminders, sign-in limits and the contact form. Flows run one
 // after another against one fresh service; the transient-failure flow starts first and is finished
 // last, so its one-minute queue retry overlaps the others. Contests within the scheduler's window
 // are never on the default platforms (Codeforces, LeetCode) and never remind a user whose flow is
@@ -657,7 +657,7 @@ describe(`contract (${RUNTIME})`, () => {
   )
 
   test(
-    'a due reminder is posted once to the user’s Discord webhook, as an embed',
+    'a due reminder is posted once to the user’s Discord webhook as an embed, and to Slack as Block Kit',
     FLOW,
     noted(async () => {
       const user = await verifiedAccount(api, standIn, newCredentials('discord'))
@@ -666,6 +666,9 @@ describe(`contract (${RUNTIME})`, () => {
       const id = `${1_100_000_000_000_000_000n + BigInt(Date.now())}`
       const token = `contract_${crypto.randomUUID().replace(/-/g, '')}`
       const webhook = `/discord/api/webhooks/${id}/${token}`
+      // And Slack's (/services/T…/B…/<secret>), one more account being over the suite's budget.
+      const secret = `contract${crypto.randomUUID().replace(/-/g, '')}`
+      const slackHook = `/slack/services/T0CONTRACT/B0CONTRACT/${secret}`
       const prefs = await api.put(
         '/users/profile',
         {
@@ -675,7 +678,8 @@ describe(`contract (${RUNTIME})`, () => {
             contestTypes: ['ARC'],
             notifyBefore: 24,
             discordWebhookUrl: `${standIn.url}${webhook}`,
-            notificationChannels: { email: false, whatsapp: false, discord: true },
+            slackWebhookUrl: `${standIn.url}${slackHook}`,
+            notificationChannels: { email: false, whatsapp: false, discord: true, slack: true },
           },
         },
         { token: user.accessToken },
@@ -683,7 +687,9 @@ describe(`contract (${RUNTIME})`, () => {
       assert.equal(prefs.status, 200, JSON.stringify(prefs.body))
       const profile = await api.get('/users/profile', { token: user.accessToken })
       assert.equal(profile.body.discord.webhookSet, true)
+      assert.equal(profile.body.slack.webhookSet, true)
       assert.ok(!JSON.stringify(profile.body).includes(token), 'the token is never shown')
+      assert.ok(!JSON.stringify(profile.body).includes(secret), 'the secret is never shown')
 
       await addContest({ name: 'Contract Regular Contest', platform: 'atcoder', type: 'ARC' }, 6)
       await service.fireCron(SCHEDULER_CRON)
@@ -700,71 +706,36 @@ describe(`contract (${RUNTIME})`, () => {
       assert.equal(embeds.length, 1)
       assert.match(`${embeds[0].title} ${embeds[0].description}`, /Contract Regular Contest/)
       assert.deepEqual(allowed_mentions, { parse: [] })
-      const notification = await waitFor('the reminder to be SENT', async () => {
+      // SENT once one channel delivered; both deliveries are awaited.
+      const notification = await waitFor('both deliveries to be SENT', async () => {
         const [n] = await notificationsOf(user)
-        return n?.status === 'SENT' && n
+        return n?.deliveryStatus?.every((d) => d.status === 'SENT') && n
       })
       assert.deepEqual(
-        notification.deliveryStatus.map(({ channel, status }) => ({ channel, status })),
-        [{ channel: 'discord', status: 'SENT' }],
+        notification.deliveryStatus
+          .map(({ channel, status }) => ({ channel, status }))
+          .sort((a, b) => a.channel.localeCompare(b.channel)),
+        [
+          { channel: 'discord', status: 'SENT' },
+          { channel: 'slack', status: 'SENT' },
+        ],
       )
       await holds('one Discord post', async () => (await posts()).length === 1)
-    }),
-  )
 
-  test(
-    'a due reminder is posted once to the user’s Slack webhook, as Block Kit',
-    FLOW,
-    noted(async () => {
-      const user = await verifiedAccount(api, standIn, newCredentials('slack'))
-      // Slack's shape (/services/T…/B…/<secret>) at the stand-in, which ALLOW_LOCAL_TARGETS lets
-      // through.
-      const secret = `contract${crypto.randomUUID().replace(/-/g, '')}`
-      const webhook = `/slack/services/T0CONTRACT/B0CONTRACT/${secret}`
-      const prefs = await api.put(
-        '/users/profile',
-        {
-          preferences: {
-            platforms: ['atcoder'],
-            contestTypes: ['AGC'],
-            notifyBefore: 24,
-            slackWebhookUrl: `${standIn.url}${webhook}`,
-            notificationChannels: { email: false, whatsapp: false, slack: true },
-          },
-        },
-        { token: user.accessToken },
-      )
-      assert.equal(prefs.status, 200, JSON.stringify(prefs.body))
-      const profile = await api.get('/users/profile', { token: user.accessToken })
-      assert.equal(profile.body.slack.webhookSet, true)
-      assert.ok(!JSON.stringify(profile.body).includes(secret), 'the secret is never shown')
-
-      await addContest({ name: 'Contract Grand Contest', platform: 'atcoder', type: 'AGC' }, 6)
-      await service.fireCron(SCHEDULER_CRON)
-
-      const posts = async () =>
-        (await standIn.requests(webhook)).filter((r) => r.body.includes('Contract Grand Contest'))
-      const [post] = await waitFor('the Slack post', async () => {
-        const found = await posts()
-        return found.length > 0 && found
-      })
-      assert.equal(post.status, 200)
-      const { text, blocks } = JSON.parse(post.body)
-      assert.match(text, /Contract Grand Contest/)
+      const slackPosts = async () =>
+        (await standIn.requests(slackHook)).filter((r) =>
+          r.body.includes('Contract Regular Contest'),
+        )
+      const [slackPost] = await slackPosts()
+      assert.equal(slackPost.status, 200)
+      const { text, blocks } = JSON.parse(slackPost.body)
+      assert.match(text, /Contract Regular Contest/)
       // The contest's page, when it has one, is a button after these.
       assert.deepEqual(
         blocks.slice(0, 3).map((b) => b.type),
         ['header', 'section', 'context'],
       )
-      const notification = await waitFor('the reminder to be SENT', async () => {
-        const [n] = await notificationsOf(user)
-        return n?.status === 'SENT' && n
-      })
-      assert.deepEqual(
-        notification.deliveryStatus.map(({ channel, status }) => ({ channel, status })),
-        [{ channel: 'slack', status: 'SENT' }],
-      )
-      await holds('one Slack post', async () => (await posts()).length === 1)
+      await holds('one Slack post', async () => (await slackPosts()).length === 1)
     }),
   )
 

@@ -1,0 +1,104 @@
+// Community destinations (community_destinations): subscribed from the chat itself, changed,
+// unsubscribed, and marked dead when the chat service says the bot can never post there again.
+import { and, eq, isNull } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { communityDestinations, type CommunityDestinationRow } from '../db/schema.ts'
+import { newId } from '../lib/ids.ts'
+import { DEFAULT_LEAD_TIMES, type CommunityFilters } from './filters.ts'
+
+export type CommunityChannel = CommunityDestinationRow['channel']
+
+export interface Place {
+  channel: CommunityChannel
+  chatId: string
+  guildId?: string | null
+  title: string
+}
+
+const at = (place: Pick<Place, 'channel' | 'chatId'>) =>
+  and(
+    eq(communityDestinations.channel, place.channel),
+    eq(communityDestinations.chatId, place.chatId),
+  )
+
+export function findDestination(db: Db, place: Pick<Place, 'channel' | 'chatId'>) {
+  return db.select().from(communityDestinations).where(at(place)).get()
+}
+
+/**
+ * Subscribes the place to `platforms` (and, on Discord, a role to mention): a new destination with
+ * the default filters, or the existing one with these platforms, alive again if it was dead.
+ */
+export async function subscribe(
+  db: Db,
+  place: Place,
+  choice: { platforms: string[]; roleId?: string | null; leadTimes?: number[] },
+  now: number,
+): Promise<CommunityDestinationRow> {
+  const [row] = await db
+    .insert(communityDestinations)
+    .values({
+      id: newId(now),
+      channel: place.channel,
+      chatId: place.chatId,
+      guildId: place.guildId ?? null,
+      title: place.title,
+      roleId: choice.roleId ?? null,
+      platforms: choice.platforms,
+      leadTimes: choice.leadTimes ?? DEFAULT_LEAD_TIMES,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [communityDestinations.channel, communityDestinations.chatId],
+      set: {
+        title: place.title,
+        platforms: choice.platforms,
+        ...(choice.roleId !== undefined && { roleId: choice.roleId }),
+        ...(choice.leadTimes && { leadTimes: choice.leadTimes }),
+        deadAt: null,
+        deadReason: null,
+        ownerToldAt: null,
+        updatedAt: now,
+      },
+    })
+    .returning()
+  return row
+}
+
+/** Whether the place had a destination, now gone with its announcements. */
+export async function unsubscribe(db: Db, place: Pick<Place, 'channel' | 'chatId'>) {
+  const gone = await db
+    .delete(communityDestinations)
+    .where(at(place))
+    .returning({ id: communityDestinations.id })
+  return gone.length > 0
+}
+
+/** Replaces the filters sent; undefined when the place has no destination. */
+export async function updateFilters(
+  db: Db,
+  place: Pick<Place, 'channel' | 'chatId'>,
+  filters: Partial<CommunityFilters>,
+  now: number,
+) {
+  const [row] = await db
+    .update(communityDestinations)
+    .set({ ...filters, updatedAt: now })
+    .where(at(place))
+    .returning()
+  return row as CommunityDestinationRow | undefined
+}
+
+/**
+ * Marks the destination dead with the chat service's reason, once: the owner to tell (if it was
+ * claimed) comes back only from the call that marked it.
+ */
+export async function markDead(db: Db, id: string, reason: string, now: number) {
+  const [row] = await db
+    .update(communityDestinations)
+    .set({ deadAt: now, deadReason: reason.slice(0, 300), ownerToldAt: now, updatedAt: now })
+    .where(and(eq(communityDestinations.id, id), isNull(communityDestinations.deadAt)))
+    .returning()
+  return row as CommunityDestinationRow | undefined
+}
