@@ -29,7 +29,11 @@ const LAYERS = [
   { name: 'users', paths: ['users'] },
   { name: 'auth', paths: ['auth'] },
   { name: 'webhooks', paths: ['webhooks'] },
-  { name: 'features', paths: ['notifications', 'sync', 'resources', 'calendar'], siblings: false },
+  {
+    name: 'features',
+    paths: ['notifications', 'sync', 'resources', 'calendar', 'communities'],
+    siblings: false,
+  },
   { name: 'channel flows', paths: [CHANNEL_FLOW] },
   { name: 'account', paths: ['account'] },
   { name: 'admin', paths: ['admin'] },

@@ -166,10 +166,10 @@ describe('npm run deploy against the Cloudflare API stand-in', { concurrency: fa
     // Telegram: the webhook with the Worker's secret, after the upload; the bot's commands.
     assert.equal(cf.telegram.webhook.url, `${url}/telegram/webhook`)
     assert.equal(cf.telegram.webhook.secretToken, secrets.TELEGRAM_WEBHOOK_SECRET)
-    assert.deepEqual(cf.telegram.webhook.allowedUpdates, ['message'])
+    assert.deepEqual(cf.telegram.webhook.allowedUpdates, ['message', 'channel_post'])
     assert.deepEqual(
       cf.telegram.commands.map((c) => c.command),
-      ['upcoming', 'next', 'start', 'stop', 'help'],
+      ['upcoming', 'next', 'subscribe', 'settings', 'unsubscribe', 'start', 'stop', 'help'],
     )
     const setWebhook = callsSince(start).find((c) => c.bot === 'setWebhook')
     assert.ok(cf.calls.indexOf(setWebhook) > cf.calls.indexOf(uploads[0]))

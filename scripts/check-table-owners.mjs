@@ -13,6 +13,8 @@ export const OWNERS = {
   user_platforms: 'users',
   push_subscriptions: 'users',
   channel_blocks: 'users',
+  community_destinations: 'communities',
+  community_announcements: 'communities',
   contest_subscriptions: 'users',
   telegram_links: 'users',
   calendar_feeds: 'calendar',

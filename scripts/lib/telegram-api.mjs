@@ -6,6 +6,9 @@
 export const BOT_COMMANDS = [
   { command: 'upcoming', description: 'The next contests (optionally of one platform)' },
   { command: 'next', description: 'The next contest (optionally of one platform)' },
+  { command: 'subscribe', description: 'Announce contests of these platforms in this chat' },
+  { command: 'settings', description: 'What this chat is told, and how to change it' },
+  { command: 'unsubscribe', description: 'No more contest announcements in this chat' },
   {
     command: 'start',
     description: 'Link this chat to your account (from the link in your profile)',
@@ -14,8 +17,8 @@ export const BOT_COMMANDS = [
   { command: 'help', description: 'What the bot answers' },
 ]
 
-/** Only messages: commands are all the bot reads. */
-export const ALLOWED_UPDATES = ['message']
+/** Messages, and posts in channels: commands are all the bot reads. */
+export const ALLOWED_UPDATES = ['message', 'channel_post']
 
 export const webhookUrl = (appUrl) => `${appUrl.replace(/\/+$/, '')}/telegram/webhook`
 

@@ -21,6 +21,10 @@ const at = (place: Pick<Place, 'channel' | 'chatId'>) =>
     eq(communityDestinations.chatId, place.chatId),
   )
 
+export function findDestinationById(db: Db, id: string) {
+  return db.select().from(communityDestinations).where(eq(communityDestinations.id, id)).get()
+}
+
 export function findDestination(db: Db, place: Pick<Place, 'channel' | 'chatId'>) {
   return db.select().from(communityDestinations).where(at(place)).get()
 }

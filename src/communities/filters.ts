@@ -17,7 +17,9 @@ export const DEFAULT_LEAD_TIMES = [60]
 
 const words = (field: string) =>
   z
-    .array(z.string().trim().min(1).max(MAX_WORD_LENGTH), { error: `${field} must be a list of words` })
+    .array(z.string().trim().min(1).max(MAX_WORD_LENGTH), {
+      error: `${field} must be a list of words`,
+    })
     .max(MAX_WORDS, { error: `${field} takes at most ${MAX_WORDS} words` })
 
 export const CommunityFiltersSchema = z.strictObject({

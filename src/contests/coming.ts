@@ -57,3 +57,15 @@ export async function comingContests(
 ): Promise<ContestRow[]> {
   return (await comingContestsQuery(db, filters, now)) ?? []
 }
+
+/**
+ * A subquery of the active contests starting after `fromParam` and by `untilParam` (SQL
+ * parameters of the caller's statement), with what matching reads of them, for the set-based
+ * statements of other features (community announcements): id, platform, type, its division (or
+ * ''), start_time, duration_minutes and the lower-cased name (ASCII only, as SQLite folds it).
+ */
+export const startingContestsSql = (fromParam: string, untilParam: string) =>
+  `SELECT id, platform, type, coalesce(json_extract(platform_metadata, '$.division'), '') AS division,
+      start_time, duration_minutes, lower(name) AS name
+    FROM contests
+    WHERE is_active = 1 AND start_time > ${fromParam} AND start_time <= ${untilParam}`

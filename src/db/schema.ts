@@ -613,3 +613,93 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_endpoint_created').on(t.endpointId, t.createdAt),
   ],
 )
+
+// A place where a community gathers (a Discord channel, a Telegram group, supergroup or channel,
+// or a private chat) that takes contest announcements with its own filters, set up from the place
+// itself by one of its administrators; an account may claim it and manage it from the web app.
+export const communityDestinations = sqliteTable(
+  'community_destinations',
+  {
+    id: text('id').primaryKey(),
+    // The chat service: 'telegram' or 'discord'.
+    channel: text('channel', { enum: ['telegram', 'discord'] }).notNull(),
+    // Telegram's chat id, or Discord's channel id.
+    chatId: text('chat_id').notNull(),
+    // Discord's server (guild), to list a server's destinations.
+    guildId: text('guild_id'),
+    title: text('title').notNull().default(''),
+    // Discord: the role each announcement mentions (and nothing else).
+    roleId: text('role_id'),
+    platforms: text('platforms', { mode: 'json' }).$type<string[]>().notNull(),
+    contestTypes: text('contest_types', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    // Minutes before the start, one announcement each.
+    leadTimes: text('lead_times', { mode: 'json' })
+      .$type<number[]>()
+      .notNull()
+      .default(sql`'[60]'`),
+    includeWords: text('include_words', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    excludeWords: text('exclude_words', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    minDuration: integer('min_duration'),
+    // The account that claimed it, if any.
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    // Set when the chat service said the bot can never post there again, with its words.
+    deadAt: integer('dead_at'),
+    deadReason: text('dead_reason'),
+    // When the owner was told it is dead: once per death.
+    ownerToldAt: integer('owner_told_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('community_destinations_chat').on(t.channel, t.chatId),
+    index('community_destinations_owner').on(t.ownerId),
+  ],
+)
+
+// One announcement of a contest at one lead time in one community destination: the unique key
+// makes it once, whatever runs or redeliveries race; sent through the notifications queue with the
+// retries of personal reminders.
+export const communityAnnouncements = sqliteTable(
+  'community_announcements',
+  {
+    id: text('id').primaryKey(),
+    destinationId: text('destination_id')
+      .notNull()
+      .references(() => communityDestinations.id, { onDelete: 'cascade' }),
+    contestId: text('contest_id').references(() => contests.id, { onDelete: 'set null' }),
+    // `<start time>:<lead minutes>`, as reminders: a rescheduled contest is announced again.
+    dedupeKey: text('dedupe_key').notNull(),
+    leadMinutes: integer('lead_minutes').notNull(),
+    dueAt: integer('due_at').notNull(),
+    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    providerMessageId: text('provider_message_id'),
+    error: text('error'),
+    queuedAt: integer('queued_at'),
+    claimedUntil: integer('claimed_until'),
+    sentAt: integer('sent_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('community_announcements_once').on(t.destinationId, t.contestId, t.dedupeKey),
+    index('community_announcements_unqueued')
+      .on(t.createdAt)
+      .where(sql`queued_at IS NULL`),
+  ],
+)
+
+export type CommunityDestinationRow = typeof communityDestinations.$inferSelect
+export type CommunityAnnouncementRow = typeof communityAnnouncements.$inferSelect

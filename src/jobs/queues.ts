@@ -1,6 +1,8 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
+import { isAnnouncementMessage } from '../communities/announce.ts'
+import { consumeAnnouncements, consumeDeadAnnouncements } from '../communities/consumer.ts'
 import type { Env } from '../env.ts'
-import type { QueueBatch } from '../ports/queue.ts'
+import type { QueueBatch, QueueMessage } from '../ports/queue.ts'
 import {
   consumeNotificationDeadLetters,
   consumeNotificationQueue,
@@ -10,9 +12,25 @@ import { consumeWebhookDeliveries, failDeadWebhookDeliveries } from '../webhooks
 
 export type Consumer = (batch: QueueBatch, env: Env) => Promise<void>
 
+/**
+ * The notifications queue also carries community announcements (communities/): those go to their
+ * consumer, the rest (fan-out pages, deliveries) to the notifications'.
+ */
+function withAnnouncements(
+  rest: Consumer,
+  announcements: (messages: readonly QueueMessage[], env: Env) => Promise<void>,
+): Consumer {
+  return async (batch, env) => {
+    const mine = batch.messages.filter((m) => isAnnouncementMessage(m.body))
+    const others = batch.messages.filter((m) => !isAnnouncementMessage(m.body))
+    if (mine.length > 0) await announcements(mine, env)
+    if (others.length > 0) await rest({ queue: batch.queue, messages: others }, env)
+  }
+}
+
 const CONSUMERS: Record<string, Consumer> = {
-  notifications: consumeNotificationQueue,
-  'notifications-dlq': consumeNotificationDeadLetters,
+  notifications: withAnnouncements(consumeNotificationQueue, consumeAnnouncements),
+  'notifications-dlq': withAnnouncements(consumeNotificationDeadLetters, consumeDeadAnnouncements),
   webhooks: consumeWebhookDeliveries,
   'webhooks-dlq': failDeadWebhookDeliveries,
   sync: consumeSyncQueue,

@@ -1,5 +1,6 @@
 // The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler,
-// then the webhooks' contest.starting / contest.finished detection.
+// then the community announcements, then the webhooks' contest.starting / contest.finished detection.
+import { announceDue } from '../communities/announce.ts'
 import type { Env } from '../env.ts'
 import { runNotificationScheduler } from '../notifications/scheduling/scheduler.ts'
 import { refreshPhasesJob } from './refresh-phases.ts'
@@ -8,6 +9,7 @@ import { webhookEventsJob } from './webhook-events.ts'
 export async function schedulerJob(env: Env, now: number): Promise<Record<string, number>> {
   const phases = await refreshPhasesJob(env, now)
   const notifications = await runNotificationScheduler(env, now)
+  const announcements = await announceDue(env.DB, env.NOTIFICATIONS_QUEUE, now)
   const webhooks = await webhookEventsJob(env, now)
-  return { ...phases, ...notifications, ...webhooks }
+  return { ...phases, ...notifications, ...announcements, ...webhooks }
 }

@@ -4,7 +4,7 @@ import { contestUrl, formatDuration, platformName } from '../contests/describe.t
 import { platformContestsUrl } from '../platforms/registry.ts'
 import type { ContestRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
-import { formatTime } from '../notifications/kinds/wording.ts'
+import { formatTime } from '../lib/time-words.ts'
 import { contestTypeName } from './contest-type-names.ts'
 
 export interface ContestView {

@@ -1,11 +1,13 @@
-// The part of Discord's API (v10) the application's tooling calls, as the provider stand-in serves
-// it under /discord/api/v10: the application's commands, global or of one guild, listed (GET) and
-// replaced in bulk (PUT), for the bot token STAND_IN_BOT_TOKEN only, with Discord's error bodies.
+// The part of Discord's API (v10) the application calls, as the provider stand-in serves it under
+// /discord/api/v10, for the bot token STAND_IN_BOT_TOKEN only, with Discord's error bodies: the
+// application's commands, global or of one guild, listed (GET) and replaced in bulk (PUT), and
+// messages the bot posts to a channel.
 import type { ScriptedResponse } from './providers.ts'
 
 export const STAND_IN_BOT_TOKEN = 'stand-in-discord-bot-token'
 
 const COMMANDS_PATH = /^\/discord\/api\/v10\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/
+const MESSAGES_PATH = /^\/discord\/api\/v10\/channels\/(\d+)\/messages$/
 
 interface Command {
   name: string
@@ -25,10 +27,13 @@ export function createDiscordApiStandIn() {
     body: string,
   ): ScriptedResponse | undefined {
     const match = COMMANDS_PATH.exec(path)
-    if (!match) return undefined
+    const channel = MESSAGES_PATH.exec(path)
+    if (!match && !channel) return undefined
     if (headers.authorization !== `Bot ${STAND_IN_BOT_TOKEN}`) {
       return { status: 401, body: { message: '401: Unauthorized', code: 0 } }
     }
+    if (channel) return postMessage(channel[1], body)
+    if (!match) return undefined
     const [, application, guild = ''] = match
     const key = `${application}/${guild}`
     if (method === 'GET') return { status: 200, body: registered.get(key) ?? [] }
@@ -58,6 +63,30 @@ export function createDiscordApiStandIn() {
     }))
     registered.set(key, stored)
     return { status: 200, body: stored }
+  }
+
+  function postMessage(channelId: string, body: string): ScriptedResponse {
+    const message = (() => {
+      try {
+        return JSON.parse(body) as { content?: string; embeds?: unknown[] }
+      } catch {
+        return undefined
+      }
+    })()
+    if (!message?.content && !message?.embeds?.length) {
+      return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } }
+    }
+    const id = String(++nextId)
+    return {
+      status: 200,
+      body: {
+        id,
+        channel_id: channelId,
+        type: 0,
+        content: message.content ?? '',
+        embeds: message.embeds ?? [],
+      },
+    }
   }
 
   return { respond, reset: () => registered.clear() }

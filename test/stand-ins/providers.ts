@@ -97,6 +97,12 @@ function telegramResponse(path: string, body: string): ScriptedResponse {
   if (method === 'setWebhook') {
     return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } }
   }
+  if (method === 'getChatMember') {
+    // Everyone is a plain member unless a test scripts an administrator.
+    const asked = safeJson<{ user_id?: number }>(body)
+    const user = { id: asked?.user_id ?? 0, is_bot: false, first_name: 'Member' }
+    return { status: 200, body: { ok: true, result: { status: 'member', user } } }
+  }
   const message = safeJson<{ chat_id?: string | number; text?: string }>(body)
   if (method !== 'sendMessage' || !message?.chat_id || !message.text) {
     return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request' } }

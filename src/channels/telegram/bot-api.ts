@@ -117,3 +117,29 @@ export async function sendTelegram(env: Env, message: TelegramMessage): Promise<
     error: 'The Telegram channel is disabled: TELEGRAM_BOT_TOKEN is not set and DEV_OUTBOX is off',
   }
 }
+
+/**
+ * Whether `userId` administers the group `chatId` (getChatMember: creator or administrator).
+ * Without a bot token (a local run writing to the outbox) nobody can be asked, so everyone is;
+ * an unreachable Bot API answers no.
+ */
+export async function isChatAdmin(env: Env, chatId: string, userId: string): Promise<boolean> {
+  const provider = telegramProvider(env)
+  if (provider === 'outbox') return true
+  if (provider === 'none') return false
+  try {
+    const res = await fetch(botApiUrl(env, 'getChatMember'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ chat_id: chatId, user_id: Number(userId) }),
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    })
+    const data = (await res.json().catch(() => ({}))) as {
+      ok?: unknown
+      result?: { status?: unknown }
+    }
+    return data.ok === true && ['creator', 'administrator'].includes(String(data.result?.status))
+  } catch {
+    return false
+  }
+}

@@ -1,13 +1,16 @@
 // The rules of notification status: the overall status from the channels (DESIGN 9), automatic
 // retry delays, and when a manual retry is allowed.
+import {
+  automaticRetryDelay,
+  MAX_RETRIES,
+  NOTIFICATION_RETRY_DELAYS_SECONDS,
+} from '../../lib/retry-policy.ts'
 
 export const NOTIFICATION_STATUSES = ['PENDING', 'SENT', 'FAILED', 'RETRYING'] as const
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number]
 
-/** Retries per channel in total, automatic and manual together (spec: "3 in total"). */
-export const MAX_RETRIES = 3
-/** Delays before the first, second and third automatic retry (spec: 1, 5 and 15 minutes). */
-export const NOTIFICATION_RETRY_DELAYS_SECONDS = [60, 300, 900] as const
+// The retry policy is shared with community announcements (lib/retry-policy.ts).
+export { automaticRetryDelay, MAX_RETRIES, NOTIFICATION_RETRY_DELAYS_SECONDS }
 
 /**
  * SENT if any channel was delivered; RETRYING while none is delivered and one is retrying;
@@ -34,15 +37,6 @@ export function overallStatusSql(idExpr: string): string {
     WHEN ${any(`+sd.status = 'RETRYING'`)} THEN 'RETRYING'
     WHEN NOT ${any(`+sd.status <> 'FAILED'`)} THEN 'FAILED'
     ELSE 'PENDING' END`
-}
-
-/**
- * Seconds until the next automatic retry of a delivery that failed transiently after
- * `retryCount` retries (automatic and manual together), or undefined when they are used up.
- */
-export function automaticRetryDelay(retryCount: number): number | undefined {
-  if (retryCount < 0 || retryCount >= MAX_RETRIES) return undefined
-  return NOTIFICATION_RETRY_DELAYS_SECONDS[retryCount]
 }
 
 export interface RetryCandidate {

@@ -6,7 +6,7 @@ import { toIso } from '../../lib/time.ts'
 import { ALL_CHANNELS, type NotificationSpec } from '../spec.ts'
 import { contestNoticeKind, noticeSentence, type NoticeWording } from './contest-notice.ts'
 import { reminderPayload } from './reminder.ts'
-import { formatTime } from './wording.ts'
+import { formatTime } from '../../lib/time-words.ts'
 
 const CANCELLATION: NoticeWording = {
   name: 'cancellation',

@@ -13,7 +13,7 @@ import {
   type StoredNotification,
 } from './rendering.ts'
 import { formatDuration } from '../../contests/describe.ts'
-import { formatTime, formatUntil } from './wording.ts'
+import { formatTime, formatUntil } from '../../lib/time-words.ts'
 
 const MUTE_QUESTION = 'Not interested in this contest?'
 

@@ -15,7 +15,7 @@ import {
   type StoredNotification,
 } from './rendering.ts'
 import { platformName } from '../../contests/describe.ts'
-import { formatTime } from './wording.ts'
+import { formatTime } from '../../lib/time-words.ts'
 
 export type DigestFrequency = 'daily' | 'weekly'
 

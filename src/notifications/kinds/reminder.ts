@@ -6,7 +6,7 @@ import { toIso } from '../../lib/time.ts'
 import { ALL_CHANNELS, EMAIL_ONLY, type NotificationSpec } from '../spec.ts'
 import { contestNoticeKind, noticeSentence, type NoticeWording } from './contest-notice.ts'
 import { contestUrl, platformName } from '../../contests/describe.ts'
-import { formatTime, formatUntil } from './wording.ts'
+import { formatTime, formatUntil } from '../../lib/time-words.ts'
 
 const REMINDER: NoticeWording = {
   name: 'reminder',

@@ -7,7 +7,7 @@ import { ALL_CHANNELS, type NotificationSpec } from '../spec.ts'
 import { contestNoticeKind, noticeSentence, type NoticeWording } from './contest-notice.ts'
 import { reminderPayload, reminderSpec } from './reminder.ts'
 import { platformName } from '../../contests/describe.ts'
-import { formatTime, formatUntil } from './wording.ts'
+import { formatTime, formatUntil } from '../../lib/time-words.ts'
 
 const RESCHEDULE: NoticeWording = {
   name: 'reschedule',

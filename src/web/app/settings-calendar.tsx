@@ -2,7 +2,7 @@
 // and follows, with an alarm per reminder time). Only its hash is stored, so the address is shown
 // once, right after it is made; making a new one stops the old one.
 import { toIso } from '../../lib/time.ts'
-import { formatTime } from '../../notifications/kinds/wording.ts'
+import { formatTime } from '../../lib/time-words.ts'
 import { FormErrors } from './form-controls.tsx'
 import { Section, SettingsForm } from './settings-controls.tsx'
 import { editOf, type SectionInput } from './settings-view.ts'

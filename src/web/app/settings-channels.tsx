@@ -9,7 +9,7 @@ import {
   type Channel,
   type WebhookChannel,
 } from '../../channels/registry.ts'
-import { formatTime } from '../../notifications/kinds/wording.ts'
+import { formatTime } from '../../lib/time-words.ts'
 import type { ChannelBlockView } from '../../users/channel-blocks.ts'
 import { Section, SettingsForm } from './settings-controls.tsx'
 import { checkbox, listOf, type SettingsForm as FormSpec, type Submitted } from './settings-form.ts'

@@ -1,12 +1,15 @@
-// What the bot does with a command it is sent, in a private chat or a group: `/start <token>` links
-// the chat to the token's account and `/stop` unlinks it; `/upcoming [platform]` and `/next
-// [platform]` answer from the catalogue; `/help` lists them. The answer is the reply to send, or
-// none (a command for another bot, or no command at all).
+// What the bot does with a command it is sent, in a private chat, a group or a channel: `/start
+// <token>` links the chat to the token's account and `/stop` unlinks it; `/upcoming [platform]` and
+// `/next [platform]` answer from the catalogue; `/subscribe`, `/unsubscribe` and `/settings` manage
+// the chat's community announcements (community-commands.ts); `/help` lists them. The answer is the
+// reply to send, or none (a command for another bot, or no command at all).
 import { listUpcoming } from '../../../contests/queries.ts'
 import type { Db } from '../../../db/client.ts'
+import type { Env } from '../../../env.ts'
 import { isPlatform, platformName, PLATFORMS, type Platform } from '../../../platforms/registry.ts'
 import { linkChat, unlinkChat } from '../../../users/telegram-chat.ts'
 import { linkTokenHash } from '../../../users/telegram-links.ts'
+import { communityCommand, type CommandChat } from './community-commands.ts'
 import { contestListText } from './contest-list.ts'
 
 // `/upcoming@MyBot codeforces`: a group, or a client that names the bot, adds its @username.
@@ -28,13 +31,15 @@ export const REPLIES = {
     'Contest Alert Service\n\n' +
     '/upcoming [platform] – the next contests, of every platform or one\n' +
     '/next [platform] – the next contest\n' +
-    '/stop – no more reminders in this chat\n' +
+    '/subscribe platform… – announce contests of these platforms here (administrators)\n' +
+    '/settings – what is announced here; /settings lead 60 1440 and more change it\n' +
+    '/unsubscribe – no more announcements here\n' +
+    '/stop – no more of your own reminders in this chat\n' +
     '/help – this list\n\n' +
     `Platforms: ${PLATFORMS.join(', ')}`,
 } as const
 
-export interface BotMessage {
-  chatId: string
+export interface BotMessage extends CommandChat {
   text: string | undefined
   /** The bot's own @username: a command naming another bot is not for it. */
   botUsername?: string
@@ -60,6 +65,7 @@ async function upcoming(db: Db, arg: string, limit: number, now: number) {
 
 /** Acts on the command and says what to reply; other messages get no reply. */
 export async function handleBotMessage(
+  env: Env,
   db: Db,
   message: BotMessage,
   now: number,
@@ -84,5 +90,5 @@ export async function handleBotMessage(
     case 'help':
       return REPLIES.help
   }
-  return undefined
+  return communityCommand(env, db, name.toLowerCase(), arg, message, now)
 }

@@ -3,7 +3,7 @@
 import { contestUrl, formatDuration, platformName } from '../../../contests/describe.ts'
 import type { ContestRow } from '../../../db/schema.ts'
 import { escapeHtml } from '../../../lib/html.ts'
-import { formatTime, formatUntil } from '../../../notifications/kinds/wording.ts'
+import { formatTime, formatUntil } from '../../../lib/time-words.ts'
 
 function entry(c: ContestRow, now: number): string {
   const url = contestUrl(c)

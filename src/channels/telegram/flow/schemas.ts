@@ -15,15 +15,22 @@ export const TelegramWebhookHeaders = z.object({
 })
 
 // Telegram's Update is large and grows: unknown keys are accepted, what the bot reads is checked.
+const Message = z.looseObject({
+  chat: z.looseObject({
+    id: z.number().int(),
+    type: z.string().optional(),
+    title: z.string().optional(),
+  }),
+  from: z.looseObject({ id: z.number().int() }).optional(),
+  text: z.string().optional(),
+})
+
 export const TelegramUpdateSchema = z
   .looseObject({
     update_id: z.number().int(),
-    message: z
-      .looseObject({
-        chat: z.looseObject({ id: z.number().int() }),
-        text: z.string().optional(),
-      })
-      .optional(),
+    message: Message.optional(),
+    // A post in a channel the bot administers: its author is the channel itself.
+    channel_post: Message.optional(),
   })
   .openapi('TelegramUpdate')
 

@@ -49,12 +49,21 @@ const webhook = createRoute({
 
 /** Mounted at /telegram. */
 export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) => {
-  const message = c.req.valid('json').message
+  const update = c.req.valid('json')
+  const message = update.message ?? update.channel_post
   if (message) {
     const chatId = String(message.chat.id)
     const reply = await handleBotMessage(
+      c.env,
       createDb(c.env.DB),
-      { chatId, text: message.text, botUsername: settings(c.env).TELEGRAM_BOT_USERNAME },
+      {
+        chatId,
+        type: message.chat.type ?? 'private',
+        title: message.chat.title ?? '',
+        ...(message.from && { fromId: String(message.from.id) }),
+        text: message.text,
+        botUsername: settings(c.env).TELEGRAM_BOT_USERNAME,
+      },
       Date.now(),
     )
     // After the answer: Telegram waits for it, and retries an update that is slow to answer.

@@ -1,6 +1,6 @@
 // The "Telegram" section: whether a chat is linked (never which), a one-time link to the bot
 // (shown once, right after it is made; valid 15 minutes) and unlinking.
-import { formatTime } from '../../../notifications/kinds/wording.ts'
+import { formatTime } from '../../../lib/time-words.ts'
 import { FormErrors } from '../../../web/app/form-controls.tsx'
 import { Section, SettingsForm } from '../../../web/app/settings-controls.tsx'
 import { editOf, type SectionInput } from '../../../web/app/settings-view.ts'

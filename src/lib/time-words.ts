@@ -1,5 +1,5 @@
-// Plain-text wording shared by notification titles and messages: times and time left.
-import { HOUR_MS, MINUTE_MS } from '../../lib/time.ts'
+// Plain-text wording of times and time left, shared by notifications, bots and pages.
+import { HOUR_MS, MINUTE_MS } from './time.ts'
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
 

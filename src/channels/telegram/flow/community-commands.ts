@@ -1,0 +1,148 @@
+// The bot's community commands, in the chat that takes the announcements: `/subscribe
+// <platform…>`, `/unsubscribe` and `/settings [what values…]`. In a group or supergroup only its
+// administrators change anything (getChatMember); in a private chat its one person does, and in a
+// channel only administrators can post at all. `/settings` alone shows what is set, to anyone.
+import {
+  findDestination,
+  subscribe,
+  unsubscribe,
+  updateFilters,
+  type Place,
+} from '../../../communities/destinations.ts'
+import { checkFilters, type CommunityFilters } from '../../../communities/filters.ts'
+import type { Db } from '../../../db/client.ts'
+import type { CommunityDestinationRow } from '../../../db/schema.ts'
+import type { Env } from '../../../env.ts'
+import { isPlatform, platformName, type Platform } from '../../../platforms/registry.ts'
+import { isChatAdmin } from '../bot-api.ts'
+
+export interface CommandChat {
+  chatId: string
+  /** private, group, supergroup or channel. */
+  type: string
+  title: string
+  /** The sender (absent for a channel's post, whose author is the channel). */
+  fromId?: string
+}
+
+const ADMINS_ONLY = 'Only an administrator of this group can change its contest announcements.'
+const USAGE_SUBSCRIBE =
+  'Name the platforms: /subscribe codeforces atcoder (every one is listed by /help).'
+const SETTINGS_USAGE =
+  'Change one thing at a time: /settings lead 60 1440 (minutes before the start), ' +
+  '/settings types div2 abc (or all), /settings include words… (or none), ' +
+  '/settings exclude words… (or none), /settings min 90 (minutes, or none), ' +
+  '/settings platforms codeforces atcoder.'
+
+/** Who may change the chat's announcements. */
+async function mayChange(env: Env, chat: CommandChat): Promise<boolean> {
+  if (chat.type === 'private' || chat.type === 'channel') return true
+  return chat.fromId !== undefined && isChatAdmin(env, chat.chatId, chat.fromId)
+}
+
+const place = (chat: CommandChat): Place => ({
+  channel: 'telegram',
+  chatId: chat.chatId,
+  title: chat.title.slice(0, 100),
+})
+
+const lead = (minutes: number) =>
+  minutes % 1440 === 0
+    ? `${minutes / 1440} d`
+    : minutes % 60 === 0
+      ? `${minutes / 60} h`
+      : `${minutes} min`
+
+/** What the chat gets, in words. */
+export function describeDestination(d: CommunityDestinationRow): string {
+  const lines = [
+    `Announcements here: ${d.platforms.map(platformName).join(', ')}.`,
+    `When: ${d.leadTimes.map(lead).join(', ')} before each start.`,
+    `Types: ${d.contestTypes.length > 0 ? d.contestTypes.join(', ') : 'all'}.`,
+    ...(d.includeWords.length > 0 ? [`Only names with: ${d.includeWords.join(', ')}.`] : []),
+    ...(d.excludeWords.length > 0 ? [`Never names with: ${d.excludeWords.join(', ')}.`] : []),
+    ...(d.minDuration !== null ? [`At least ${d.minDuration} minutes long.`] : []),
+    ...(d.deadAt !== null ? [`Stopped: ${d.deadReason ?? 'the bot could not post'}.`] : []),
+  ]
+  return lines.join('\n')
+}
+
+const wordsOf = (arg: string) => arg.trim().split(/\s+/).filter(Boolean)
+
+/** The platforms named, or the first word that names none. */
+function platformsOf(words: string[]): { platforms: Platform[] } | { unknown: string } {
+  const lower = words.map((w) => w.toLowerCase().replace(/,$/, ''))
+  const unknown = lower.find((w) => !isPlatform(w))
+  return unknown !== undefined ? { unknown } : { platforms: lower.filter(isPlatform) }
+}
+
+/** The change `/settings <what> <values…>` asks for, or why it is not one. */
+function settingsChange(words: string[]): Partial<CommunityFilters> | string {
+  const [what, ...values] = words
+  const none = values.length === 1 && ['none', 'all'].includes(values[0].toLowerCase())
+  switch (what?.toLowerCase()) {
+    case 'lead':
+      return { leadTimes: values.map(Number) }
+    case 'types':
+      return { contestTypes: none ? [] : values }
+    case 'include':
+      return { includeWords: none ? [] : values.map((v) => v.toLowerCase()) }
+    case 'exclude':
+      return { excludeWords: none ? [] : values.map((v) => v.toLowerCase()) }
+    case 'min':
+      return { minDuration: none ? null : Number(values[0]) }
+    case 'platforms': {
+      const named = platformsOf(values)
+      return 'unknown' in named ? `No platform is called ${named.unknown}.` : named
+    }
+  }
+  return SETTINGS_USAGE
+}
+
+/** The reply to a community command, or undefined when `name` is none of them. */
+export async function communityCommand(
+  env: Env,
+  db: Db,
+  name: string,
+  arg: string,
+  chat: CommandChat,
+  now: number,
+): Promise<string | undefined> {
+  if (!['subscribe', 'unsubscribe', 'settings'].includes(name)) return undefined
+  const words = wordsOf(arg)
+  const current = await findDestination(db, place(chat))
+  if (name === 'settings' && words.length === 0) {
+    return current
+      ? describeDestination(current)
+      : 'This chat has no announcements. /subscribe starts them.'
+  }
+  if (!(await mayChange(env, chat))) return ADMINS_ONLY
+  if (name === 'unsubscribe') {
+    return (await unsubscribe(db, place(chat)))
+      ? 'Unsubscribed: no more contest announcements here.'
+      : 'This chat has no announcements.'
+  }
+  if (name === 'subscribe') {
+    if (words.length === 0) return USAGE_SUBSCRIBE
+    const named = platformsOf(words)
+    if ('unknown' in named) return `No platform is called ${named.unknown}. ${USAGE_SUBSCRIBE}`
+    const row = await subscribe(db, place(chat), { platforms: named.platforms }, now)
+    return `Subscribed. ${describeDestination(row)}\n/settings changes this, /unsubscribe stops it.`
+  }
+  if (!current) return 'This chat has no announcements. /subscribe starts them.'
+  const change = settingsChange(words)
+  if (typeof change === 'string') return change
+  const checked = checkFilters({ ...filtersOf(current), ...change })
+  if (!checked.ok) return `${checked.error}. ${SETTINGS_USAGE}`
+  const row = await updateFilters(db, place(chat), checked.filters, now)
+  return row ? `Saved. ${describeDestination(row)}` : 'This chat has no announcements.'
+}
+
+const filtersOf = (d: CommunityDestinationRow): CommunityFilters => ({
+  platforms: d.platforms as CommunityFilters['platforms'],
+  contestTypes: d.contestTypes,
+  leadTimes: d.leadTimes,
+  includeWords: d.includeWords,
+  excludeWords: d.excludeWords,
+  minDuration: d.minDuration,
+})

@@ -1,0 +1,36 @@
+// The announcements' messages on the notifications queue (the queue router hands them here): each
+// sent once and acked, retried after the policy's wait, or sent again as a new message when it
+// waits its turn under a bot's pace (so waiting spends none of its retries); the dead-letter queue
+// records those the queue gave up on as FAILED.
+import { createDb } from '../db/client.ts'
+import type { Env } from '../env.ts'
+import { log } from '../lib/log.ts'
+import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../lib/retry-policy.ts'
+import type { QueueMessage } from '../ports/queue.ts'
+import type { AnnouncementMessage } from './announce.ts'
+import { failAnnouncements, sendAnnouncement } from './deliver.ts'
+
+export async function consumeAnnouncements(messages: readonly QueueMessage[], env: Env) {
+  const deps = { env, db: createDb(env.DB), d1: env.DB }
+  for (const message of messages) {
+    const { announcementId } = message.body as AnnouncementMessage
+    try {
+      const outcome = await sendAnnouncement(deps, announcementId, Date.now())
+      if (outcome.done) message.ack()
+      else if ('paced' in outcome) {
+        await env.NOTIFICATIONS_QUEUE.send(message.body, { delaySeconds: outcome.delaySeconds })
+        message.ack()
+      } else message.retry({ delaySeconds: outcome.delaySeconds })
+    } catch (error) {
+      log.error('community-announcement-failed', { announcementId, error })
+      message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
+    }
+  }
+}
+
+export async function consumeDeadAnnouncements(messages: readonly QueueMessage[], env: Env) {
+  const ids = messages.map((m) => (m.body as AnnouncementMessage).announcementId)
+  await failAnnouncements(env.DB, ids, Date.now())
+  log.error('community-announcement-dead-letter', { count: ids.length })
+  for (const message of messages) message.ack()
+}

@@ -1,0 +1,184 @@
+// Sends community announcements from the notifications queue, one per message: claimed so a
+// redelivered message does not post twice, rendered by the channel's module, posted with the bot
+// (Telegram's Bot API, Discord's bot token), recorded; a transient failure is retried with the
+// policy of personal reminders, and a chat the bot can never post to again marks the destination
+// dead, its owner told once.
+import { discord } from '../channels/discord/index.ts'
+import { postChannelMessage } from '../channels/discord/bot-api.ts'
+import type { ChannelText, SendResult } from '../channels/define.ts'
+import { sendTelegram } from '../channels/telegram/bot-api.ts'
+import { telegram } from '../channels/telegram/index.ts'
+import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
+import type { Env } from '../env.ts'
+import { automaticRetryDelay } from '../lib/retry-policy.ts'
+import { formatTime, formatUntil } from '../lib/time-words.ts'
+import { MINUTE_MS } from '../lib/time.ts'
+import type { CommunityDestinationRow, ContestRow } from '../db/schema.ts'
+import { findContest } from '../contests/queries.ts'
+import type { Db } from '../db/client.ts'
+import { findDestinationById, markDead } from './destinations.ts'
+import { tellOwner } from './owner-notice.ts'
+import { paceWait } from './pace.ts'
+
+// A send holds its announcement this long; a duplicate message meanwhile leaves it alone.
+const CLAIM_MS = 2 * MINUTE_MS
+
+const CLAIM_SQL = `UPDATE community_announcements
+  SET claimed_until = ?2, attempts = attempts + 1, updated_at = ?3
+  WHERE id = ?1 AND status IN ('PENDING', 'RETRYING') AND coalesce(claimed_until, 0) < ?3
+  RETURNING destination_id AS destinationId, contest_id AS contestId, retry_count AS retryCount`
+
+const RELEASE_SQL = `UPDATE community_announcements
+  SET claimed_until = NULL, attempts = attempts - 1, updated_at = ?2 WHERE id = ?1`
+
+const RECORD_SQL = `UPDATE community_announcements
+  SET status = ?2, error = ?3, provider_message_id = coalesce(?4, provider_message_id),
+      retry_count = retry_count + ?5, sent_at = CASE WHEN ?2 = 'SENT' THEN ?6 ELSE sent_at END,
+      claimed_until = NULL, updated_at = ?6
+  WHERE id = ?1`
+
+/** An announcement's words: the contest, how soon it starts, and where to read more. */
+export function announcementText(
+  contest: ContestRow,
+  announcementId: string,
+  now: number,
+): ChannelText {
+  const platform = platformName(contest.platform)
+  return {
+    notificationId: announcementId,
+    type: 'CONTEST_REMINDER',
+    headline: `${contest.name} starts ${formatUntil(contest.startTime - now)}`,
+    summary:
+      `${contest.name} on ${platform} starts at ${formatTime(contest.startTime)} and lasts ` +
+      `${formatDuration(contest.durationMinutes)}.`,
+    contestId: contest.id,
+    ...(contestUrl(contest) && { url: contestUrl(contest) }),
+    startTime: contest.startTime,
+    expiresAt: contest.startTime,
+    now,
+  }
+}
+
+/** Posts the text where the destination is. */
+async function post(env: Env, d: CommunityDestinationRow, text: ChannelText): Promise<SendResult> {
+  if (d.channel === 'telegram') {
+    const answer = await sendTelegram(env, { chatId: d.chatId, text: telegram.render(text) })
+    // 403 (kicked, not a member) and 400 "chat not found" never get better.
+    const gone = answer.blocked || /chat not found/i.test(answer.error ?? '')
+    if (answer.ok) return { ok: true, ...(answer.id && { id: answer.id }) }
+    return {
+      ok: false,
+      failure: gone ? 'dead' : answer.transient ? 'transient' : 'permanent',
+      error: answer.error ?? 'Telegram refused the message',
+      ...(answer.retryAfterSeconds !== undefined && {
+        retryAfterSeconds: answer.retryAfterSeconds,
+      }),
+    }
+  }
+  const { embeds } = discord.render(text)
+  return postChannelMessage(env, d.chatId, {
+    ...(d.roleId && { content: `<@&${d.roleId}>` }),
+    embeds,
+    // The chosen role, and no @everyone or other mention whatever a contest's name says.
+    allowed_mentions: { parse: [], roles: d.roleId ? [d.roleId] : [] },
+  })
+}
+
+export interface AnnouncementDeps {
+  env: Env
+  db: Db
+  d1: D1Database
+}
+
+/** Done with; tried again after a wait (a retry); or waiting its turn (not an attempt). */
+type Outcome =
+  | { done: true }
+  | { done: false; delaySeconds: number }
+  | { done: false; paced: true; delaySeconds: number }
+
+async function record(
+  d1: D1Database,
+  id: string,
+  status: 'SENT' | 'FAILED' | 'RETRYING',
+  result: { error?: string; id?: string; retried?: boolean },
+  now: number,
+) {
+  await d1
+    .prepare(RECORD_SQL)
+    .bind(id, status, result.error ?? null, result.id ?? null, result.retried ? 1 : 0, now)
+    .run()
+}
+
+/** Sends one announcement, once; what the message should do next. */
+export async function sendAnnouncement(
+  deps: AnnouncementDeps,
+  id: string,
+  now: number,
+): Promise<Outcome> {
+  const claimed = await deps.d1
+    .prepare(CLAIM_SQL)
+    .bind(id, now + CLAIM_MS, now)
+    .first<{ destinationId: string; contestId: string | null; retryCount: number }>()
+  // Sent, failed for good, or being sent by another attempt now.
+  if (!claimed) return { done: true }
+  const [destination, contest] = await Promise.all([
+    findDestinationById(deps.db, claimed.destinationId),
+    claimed.contestId ? findContest(deps.db, claimed.contestId) : undefined,
+  ])
+  const refusal = !destination
+    ? 'The destination was removed'
+    : destination.deadAt !== null
+      ? `The destination is dead: ${destination.deadReason ?? 'unknown'}`
+      : !contest || !contest.isActive
+        ? 'The contest is no longer listed'
+        : contest.startTime <= now
+          ? 'The contest has started'
+          : undefined
+  if (refusal || !destination || !contest) {
+    await record(deps.d1, id, 'FAILED', { error: refusal }, now)
+    return { done: true }
+  }
+  const wait = await paceWait(deps.env, destination, now)
+  if (wait > 0) {
+    // Not an attempt: the claim is given back and the message waits for its turn.
+    await deps.d1.prepare(RELEASE_SQL).bind(id, now).run()
+    return { done: false, paced: true, delaySeconds: wait }
+  }
+  const result = await post(deps.env, destination, announcementText(contest, id, now)).catch(
+    (error: unknown): SendResult => ({
+      ok: false,
+      failure: 'transient',
+      error: `Send failed: ${error}`,
+    }),
+  )
+  if (result.ok) {
+    await record(deps.d1, id, 'SENT', { id: result.id }, now)
+    return { done: true }
+  }
+  if (result.failure === 'dead') {
+    await record(deps.d1, id, 'FAILED', { error: result.error }, now)
+    const dead = await markDead(deps.db, destination.id, result.error, now)
+    if (dead?.ownerId) await tellOwner(deps.env, deps.db, dead)
+    return { done: true }
+  }
+  const policy =
+    result.failure === 'transient' ? automaticRetryDelay(claimed.retryCount) : undefined
+  if (policy === undefined) {
+    await record(deps.d1, id, 'FAILED', { error: result.error }, now)
+    return { done: true }
+  }
+  await record(deps.d1, id, 'RETRYING', { error: result.error, retried: true }, now)
+  return { done: false, delaySeconds: Math.max(policy, result.retryAfterSeconds ?? 0) }
+}
+
+/** Records the announcements the queue gave up on as FAILED. */
+export async function failAnnouncements(d1: D1Database, ids: readonly string[], now: number) {
+  await d1
+    .prepare(
+      `UPDATE community_announcements SET status = 'FAILED', error = 'The queue gave up on it',
+        claimed_until = NULL, updated_at = ?1
+        WHERE id IN (SELECT value FROM json_each(?2)) AND status IN ('PENDING', 'RETRYING')`,
+    )
+    .bind(now, JSON.stringify(ids))
+    .run()
+}
