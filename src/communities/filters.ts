@@ -1,6 +1,7 @@
 // What a community destination announces: its platforms, contest types, lead times, words a name
 // must hold or must not, and the shortest contest; checked here for the bots and the web app alike.
 import { z } from '@hono/zod-openapi'
+import type { CommunityDestinationRow } from '../db/schema.ts'
 import { PLATFORMS } from '../platforms/registry.ts'
 
 export const MAX_LEAD_TIMES = 5
@@ -55,3 +56,13 @@ export function checkFilters(
   if (parsed.success) return { ok: true, filters: parsed.data }
   return { ok: false, error: parsed.error.issues[0]?.message ?? 'These settings are not valid' }
 }
+
+/** A destination's stored filters, as the schema reads them. */
+export const filtersOf = (d: CommunityDestinationRow): CommunityFilters => ({
+  platforms: d.platforms as CommunityFilters['platforms'],
+  contestTypes: d.contestTypes,
+  leadTimes: d.leadTimes,
+  includeWords: d.includeWords,
+  excludeWords: d.excludeWords,
+  minDuration: d.minDuration,
+})

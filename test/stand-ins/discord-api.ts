@@ -1,18 +1,28 @@
 // The part of Discord's API (v10) the application calls, as the provider stand-in serves it under
 // /discord/api/v10, for the bot token STAND_IN_BOT_TOKEN only, with Discord's error bodies: the
-// application's commands, global or of one guild, listed (GET) and replaced in bulk (PUT), and
-// messages the bot posts to a channel.
+// application's commands, global or of one guild, listed (GET) and replaced in bulk (PUT),
+// messages the bot posts to a channel, and interaction replies edited through their webhook.
 import type { ScriptedResponse } from './providers.ts'
 
 export const STAND_IN_BOT_TOKEN = 'stand-in-discord-bot-token'
 
 const COMMANDS_PATH = /^\/discord\/api\/v10\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/
 const MESSAGES_PATH = /^\/discord\/api\/v10\/channels\/(\d+)\/messages$/
+// An interaction's reply, edited through its webhook (the interaction's token, no bot token).
+const REPLY_PATH = /^\/discord\/api\/v10\/webhooks\/(\d+)\/([\w.-]+)\/messages\/@original$/
 
 interface Command {
   name: string
   description: string
   [field: string]: unknown
+}
+
+function safeParse(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>
+  } catch {
+    return {}
+  }
 }
 
 export function createDiscordApiStandIn() {
@@ -26,6 +36,11 @@ export function createDiscordApiStandIn() {
     headers: Record<string, string>,
     body: string,
   ): ScriptedResponse | undefined {
+    if (REPLY_PATH.test(path)) {
+      if (method !== 'PATCH')
+        return { status: 405, body: { message: '405: Method Not Allowed', code: 0 } }
+      return { status: 200, body: { id: String(++nextId), type: 20, ...safeParse(body) } }
+    }
     const match = COMMANDS_PATH.exec(path)
     const channel = MESSAGES_PATH.exec(path)
     if (!match && !channel) return undefined

@@ -1,15 +1,31 @@
-// The application's slash commands as Discord registers them (`npm run discord:register`, and
-// `npm run deploy` when the application is set): `/contests upcoming [platform]`.
+// The application's slash commands as Discord registers them (`npm run discord:register`):
+// `/contests upcoming [platform]`, and `/contests subscribe|unsubscribe|settings` for a channel's
+// announcements (members with Manage Channels only, checked when used).
 import { PLATFORM_MODULES } from '../../platforms/registry.ts'
 
 // Discord's option and command types.
 const SUB_COMMAND = 1
 const STRING = 3
+const CHANNEL = 7
+const ROLE = 8
 const CHAT_INPUT = 1
+// Text and announcement channels, where the bot posts.
+const POSTABLE_CHANNELS = [0, 5]
 // Discord takes at most 25 choices for an option.
 export const MAX_CHOICES = 25
 
 export const PLATFORM_OPTION = 'platform'
+
+/** Every platform, as the choices of an option. */
+export const PLATFORM_CHOICES = PLATFORM_MODULES.map((p) => ({ name: p.name, value: p.id }))
+
+const channelOption = (description: string) => ({
+  type: CHANNEL,
+  name: 'channel',
+  description,
+  required: true,
+  channel_types: POSTABLE_CHANNELS,
+})
 
 export const CONTESTS_COMMAND = {
   name: 'contests',
@@ -26,12 +42,47 @@ export const CONTESTS_COMMAND = {
           name: PLATFORM_OPTION,
           description: 'Only contests of this platform',
           required: false,
-          choices: PLATFORM_MODULES.map((p) => ({
-            name: p.name,
-            value: p.id,
-          })),
+          choices: PLATFORM_CHOICES,
         },
       ],
+    },
+    {
+      type: SUB_COMMAND,
+      name: 'subscribe',
+      description: 'Announce contests in a channel (Manage Channels)',
+      options: [
+        channelOption('Where the announcements go'),
+        {
+          type: STRING,
+          name: 'platforms',
+          description: 'Platforms, separated by spaces: codeforces atcoder',
+          required: true,
+        },
+        {
+          type: ROLE,
+          name: 'role',
+          description: 'The role each announcement mentions',
+          required: false,
+        },
+        {
+          type: STRING,
+          name: 'lead',
+          description: 'Minutes before the start, separated by spaces: 60 1440 (default 60)',
+          required: false,
+        },
+      ],
+    },
+    {
+      type: SUB_COMMAND,
+      name: 'unsubscribe',
+      description: 'No more announcements in a channel (Manage Channels)',
+      options: [channelOption('The channel')],
+    },
+    {
+      type: SUB_COMMAND,
+      name: 'settings',
+      description: 'What a channel is told',
+      options: [channelOption('The channel')],
     },
   ],
 }

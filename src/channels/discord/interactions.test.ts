@@ -4,11 +4,14 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { addContests, contest } from '../../../test/helpers/contests.ts'
+import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
 import { api } from '../../../test/helpers/users.ts'
+import { findDestination } from '../../communities/destinations.ts'
+import { createDb } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
 import { toHex } from '../../lib/crypto.ts'
 import { PLATFORMS } from '../../platforms/registry.ts'
-import { CONTESTS_COMMAND, MAX_CHOICES } from './commands.ts'
+import { CONTESTS_COMMAND, MAX_CHOICES, PLATFORM_CHOICES } from './commands.ts'
 
 const APPLICATION_ID = '1300000000000000001'
 
@@ -36,6 +39,7 @@ beforeAll(async () => {
 const bindings = (): Partial<Env> => ({
   DISCORD_APPLICATION_ID: APPLICATION_ID,
   DISCORD_PUBLIC_KEY: app.publicHex,
+  DISCORD_API_URL: `${standInUrl}/discord/api/v10`,
 })
 
 /** Discord's headers for `body` sent at `at` (seconds), signed with `keys`. */
@@ -181,10 +185,118 @@ describe('/contests upcoming', () => {
   })
 })
 
+describe('/contests subscribe, unsubscribe and settings', () => {
+  const CHANNEL = '1200000000000000777'
+  const GUILD = '1100000000000000777'
+  let token = 0
+
+  /** The command as Discord sends it from a server, by a member with `permissions`. */
+  const command = (
+    sub: string,
+    options: { name: string; value: string }[],
+    permissions = '16',
+  ) => ({
+    type: 2,
+    id: '9',
+    application_id: APPLICATION_ID,
+    token: `interaction-token-${++token}`,
+    guild_id: GUILD,
+    member: { permissions, user: { id: '42' } },
+    data: {
+      name: 'contests',
+      options: [{ type: 1, name: sub, options }],
+      resolved: { channels: { [CHANNEL]: { id: CHANNEL, name: 'contests', type: 0 } } },
+    },
+  })
+
+  /** The content the deferred reply was edited to. */
+  const editedReply = async () => {
+    const edits = await standIn.requests(`/discord/api/v10/webhooks/${APPLICATION_ID}/`)
+    const last = edits.at(-1)!
+    expect(last.method).toBe('PATCH')
+    expect(last.path).toBe(
+      `/discord/api/v10/webhooks/${APPLICATION_ID}/interaction-token-${token}/messages/@original`,
+    )
+    return JSON.parse(last.body).content as string
+  }
+
+  const place = { channel: 'discord' as const, chatId: CHANNEL }
+
+  beforeEach(async () => {
+    await env.DB.prepare('DELETE FROM community_destinations').run()
+    await standIn.reset()
+  })
+
+  it('lets a member who manages channels subscribe a channel, deferring the work', async () => {
+    const res = await interact(
+      command('subscribe', [
+        { name: 'channel', value: CHANNEL },
+        { name: 'platforms', value: 'codeforces AtCoder' },
+        { name: 'role', value: '1300000000000000555' },
+        { name: 'lead', value: '60 1440' },
+      ]),
+    )
+    expect(res.body).toEqual({ type: 5, data: { flags: 64 } })
+    expect(await editedReply()).toMatch(
+      /^Subscribed #contests\. Announcements here: Codeforces, AtCoder\./,
+    )
+    expect(await findDestination(createDb(env.DB), place)).toMatchObject({
+      guildId: GUILD,
+      title: '#contests',
+      roleId: '1300000000000000555',
+      platforms: ['codeforces', 'atcoder'],
+      leadTimes: [1440, 60],
+    })
+
+    const settings = await interact(command('settings', [{ name: 'channel', value: CHANNEL }], '0'))
+    expect(settings.body.data).toMatchObject({ flags: 64 })
+    expect(settings.body.data.content).toContain('When: 1 d, 1 h before each start.')
+
+    await interact(command('unsubscribe', [{ name: 'channel', value: CHANNEL }], '8'))
+    expect(await editedReply()).toBe('Unsubscribed: no more announcements in #contests.')
+    expect(await findDestination(createDb(env.DB), place)).toBe(undefined)
+  })
+
+  it('refuses members without Manage Channels, a command outside a server, and bad choices', async () => {
+    const subscribeTo = [
+      { name: 'channel', value: CHANNEL },
+      { name: 'platforms', value: 'codeforces' },
+    ]
+    for (const permissions of ['0', '2048', 'not-a-number']) {
+      const res = await interact(command('subscribe', subscribeTo, permissions))
+      expect(res.body.data).toEqual({
+        content: 'Only members who may manage channels can change announcements.',
+        flags: 64,
+        allowed_mentions: { parse: [] },
+      })
+    }
+    const { guild_id: _guild, member: _member, ...direct } = command('subscribe', subscribeTo)
+    expect((await interact(direct)).body.data.content).toBe('Use this command in a server.')
+    const unknown = await interact(
+      command('subscribe', [
+        { name: 'channel', value: CHANNEL },
+        { name: 'platforms', value: 'nosuchjudge' },
+      ]),
+    )
+    expect(unknown.body.data.content).toMatch(/^No platform is called nosuchjudge/)
+    const tooSoon = await interact(
+      command('subscribe', [...subscribeTo, { name: 'lead', value: '1' }]),
+    )
+    expect(tooSoon.body.data.content).toBe('lead times must be at least 5 minutes.')
+    expect(await findDestination(createDb(env.DB), place)).toBe(undefined)
+    expect(await standIn.requests('/discord/api/v10/webhooks/')).toEqual([])
+  })
+})
+
 describe('the registered commands', () => {
   it('offer every platform as a choice, within Discord’s 25', () => {
-    const option = CONTESTS_COMMAND.options[0].options[0]
-    expect(option.choices.map((c) => c.value)).toEqual([...PLATFORMS])
-    expect(option.choices.length).toBeLessThanOrEqual(MAX_CHOICES)
+    expect(PLATFORM_CHOICES.map((c) => c.value)).toEqual([...PLATFORMS])
+    expect(PLATFORM_CHOICES.length).toBeLessThanOrEqual(MAX_CHOICES)
+    expect(CONTESTS_COMMAND.options.map((o) => o.name)).toEqual([
+      'upcoming',
+      'subscribe',
+      'unsubscribe',
+      'settings',
+    ])
   })
 })

@@ -1,5 +1,6 @@
 // The Discord application over HTTP interactions (mounted at /discord): POST /interactions takes
-// what Discord sends when someone uses a slash command, signed with Ed25519 (a bad or missing
+// what Discord sends when someone uses a slash command (`/contests upcoming` here, the channel
+// subscriptions in community-commands.ts), signed with Ed25519 (a bad or missing
 // signature is 401, as Discord's own check of the endpoint expects), and GET / says whether the
 // application is set up here and how a server adds it. Without DISCORD_APPLICATION_ID and a
 // well-formed DISCORD_PUBLIC_KEY the interactions answer 404 and GET / says `enabled: false`.
@@ -16,6 +17,7 @@ import { errorResponse, json } from '../../../lib/openapi.ts'
 import { isPlatform } from '../../../platforms/registry.ts'
 import { CONTESTS_COMMAND, PLATFORM_OPTION } from '../commands.ts'
 import { checkInteractionSignature, isPublicKeyHex } from '../interaction-signature.ts'
+import { communityCommand, privately, type CommandOption } from './community-commands.ts'
 import { upcomingEmbed } from './contest-list.ts'
 
 // Interaction and response types (Discord's numbers).
@@ -23,7 +25,6 @@ const PING = 1
 const APPLICATION_COMMAND = 2
 const PONG = 1
 const CHANNEL_MESSAGE = 4
-const EPHEMERAL = 1 << 6
 // How many contests /contests upcoming lists: enough for a week, short enough to read.
 const UPCOMING_LIMIT = 10
 
@@ -49,11 +50,6 @@ const signed: MiddlewareHandler<AppEnv> = async (c, next) => {
 }
 
 // Discord's payloads carry many fields and gain more; only those read here are checked.
-interface CommandOption {
-  name: string
-  value?: unknown
-  options?: CommandOption[]
-}
 const Option: z.ZodType<CommandOption> = z.lazy(() =>
   z.looseObject({
     name: z.string(),
@@ -63,7 +59,21 @@ const Option: z.ZodType<CommandOption> = z.lazy(() =>
 )
 const Interaction = z.looseObject({
   type: z.number(),
-  data: z.looseObject({ name: z.string(), options: z.array(Option).optional() }).optional(),
+  token: z.string().optional(),
+  application_id: z.string().optional(),
+  guild_id: z.string().optional(),
+  member: z.looseObject({ permissions: z.string().optional() }).optional(),
+  data: z
+    .looseObject({
+      name: z.string(),
+      options: z.array(Option).optional(),
+      resolved: z
+        .looseObject({
+          channels: z.record(z.string(), z.looseObject({ name: z.string().optional() })).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 })
 
 const InteractionResponseSchema = z
@@ -74,7 +84,7 @@ const interactions = createRoute({
   method: 'post',
   path: '/interactions',
   tags: ['Discord'],
-  summary: 'Discord interactions: PING and the /contests command, signed by Discord (Ed25519)',
+  summary: 'Discord interactions: PING and the /contests commands, signed by Discord (Ed25519)',
   description:
     'The body is Discord’s interaction object, checked against X-Signature-Ed25519 over ' +
     'X-Signature-Timestamp and the raw body with DISCORD_PUBLIC_KEY.',
@@ -103,19 +113,27 @@ const status = createRoute({
   responses: { 200: json(DiscordStatusSchema, 'The application’s state') },
 })
 
-const message = (content: string) => ({
-  type: CHANNEL_MESSAGE,
-  data: { content, flags: EPHEMERAL, allowed_mentions: { parse: [] } },
-})
-
 /** What the bot answers a command with. */
-async function answer(c: Context<AppEnv>, data: z.infer<typeof Interaction>['data']) {
+async function answer(c: Context<AppEnv>, interaction: z.infer<typeof Interaction>) {
+  const { data } = interaction
   const sub = data?.name === CONTESTS_COMMAND.name ? data.options?.[0] : undefined
-  if (sub?.name !== 'upcoming') return message('This command is not one the bot knows.')
+  if (sub && sub.name !== 'upcoming' && interaction.token) {
+    return communityCommand(c, sub.name, {
+      applicationId: interaction.application_id ?? application(c.env)!.id,
+      token: interaction.token,
+      guildId: interaction.guild_id,
+      permissions: interaction.member?.permissions,
+      options: sub.options ?? [],
+      channelNames: Object.fromEntries(
+        Object.entries(data?.resolved?.channels ?? {}).map(([id, ch]) => [id, ch.name ?? id]),
+      ),
+    })
+  }
+  if (sub?.name !== 'upcoming') return privately('This command is not one the bot knows.')
   const chosen = sub.options?.find((o) => o.name === PLATFORM_OPTION)
   const platform = typeof chosen?.value === 'string' ? chosen.value : undefined
   if (platform !== undefined && !isPlatform(platform)) {
-    return message(`No platform is called ${platform}.`)
+    return privately(`No platform is called ${platform}.`)
   }
   const rows = await listUpcoming(createDb(c.env.DB), platform, Date.now(), UPCOMING_LIMIT)
   return {
@@ -136,10 +154,10 @@ export const discordInteractionRoutes = createRouter()
     if (!parsed.success) {
       return c.json({ statusCode: 400, message: 'Not an interaction', error: 'Bad Request' }, 400)
     }
-    const { type, data } = parsed.data
+    const { type } = parsed.data
     if (type === PING) return c.json({ type: PONG }, 200)
-    if (type === APPLICATION_COMMAND) return c.json(await answer(c, data), 200)
-    return c.json(message('The bot does not handle this kind of interaction.'), 200)
+    if (type === APPLICATION_COMMAND) return c.json(await answer(c, parsed.data), 200)
+    return c.json(privately('The bot does not handle this kind of interaction.'), 200)
   })
   .openapi(status, (c) => {
     const app = application(c.env)

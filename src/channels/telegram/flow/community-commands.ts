@@ -9,11 +9,11 @@ import {
   updateFilters,
   type Place,
 } from '../../../communities/destinations.ts'
-import { checkFilters, type CommunityFilters } from '../../../communities/filters.ts'
+import { describeDestination } from '../../../communities/describe.ts'
+import { checkFilters, filtersOf, type CommunityFilters } from '../../../communities/filters.ts'
 import type { Db } from '../../../db/client.ts'
-import type { CommunityDestinationRow } from '../../../db/schema.ts'
 import type { Env } from '../../../env.ts'
-import { isPlatform, platformName, type Platform } from '../../../platforms/registry.ts'
+import { isPlatform, type Platform } from '../../../platforms/registry.ts'
 import { isChatAdmin } from '../bot-api.ts'
 
 export interface CommandChat {
@@ -45,27 +45,6 @@ const place = (chat: CommandChat): Place => ({
   chatId: chat.chatId,
   title: chat.title.slice(0, 100),
 })
-
-const lead = (minutes: number) =>
-  minutes % 1440 === 0
-    ? `${minutes / 1440} d`
-    : minutes % 60 === 0
-      ? `${minutes / 60} h`
-      : `${minutes} min`
-
-/** What the chat gets, in words. */
-export function describeDestination(d: CommunityDestinationRow): string {
-  const lines = [
-    `Announcements here: ${d.platforms.map(platformName).join(', ')}.`,
-    `When: ${d.leadTimes.map(lead).join(', ')} before each start.`,
-    `Types: ${d.contestTypes.length > 0 ? d.contestTypes.join(', ') : 'all'}.`,
-    ...(d.includeWords.length > 0 ? [`Only names with: ${d.includeWords.join(', ')}.`] : []),
-    ...(d.excludeWords.length > 0 ? [`Never names with: ${d.excludeWords.join(', ')}.`] : []),
-    ...(d.minDuration !== null ? [`At least ${d.minDuration} minutes long.`] : []),
-    ...(d.deadAt !== null ? [`Stopped: ${d.deadReason ?? 'the bot could not post'}.`] : []),
-  ]
-  return lines.join('\n')
-}
 
 const wordsOf = (arg: string) => arg.trim().split(/\s+/).filter(Boolean)
 
@@ -137,12 +116,3 @@ export async function communityCommand(
   const row = await updateFilters(db, place(chat), checked.filters, now)
   return row ? `Saved. ${describeDestination(row)}` : 'This chat has no announcements.'
 }
-
-const filtersOf = (d: CommunityDestinationRow): CommunityFilters => ({
-  platforms: d.platforms as CommunityFilters['platforms'],
-  contestTypes: d.contestTypes,
-  leadTimes: d.leadTimes,
-  includeWords: d.includeWords,
-  excludeWords: d.excludeWords,
-  minDuration: d.minDuration,
-})

@@ -1,0 +1,148 @@
+// `/contests subscribe|unsubscribe|settings` in a server: a channel's community announcements,
+// changed only by members whose permissions (as the interaction carries them) include Manage
+// Channels or Administrator. A change is answered at once with a deferred reply and done after it,
+// then the reply is edited through the interaction's webhook: Discord waits 3 seconds at most.
+import type { Context } from 'hono'
+import type { AppEnv } from '../../../app-env.ts'
+import { describeDestination } from '../../../communities/describe.ts'
+import {
+  findDestination,
+  subscribe,
+  unsubscribe,
+  type Place,
+} from '../../../communities/destinations.ts'
+import { checkFilters, DEFAULT_LEAD_TIMES } from '../../../communities/filters.ts'
+import { createDb } from '../../../db/client.ts'
+import { settings } from '../../../env.ts'
+import { defer } from '../../../http/defer.ts'
+import { log } from '../../../lib/log.ts'
+import { isPlatform } from '../../../platforms/registry.ts'
+
+const CHANNEL_MESSAGE = 4
+const DEFERRED_CHANNEL_MESSAGE = 5
+const EPHEMERAL = 1 << 6
+const MANAGE_CHANNELS = 1n << 4n
+const ADMINISTRATOR = 1n << 3n
+
+export interface CommandOption {
+  name: string
+  value?: unknown
+  options?: CommandOption[]
+}
+
+export interface CommunityInteraction {
+  applicationId: string
+  token: string
+  guildId?: string
+  /** The member's permissions in the channel, a decimal bit set. */
+  permissions?: string
+  options: CommandOption[]
+  /** Channel names by id, as Discord resolves a channel option. */
+  channelNames: Record<string, string>
+}
+
+/** A private reply, seen only by the member who used the command. */
+export const privately = (content: string) => ({
+  type: CHANNEL_MESSAGE,
+  data: { content, flags: EPHEMERAL, allowed_mentions: { parse: [] } },
+})
+
+const optionValue = (options: CommandOption[], name: string) => {
+  const value = options.find((o) => o.name === name)?.value
+  return typeof value === 'string' ? value : undefined
+}
+
+function mayManage(permissions: string | undefined): boolean {
+  if (!permissions || !/^\d{1,30}$/.test(permissions)) return false
+  const bits = BigInt(permissions)
+  return (bits & (MANAGE_CHANNELS | ADMINISTRATOR)) !== 0n
+}
+
+/** The change asked for, checked; a refusal in words otherwise. */
+function subscription(options: CommandOption[]) {
+  const words = (optionValue(options, 'platforms') ?? '')
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean)
+  const unknown = words.find((w) => !isPlatform(w))
+  if (words.length === 0 || unknown !== undefined) {
+    return {
+      refused: `No platform is called ${unknown ?? '(none)'}; name them as codeforces atcoder.`,
+    }
+  }
+  const lead = optionValue(options, 'lead')
+  const leadTimes = lead
+    ? lead
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map(Number)
+    : DEFAULT_LEAD_TIMES
+  const checked = checkFilters({
+    platforms: words,
+    contestTypes: [],
+    leadTimes,
+    includeWords: [],
+    excludeWords: [],
+    minDuration: null,
+  })
+  if (!checked.ok) return { refused: `${checked.error}.` }
+  return { platforms: checked.filters.platforms, leadTimes: checked.filters.leadTimes }
+}
+
+/** Edits the deferred reply (the interaction's webhook needs no bot token). */
+async function editReply(c: Context<AppEnv>, i: CommunityInteraction, content: string) {
+  const base = settings(c.env).DISCORD_API_URL.replace(/\/+$/, '')
+  const url = `${base}/webhooks/${i.applicationId}/${i.token}/messages/@original`
+  const res = await fetch(url, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content, allowed_mentions: { parse: [] } }),
+    signal: AbortSignal.timeout(10_000),
+  }).catch((error: unknown) => error)
+  if (!(res instanceof Response) || !res.ok) {
+    log.warn('discord-reply-failed', { status: res instanceof Response ? res.status : undefined })
+  }
+}
+
+export async function communityCommand(c: Context<AppEnv>, sub: string, i: CommunityInteraction) {
+  if (!i.guildId) return privately('Use this command in a server.')
+  const channelId = optionValue(i.options, 'channel')
+  if (!channelId || !/^\d{17,20}$/.test(channelId)) return privately('Choose a channel.')
+  const place: Place = {
+    channel: 'discord',
+    chatId: channelId,
+    guildId: i.guildId,
+    title: `#${(i.channelNames[channelId] ?? channelId).slice(0, 100)}`,
+  }
+  const db = createDb(c.env.DB)
+  if (sub === 'settings') {
+    const found = await findDestination(db, place)
+    return privately(found ? describeDestination(found) : `${place.title} has no announcements.`)
+  }
+  if (!mayManage(i.permissions)) {
+    return privately('Only members who may manage channels can change announcements.')
+  }
+  let work: () => Promise<string>
+  if (sub === 'subscribe') {
+    const choice = subscription(i.options)
+    if ('refused' in choice) return privately(choice.refused ?? 'Not a subscription.')
+    const roleId = optionValue(i.options, 'role') ?? null
+    work = async () => {
+      const row = await subscribe(db, place, { ...choice, roleId }, Date.now())
+      return `Subscribed ${place.title}. ${describeDestination(row)}`
+    }
+  } else if (sub === 'unsubscribe') {
+    work = async () =>
+      (await unsubscribe(db, place))
+        ? `Unsubscribed: no more announcements in ${place.title}.`
+        : `${place.title} has no announcements.`
+  } else return privately('This command is not one the bot knows.')
+  await defer(c, async () => {
+    const content = await work().catch((error: unknown) => {
+      log.error('discord-command-failed', { error })
+      return 'Something went wrong; nothing was changed. Try again.'
+    })
+    await editReply(c, i, content)
+  })
+  return { type: DEFERRED_CHANNEL_MESSAGE, data: { flags: EPHEMERAL } }
+}

@@ -1,0 +1,24 @@
+// A community destination's settings in words, for the bots' replies and the web app.
+import type { CommunityDestinationRow } from '../db/schema.ts'
+import { platformName } from '../platforms/registry.ts'
+
+const lead = (minutes: number) =>
+  minutes % 1440 === 0
+    ? `${minutes / 1440} d`
+    : minutes % 60 === 0
+      ? `${minutes / 60} h`
+      : `${minutes} min`
+
+/** What the place gets, one line per setting. */
+export function describeDestination(d: CommunityDestinationRow): string {
+  const lines = [
+    `Announcements here: ${d.platforms.map(platformName).join(', ')}.`,
+    `When: ${d.leadTimes.map(lead).join(', ')} before each start.`,
+    `Types: ${d.contestTypes.length > 0 ? d.contestTypes.join(', ') : 'all'}.`,
+    ...(d.includeWords.length > 0 ? [`Only names with: ${d.includeWords.join(', ')}.`] : []),
+    ...(d.excludeWords.length > 0 ? [`Never names with: ${d.excludeWords.join(', ')}.`] : []),
+    ...(d.minDuration !== null ? [`At least ${d.minDuration} minutes long.`] : []),
+    ...(d.deadAt !== null ? [`Stopped: ${d.deadReason ?? 'the bot could not post'}.`] : []),
+  ]
+  return lines.join('\n')
+}
