@@ -3,6 +3,7 @@
 import type { BatchItem } from 'drizzle-orm/batch'
 import { deleteUserAuthStatements } from '../auth/deletion.ts'
 import { deleteUserCalendarStatements } from '../calendar/deletion.ts'
+import { releaseUserCommunitiesStatements } from '../communities/deletion.ts'
 import type { Db } from '../db/client.ts'
 import { deleteUserNotificationStatements } from '../notifications/deletion.ts'
 import { deleteUserConversationStatements } from '../resources/conversations.ts'
@@ -19,6 +20,7 @@ export function deleteUserStatements(db: Db, userId: string): BatchItem<'sqlite'
     ...deleteUserSubmissionStatements(db, userId),
     ...deleteUserConversationStatements(db, userId),
     ...deleteUserCalendarStatements(db, userId),
+    ...releaseUserCommunitiesStatements(db, userId),
     ...deleteUserAuthStatements(db, userId),
     ...deleteUserRowStatements(db, userId),
   ]
