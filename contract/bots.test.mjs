@@ -1,6 +1,7 @@
 // The bots over HTTP on a running service: the Discord application's interactions, signed with a
-// key pair made for the run (Ed25519 on each runtime's Web Crypto), and the Telegram bot's
-// commands in a group, answered through the Bot API stand-in.
+// key pair made for the run (Ed25519 on each runtime's Web Crypto), the Telegram bot's commands in
+// a group, answered through the Bot API stand-in, and a chat's subscription announced by the
+// scheduler through the queue.
 import assert from 'node:assert/strict'
 import { generateKeyPairSync, sign } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -26,10 +27,13 @@ const publicHex = keys.publicKey
   .subarray(-32)
   .toString('hex')
 
+const SCHEDULER_CRON = '*/30 * * * *'
+
 let dir
 let standIn
 let service
 let api
+let admin
 let failed = false
 
 /** Discord's headers for `body`, signed now (or at `at`, in seconds). */
@@ -79,7 +83,7 @@ describe(`contract bots (${RUNTIME})`, () => {
         }
         service = await startRuntime(RUNTIME, { dir, settings })
         api = client(service.base)
-        const admin = await verifiedAccount(api, standIn, {
+        admin = await verifiedAccount(api, standIn, {
           email: ADMIN_EMAIL,
           password: `pw-${crypto.randomUUID()}`,
           name: 'Contract Bots Admin',
@@ -172,6 +176,52 @@ describe(`contract bots (${RUNTIME})`, () => {
       assert.equal(String(body.chat_id), '-1001234567890')
       assert.match(body.text, /Upcoming AtCoder contests/)
       assert.match(body.text, /Contract Bots Contest/)
+    }),
+  )
+
+  test(
+    'Telegram: a chat that subscribed gets one announcement when the scheduler runs',
+    FLOW,
+    noted(async () => {
+      const chat = { id: 8_800_000_001, type: 'private', first_name: 'Ada' }
+      const say = (text) =>
+        api.post(
+          '/telegram/webhook',
+          {
+            update_id: Date.now(),
+            message: { message_id: 2, date: 0, from: { id: chat.id, is_bot: false }, chat, text },
+          },
+          { headers: { 'X-Telegram-Bot-Api-Secret-Token': WEBHOOK_SECRET } },
+        )
+      assert.equal((await say('/subscribe atcoder')).status, 200)
+      const sent = () => standIn.requests(`/telegram/bot${BOT_TOKEN}/sendMessage`)
+      await waitFor('the subscription’s reply', async () =>
+        (await sent()).some((r) => r.body.includes('Subscribed')),
+      )
+      const added = await api.post(
+        '/contests',
+        {
+          platform: 'atcoder',
+          platformId: 'contract-bots-2',
+          name: 'Contract Announced Contest',
+          type: 'ABC',
+          startTime: hoursFromNow(0.75),
+          endTime: hoursFromNow(2),
+        },
+        { token: admin.accessToken },
+      )
+      assert.equal(added.status, 201, JSON.stringify(added.body))
+      await service.fireCron(SCHEDULER_CRON)
+      await service.fireCron(SCHEDULER_CRON)
+      const announcements = async () =>
+        (await sent()).filter((r) => r.body.includes('Contract Announced Contest starts'))
+      const [post] = await waitFor('the announcement', async () => {
+        const found = await announcements()
+        return found.length > 0 && found
+      })
+      assert.equal(String(JSON.parse(post.body).chat_id), String(chat.id))
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
+      assert.equal((await announcements()).length, 1)
     }),
   )
 })
