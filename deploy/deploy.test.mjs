@@ -169,7 +169,17 @@ describe('npm run deploy against the Cloudflare API stand-in', { concurrency: fa
     assert.deepEqual(cf.telegram.webhook.allowedUpdates, ['message', 'channel_post'])
     assert.deepEqual(
       cf.telegram.commands.map((c) => c.command),
-      ['upcoming', 'next', 'subscribe', 'settings', 'unsubscribe', 'start', 'stop', 'help'],
+      [
+        'upcoming',
+        'next',
+        'subscribe',
+        'settings',
+        'unsubscribe',
+        'claim',
+        'start',
+        'stop',
+        'help',
+      ],
     )
     const setWebhook = callsSince(start).find((c) => c.bot === 'setWebhook')
     assert.ok(cf.calls.indexOf(setWebhook) > cf.calls.indexOf(uploads[0]))

@@ -13,7 +13,9 @@ import { REPLIES } from '../src/channels/telegram/flow/bot.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import { consume, PROVIDERS, resetNotifications, testEnv } from './helpers/notifications.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
+import { select, selectOne } from './helpers/html.ts'
 import { api, createUser } from './helpers/users.ts'
+import { expectNotFoundPage, expectPage, signedInBrowser } from './helpers/web-app.ts'
 
 const TOKEN = PROVIDERS.TELEGRAM_BOT_TOKEN!
 const SEND_PATH = `/telegram/bot${TOKEN}/sendMessage`
@@ -339,5 +341,63 @@ describe('announcements', () => {
     expect(waits[20]).toBeGreaterThan(0)
     // Until the minute is over, in whole seconds rounded up.
     expect(waits[20]).toBeLessThanOrEqual(61)
+  })
+})
+
+describe('claiming from the Communities page', () => {
+  it('gives a one-time code that an administrator sends in the chat; the page then lists it, until released', async () => {
+    const owner = await createUser()
+    const browser = await signedInBrowser(owner)
+    const empty = await browser.get('/app/communities')
+    expectPage(empty, 200)
+    expect((await selectOne(empty.html, '#no-communities')).text).toBe(
+      'No community is claimed by your account.',
+    )
+    const made = await browser.submit('/app/communities', '/app/communities/claim-code', {})
+    expectPage(made, 200)
+    const code = (await selectOne(made.html, '#claim-code strong')).text
+    expect(code).toMatch(/^[A-HJ-NP-Z2-9]{10}$/)
+
+    const group = --nextChat
+    // Claiming before subscribing keeps the code.
+    await scriptAdmin()
+    expect(await command(group, `/claim ${code}`)).toEqual([
+      'Subscribe first, then claim with the same code.',
+    ])
+    await scriptAdmin()
+    await command(group, '/subscribe codeforces')
+    // A member who is no administrator cannot claim.
+    expect(await command(group, `/claim ${code}`)).toEqual([
+      'Only an administrator of this group can change its contest announcements.',
+    ])
+    await scriptAdmin()
+    expect((await command(group, `/claim ${code.toLowerCase()}`))[0]).toMatch(/^Claimed/)
+    // The code worked once.
+    await scriptAdmin()
+    expect((await command(group, `/claim ${code}`))[0]).toMatch(/^That code is unknown or expired/)
+
+    const listed = await browser.get('/app/communities')
+    const [item] = await select(listed.html, 'li.community')
+    expect(item.text).toContain('Telegram: CP Club')
+    expect(item.text).toContain('Active')
+    const id = item.attrs['data-destination-id']
+
+    // Another account cannot release it.
+    const stranger = await signedInBrowser(await createUser())
+    const opened = await stranger.get('/app/communities')
+    await expectNotFoundPage(
+      await stranger.post(`/app/communities/${id}/release`, {}, { csrf: opened.csrf }),
+    )
+    const released = await browser.post(`/app/communities/${id}/release`, {}, { csrf: listed.csrf })
+    expect(released.status).toBe(303)
+    const after = await browser.get('/app/communities?released=1')
+    expect(await select(after.html, 'li.community')).toEqual([])
+    // Released, not removed: the group keeps its announcements.
+    expect(
+      await findDestination(db(), { channel: 'telegram', chatId: String(group) }),
+    ).toMatchObject({
+      ownerId: null,
+      platforms: ['codeforces'],
+    })
   })
 })

@@ -9,6 +9,7 @@ export const BOT_COMMANDS = [
   { command: 'subscribe', description: 'Announce contests of these platforms in this chat' },
   { command: 'settings', description: 'What this chat is told, and how to change it' },
   { command: 'unsubscribe', description: 'No more contest announcements in this chat' },
+  { command: 'claim', description: 'Manage this chat’s announcements from your account' },
   {
     command: 'start',
     description: 'Link this chat to your account (from the link in your profile)',

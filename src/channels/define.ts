@@ -50,7 +50,7 @@ export interface EmailContent {
 }
 
 /** The users column that holds a channel's switch (preferences.notificationChannels). */
-export type SwitchField = {
+type SwitchField = {
   [K in keyof UserRow]: K extends `notify${Capitalize<string>}`
     ? UserRow[K] extends boolean
       ? K
@@ -60,10 +60,6 @@ export type SwitchField = {
 
 /** A users column that holds a channel's destination as text (a chat id, a webhook URL). */
 export type DestinationField = 'telegramChatId' | (`${string}WebhookUrl` & keyof UserRow)
-
-/** What a send may read of its recipient: the account's columns a destination is taken from. */
-export type ChannelRecipient = Pick<UserRow, 'email' | 'phoneNumber' | 'phoneVerifiedNumber'> &
-  Partial<Record<DestinationField, string | null>>
 
 /**
  * Where a channel sends, which says how a user is reachable on it (users/recipients.ts turns each

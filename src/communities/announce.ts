@@ -9,7 +9,7 @@ import { MINUTE_MS } from '../lib/time.ts'
 import { MAX_LEAD_MINUTES } from './filters.ts'
 
 /** The scheduler's period: what is due before the next run is made now. */
-export const ANNOUNCE_PERIOD_MS = 30 * MINUTE_MS
+const ANNOUNCE_PERIOD_MS = 30 * MINUTE_MS
 // Cloudflare Queues delay a message by at most 12 hours.
 const MAX_DELAY_SECONDS = 12 * 60 * 60
 // Rows made this long ago and still unqueued were left by a run that died.

@@ -38,11 +38,7 @@ const RECORD_SQL = `UPDATE community_announcements
   WHERE id = ?1`
 
 /** An announcement's words: the contest, how soon it starts, and where to read more. */
-export function announcementText(
-  contest: ContestRow,
-  announcementId: string,
-  now: number,
-): ChannelText {
+function announcementText(contest: ContestRow, announcementId: string, now: number): ChannelText {
   const platform = platformName(contest.platform)
   return {
     notificationId: announcementId,

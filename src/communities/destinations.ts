@@ -6,10 +6,8 @@ import { communityDestinations, type CommunityDestinationRow } from '../db/schem
 import { newId } from '../lib/ids.ts'
 import { DEFAULT_LEAD_TIMES, type CommunityFilters } from './filters.ts'
 
-export type CommunityChannel = CommunityDestinationRow['channel']
-
 export interface Place {
-  channel: CommunityChannel
+  channel: CommunityDestinationRow['channel']
   chatId: string
   guildId?: string | null
   title: string

@@ -5,8 +5,8 @@
 import { settings, type Env } from '../../env.ts'
 import { notSent, resultOf, secondsOf, unreachable, type SendResult } from '../define.ts'
 import { writeOutbox } from '../outbox.ts'
+import { postJson } from '../post-json.ts'
 
-const SEND_TIMEOUT_MS = 10_000
 const DEAD_CODES = new Set([10003, 50001, 50013])
 
 export interface ChannelMessage {
@@ -16,7 +16,7 @@ export interface ChannelMessage {
 }
 
 /** 'bot' with DISCORD_BOT_TOKEN, the outbox in a local run, otherwise undefined (off). */
-export function discordBotProvider(env: Env): 'bot' | 'outbox' | undefined {
+function discordBotProvider(env: Env): 'bot' | 'outbox' | undefined {
   const s = settings(env)
   if (s.DISCORD_BOT_TOKEN) return 'bot'
   return s.DEV_OUTBOX ? 'outbox' : undefined
@@ -30,7 +30,7 @@ interface DiscordAnswer {
   global?: unknown
 }
 
-export function readMessageAnswer(res: Response, data: DiscordAnswer): SendResult {
+function readMessageAnswer(res: Response, data: DiscordAnswer): SendResult {
   if (res.status >= 200 && res.status < 300) {
     return resultOf({ ok: true, ...(typeof data.id === 'string' && { id: data.id }) })
   }
@@ -66,18 +66,9 @@ export async function postChannelMessage(
     return resultOf({ ok: true, id: await writeOutbox(env.KV, record, Date.now()) })
   }
   const s = settings(env)
-  let res: Response
-  try {
-    res = await fetch(`${s.DISCORD_API_URL.replace(/\/+$/, '')}/channels/${channelId}/messages`, {
-      method: 'POST',
-      headers: { Authorization: `Bot ${s.DISCORD_BOT_TOKEN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(message),
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-      redirect: 'manual',
-    })
-  } catch (error) {
-    return unreachable('Discord', error)
-  }
+  const url = `${s.DISCORD_API_URL.replace(/\/+$/, '')}/channels/${channelId}/messages`
+  const res = await postJson(url, message, { Authorization: `Bot ${s.DISCORD_BOT_TOKEN}` })
+  if (!(res instanceof Response)) return unreachable('Discord', res)
   const data = (await res.json().catch(() => ({}))) as DiscordAnswer
   return readMessageAnswer(res, data)
 }

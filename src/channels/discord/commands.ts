@@ -1,5 +1,5 @@
 // The application's slash commands as Discord registers them (`npm run discord:register`):
-// `/contests upcoming [platform]`, and `/contests subscribe|unsubscribe|settings` for a channel's
+// `/contests upcoming [platform]`, and `/contests subscribe|unsubscribe|settings|claim` for a channel's
 // announcements (members with Manage Channels only, checked when used).
 import { PLATFORM_MODULES } from '../../platforms/registry.ts'
 
@@ -83,6 +83,20 @@ export const CONTESTS_COMMAND = {
       name: 'settings',
       description: 'What a channel is told',
       options: [channelOption('The channel')],
+    },
+    {
+      type: SUB_COMMAND,
+      name: 'claim',
+      description: 'Manage a channel’s announcements from your account (Manage Channels)',
+      options: [
+        channelOption('The channel'),
+        {
+          type: STRING,
+          name: 'code',
+          description: 'The code of the Communities page of the web app',
+          required: true,
+        },
+      ],
     },
   ],
 }

@@ -18,7 +18,7 @@ const EMBED_COLOR = 0x2563eb
 const clip = (text: string, max: number) =>
   text.length > max ? `${text.slice(0, max - 1)}…` : text
 
-export interface DiscordMessage {
+interface DiscordMessage {
   embeds: {
     title: string
     description: string

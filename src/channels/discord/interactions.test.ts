@@ -297,6 +297,7 @@ describe('the registered commands', () => {
       'subscribe',
       'unsubscribe',
       'settings',
+      'claim',
     ])
   })
 })

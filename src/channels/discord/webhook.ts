@@ -5,6 +5,7 @@ import { settings, type Env } from '../../env.ts'
 import { discordWebhookProblem, maskDiscordWebhookUrl } from './webhook-url.ts'
 import { secondsOf } from '../define.ts'
 import { writeOutbox } from '../outbox.ts'
+import { postJson } from '../post-json.ts'
 
 export type DiscordProvider = 'webhook' | 'outbox' | 'none'
 
@@ -27,8 +28,6 @@ export interface DiscordResult {
   retryAfterSeconds?: number
   provider: DiscordProvider
 }
-
-const SEND_TIMEOUT_MS = 10_000
 
 export function discordProvider(env: Env): DiscordProvider {
   const s = settings(env)
@@ -67,24 +66,14 @@ async function postToWebhook(webhookUrl: string, message: unknown): Promise<Disc
   // wait=true makes Discord answer with the message it created (its id), not an empty 204.
   const url = new URL(webhookUrl)
   url.searchParams.set('wait', 'true')
-  let res: Response
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(message),
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-      // A redirect could lead to an address the target check never saw.
-      redirect: 'manual',
-    })
-  } catch (error) {
+  const res = await postJson(url, message)
+  if (!(res instanceof Response)) {
     // The error may name the URL, which holds the token: say only what kind of failure it was.
-    const kind = error instanceof Error ? error.name : 'Error'
     return {
       ok: false,
       provider: 'webhook',
       transient: true,
-      error: `Discord unreachable: ${kind}`,
+      error: `Discord unreachable: ${res.name}`,
     }
   }
   const data = (await res.json().catch(() => ({}))) as DiscordAnswer

@@ -42,9 +42,9 @@ function payloadOf(t: ChannelText) {
   }
 }
 
-export type PushPayload = ReturnType<typeof payloadOf>
+type PushPayload = ReturnType<typeof payloadOf>
 
-export interface PushMessage {
+interface PushMessage {
   payload: PushPayload
   options: PushOptions
 }

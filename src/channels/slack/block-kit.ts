@@ -54,5 +54,3 @@ export function blockKitMessage(t: ChannelText) {
     unfurl_media: false,
   }
 }
-
-export type SlackMessage = ReturnType<typeof blockKitMessage>

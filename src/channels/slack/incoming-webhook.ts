@@ -3,6 +3,7 @@
 import { settings, type Env } from '../../env.ts'
 import { notSent, resultOf, secondsOf, unreachable, type SendResult } from '../define.ts'
 import { writeOutbox } from '../outbox.ts'
+import { postJson } from '../post-json.ts'
 import { maskWebhookUrl, webhookUrlProblem, type WebhookUrlRule } from '../webhook-url.ts'
 
 export type SlackProvider = 'webhook' | 'outbox'
@@ -17,8 +18,6 @@ export const SLACK_WEBHOOK_RULE: WebhookUrlRule = {
   localPath: /\/services\/T[A-Z0-9]{1,20}\/B[A-Z0-9]{1,20}\/[A-Za-z0-9]{1,64}$/,
   form: 'https://hooks.slack.com/services/T…/B…/…',
 }
-
-const SEND_TIMEOUT_MS = 10_000
 
 export const slackWebhookProblem = (env: Env, value: string) =>
   webhookUrlProblem(SLACK_WEBHOOK_RULE, env, value)
@@ -63,20 +62,8 @@ export async function sendSlack(
     }
     return resultOf({ ok: true, id: await writeOutbox(env.KV, record, Date.now()) })
   }
-  let res: Response
-  try {
-    res = await fetch(webhookUrl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(message),
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-      // A redirect could lead to an address the target check never saw.
-      redirect: 'manual',
-    })
-  } catch (error) {
-    // The URL holds the secret, and the error may name it.
-    return unreachable('Slack', error)
-  }
+  const res = await postJson(webhookUrl, message)
+  if (!(res instanceof Response)) return unreachable('Slack', res)
   const body = await res.text().catch(() => '')
   return readSlackAnswer(res.status, body, res.headers.get('Retry-After'))
 }

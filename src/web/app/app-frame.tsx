@@ -1,5 +1,5 @@
 // The frame of every web app page: the document with the CSRF token for forms and scripts, and
-// the header's navigation (Contests, Settings, History, Followed, Account and Sign out once signed
+// the header's navigation (Contests, Settings, History, Followed, Communities, Account and Sign out once signed
 // in; Sign in and Create account before).
 import type { Child } from 'hono/jsx'
 import { Document } from '../document.tsx'
@@ -10,7 +10,14 @@ export const SITE_NAME = 'Contest Alerts'
 
 /** The header's links, by what a page may mark as the current one. */
 export type NavItem =
-  'contests' | 'settings' | 'history' | 'subscriptions' | 'account' | 'signin' | 'signup'
+  | 'contests'
+  | 'settings'
+  | 'history'
+  | 'subscriptions'
+  | 'communities'
+  | 'account'
+  | 'signin'
+  | 'signup'
 
 export interface AppFrameProps {
   /** The page's heading, and its title before the site's name. */
@@ -68,6 +75,9 @@ export function AppFrame({ title, session, csrf, current, children }: AppFramePr
                   </NavLink>
                   <NavLink href="/app/subscriptions" item="subscriptions" current={current}>
                     Followed
+                  </NavLink>
+                  <NavLink href="/app/communities" item="communities" current={current}>
+                    Communities
                   </NavLink>
                   <NavLink href="/app/account" item="account" current={current}>
                     Account

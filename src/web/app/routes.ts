@@ -16,6 +16,7 @@ import { passwordRoutes } from './password-routes.tsx'
 import { settingsRoutes } from './settings-routes.tsx'
 import { signinRoutes } from './signin-routes.tsx'
 import { signupRoutes } from './signup-routes.tsx'
+import { communityRoutes } from './communities-routes.tsx'
 import { subscriptionRoutes } from './subscriptions-routes.tsx'
 import { unlinkRoutes } from './unlink-routes.tsx'
 
@@ -36,6 +37,7 @@ webAppRoutes.route('/', passwordRoutes)
 webAppRoutes.route('/', googleWebRoutes)
 webAppRoutes.route('/', historyRoutes)
 webAppRoutes.route('/', subscriptionRoutes)
+webAppRoutes.route('/', communityRoutes)
 webAppRoutes.route('/', accountRoutes)
 // The notice's removal links: no sign-in, so before anything that would ask for one.
 webAppRoutes.route('/', unlinkRoutes)

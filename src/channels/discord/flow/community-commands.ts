@@ -1,9 +1,10 @@
-// `/contests subscribe|unsubscribe|settings` in a server: a channel's community announcements,
+// `/contests subscribe|unsubscribe|settings|claim` in a server: a channel's community announcements,
 // changed only by members whose permissions (as the interaction carries them) include Manage
 // Channels or Administrator. A change is answered at once with a deferred reply and done after it,
 // then the reply is edited through the interaction's webhook: Discord waits 3 seconds at most.
 import type { Context } from 'hono'
 import type { AppEnv } from '../../../app-env.ts'
+import { claimWords, redeemClaimCode } from '../../../communities/claims.ts'
 import { describeDestination } from '../../../communities/describe.ts'
 import {
   findDestination,
@@ -131,6 +132,9 @@ export async function communityCommand(c: Context<AppEnv>, sub: string, i: Commu
       const row = await subscribe(db, place, { ...choice, roleId }, Date.now())
       return `Subscribed ${place.title}. ${describeDestination(row)}`
     }
+  } else if (sub === 'claim') {
+    const code = optionValue(i.options, 'code') ?? ''
+    work = async () => claimWords(await redeemClaimCode(c.env.KV, db, code, place, Date.now()))
   } else if (sub === 'unsubscribe') {
     work = async () =>
       (await unsubscribe(db, place))

@@ -9,14 +9,14 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../../app-env.ts'
 import { listUpcoming } from '../../../contests/queries.ts'
 import { createDb } from '../../../db/client.ts'
-import { settings, type Env } from '../../../env.ts'
 import { renderNotFound } from '../../../http/errors.ts'
 import { createRouter } from '../../../http/router.ts'
 import { unauthorized } from '../../../lib/errors.ts'
 import { errorResponse, json } from '../../../lib/openapi.ts'
 import { isPlatform } from '../../../platforms/registry.ts'
 import { CONTESTS_COMMAND, PLATFORM_OPTION } from '../commands.ts'
-import { checkInteractionSignature, isPublicKeyHex } from '../interaction-signature.ts'
+import { discordApplication } from '../application.ts'
+import { checkInteractionSignature } from '../interaction-signature.ts'
 import { communityCommand, privately, type CommandOption } from './community-commands.ts'
 import { upcomingEmbed } from './contest-list.ts'
 
@@ -28,15 +28,8 @@ const CHANNEL_MESSAGE = 4
 // How many contests /contests upcoming lists: enough for a week, short enough to read.
 const UPCOMING_LIMIT = 10
 
-/** The application, when this deployment has one. */
-function application(env: Env) {
-  const s = settings(env)
-  if (!s.DISCORD_APPLICATION_ID || !isPublicKeyHex(s.DISCORD_PUBLIC_KEY)) return undefined
-  return { id: s.DISCORD_APPLICATION_ID, publicKey: s.DISCORD_PUBLIC_KEY }
-}
-
 const signed: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const app = application(c.env)
+  const app = discordApplication(c.env)
   if (!app) return renderNotFound(c)
   const check = await checkInteractionSignature(
     app.publicKey,
@@ -119,7 +112,7 @@ async function answer(c: Context<AppEnv>, interaction: z.infer<typeof Interactio
   const sub = data?.name === CONTESTS_COMMAND.name ? data.options?.[0] : undefined
   if (sub && sub.name !== 'upcoming' && interaction.token) {
     return communityCommand(c, sub.name, {
-      applicationId: interaction.application_id ?? application(c.env)!.id,
+      applicationId: interaction.application_id ?? discordApplication(c.env)!.id,
       token: interaction.token,
       guildId: interaction.guild_id,
       permissions: interaction.member?.permissions,
@@ -160,10 +153,7 @@ export const discordInteractionRoutes = createRouter()
     return c.json(privately('The bot does not handle this kind of interaction.'), 200)
   })
   .openapi(status, (c) => {
-    const app = application(c.env)
+    const app = discordApplication(c.env)
     if (!app) return c.json({ enabled: false }, 200)
-    // The bot joins with the commands and nothing else (permissions 0); a server grants it the
-    // channels it may post in.
-    const installUrl = `https://discord.com/oauth2/authorize?client_id=${encodeURIComponent(app.id)}&scope=applications.commands+bot&permissions=0`
-    return c.json({ enabled: true, applicationId: app.id, installUrl }, 200)
+    return c.json({ enabled: true, applicationId: app.id, installUrl: app.installUrl }, 200)
   })

@@ -34,6 +34,7 @@ export const REPLIES = {
     '/subscribe platform… – announce contests of these platforms here (administrators)\n' +
     '/settings – what is announced here; /settings lead 60 1440 and more change it\n' +
     '/unsubscribe – no more announcements here\n' +
+    '/claim code – manage them from your account (the code of the Communities page)\n' +
     '/stop – no more of your own reminders in this chat\n' +
     '/help – this list\n\n' +
     `Platforms: ${PLATFORMS.join(', ')}`,

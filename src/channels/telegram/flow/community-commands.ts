@@ -1,5 +1,6 @@
 // The bot's community commands, in the chat that takes the announcements: `/subscribe
-// <platform…>`, `/unsubscribe` and `/settings [what values…]`. In a group or supergroup only its
+// <platform…>`, `/unsubscribe`, `/settings [what values…]` and `/claim <code>` (an account's code
+// from the web app's Communities page). In a group or supergroup only its
 // administrators change anything (getChatMember); in a private chat its one person does, and in a
 // channel only administrators can post at all. `/settings` alone shows what is set, to anyone.
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../../communities/destinations.ts'
 import { describeDestination } from '../../../communities/describe.ts'
 import { checkFilters, filtersOf, type CommunityFilters } from '../../../communities/filters.ts'
+import { claimWords, redeemClaimCode } from '../../../communities/claims.ts'
 import type { Db } from '../../../db/client.ts'
 import type { Env } from '../../../env.ts'
 import { isPlatform, type Platform } from '../../../platforms/registry.ts'
@@ -87,7 +89,7 @@ export async function communityCommand(
   chat: CommandChat,
   now: number,
 ): Promise<string | undefined> {
-  if (!['subscribe', 'unsubscribe', 'settings'].includes(name)) return undefined
+  if (!['subscribe', 'unsubscribe', 'settings', 'claim'].includes(name)) return undefined
   const words = wordsOf(arg)
   const current = await findDestination(db, place(chat))
   if (name === 'settings' && words.length === 0) {
@@ -96,6 +98,8 @@ export async function communityCommand(
       : 'This chat has no announcements. /subscribe starts them.'
   }
   if (!(await mayChange(env, chat))) return ADMINS_ONLY
+  if (name === 'claim')
+    return claimWords(await redeemClaimCode(env.KV, db, words[0] ?? '', place(chat), now))
   if (name === 'unsubscribe') {
     return (await unsubscribe(db, place(chat)))
       ? 'Unsubscribed: no more contest announcements here.'

@@ -1,0 +1,79 @@
+// /app/communities: the account's claimed communities, a one-time claim code made on request, and
+// the release of one (its owner only; another id is the not-found page).
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { AppEnv } from '../../app-env.ts'
+import { discordApplication } from '../../channels/discord/application.ts'
+import {
+  CLAIM_CODE_TTL_SECONDS,
+  issueClaimCode,
+  ownedDestinations,
+  releaseDestination,
+} from '../../communities/claims.ts'
+import { createDb } from '../../db/client.ts'
+import { settings } from '../../env.ts'
+import { createRouter } from '../../http/router.ts'
+import { isId } from '../../lib/ids.ts'
+import { CommunitiesPage, type CommunitiesPageProps } from './communities-page.tsx'
+import { csrfToken, requireCsrf } from './csrf.ts'
+import { readForm } from './form-body.ts'
+import { notFoundPage } from './not-found-page.tsx'
+import { ClearForm } from './subscriptions-forms.ts'
+import { currentWebSession, requireWebUser } from './web-session.ts'
+
+const NOT_YOURS = 'Your account has no such community.'
+
+async function page(
+  c: Context<AppEnv>,
+  more: Pick<CommunitiesPageProps, 'code' | 'notice' | 'errors'> = {},
+  status: ContentfulStatusCode = 200,
+) {
+  const session = currentWebSession(c)
+  const s = settings(c.env)
+  const destinations = await ownedDestinations(createDb(c.env.DB), session.user.id)
+  return c.html(
+    <CommunitiesPage
+      session={session}
+      csrf={await csrfToken(c)}
+      destinations={destinations}
+      telegramAddUrl={
+        s.TELEGRAM_BOT_USERNAME
+          ? `https://t.me/${s.TELEGRAM_BOT_USERNAME}?startgroup=true`
+          : undefined
+      }
+      discordInstallUrl={discordApplication(c.env)?.installUrl}
+      {...more}
+    />,
+    status,
+  )
+}
+
+/** A button's post: the CSRF token and nothing else. */
+async function buttonErrors(c: Context<AppEnv>) {
+  const form = await readForm(c, ClearForm, {})
+  return form.ok ? undefined : form.errors.form
+}
+
+export const communityRoutes = createRouter()
+
+communityRoutes
+  .get('/communities', requireWebUser, (c) =>
+    page(c, { notice: c.req.query('released') === '1' ? 'Released.' : undefined }),
+  )
+  .post('/communities/claim-code', requireCsrf, requireWebUser, async (c) => {
+    const errors = await buttonErrors(c)
+    if (errors) return page(c, { errors }, 400)
+    const value = await issueClaimCode(c.env.KV, currentWebSession(c).user.id)
+    c.header('Cache-Control', 'no-store')
+    return page(c, { code: { value, expiresAt: Date.now() + CLAIM_CODE_TTL_SECONDS * 1000 } })
+  })
+  .post('/communities/:id/release', requireCsrf, requireWebUser, async (c) => {
+    const errors = await buttonErrors(c)
+    if (errors) return page(c, { errors }, 400)
+    const id = c.req.param('id')
+    const userId = currentWebSession(c).user.id
+    if (!isId(id) || !(await releaseDestination(createDb(c.env.DB), userId, id, Date.now()))) {
+      return notFoundPage(c, NOT_YOURS)
+    }
+    return c.redirect('/app/communities?released=1', 303)
+  })
