@@ -50,7 +50,7 @@ describe('npm run discord:register', () => {
     assert.equal(contests.name, 'contests')
     assert.deepEqual(
       contests.options.map((o) => o.name),
-      ['upcoming'],
+      ['upcoming', 'subscribe', 'unsubscribe', 'settings', 'claim'],
     )
     const puts = (await standIn.requests('/discord/api/v10/')).filter((r) => r.method === 'PUT')
     assert.equal(puts.length, 1)
