@@ -43,7 +43,7 @@ export default defineConfig({
   ],
   test: {
     // Each platform's tests live in its folder (src/platforms/<id>), beside its fixtures.
-    include: ['test/**/*.test.ts', 'src/platforms/**/*.test.ts', 'src/channels/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'src/platforms/**/*.test.ts'],
     setupFiles: ['./test/helpers/setup.ts'],
     globalSetup: ['./test/global-setup.ts'],
     // Test files share the stand-ins, so they run one after another.

@@ -43,8 +43,7 @@ function filesUnder(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) return name === 'gen' ? [] : filesUnder(path)
-    // A test beside its module (src/platforms/, src/channels/) reads tables to check them.
-    return /\.tsx?$/.test(path) && !/\.test\.ts$/.test(path) ? [path] : []
+    return /\.tsx?$/.test(path) ? [path] : []
   })
 }
 

@@ -3,15 +3,19 @@
 // catalogue, 404 and `enabled: false` without the settings, and the commands as registered.
 import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { addContests, contest } from '../../../test/helpers/contests.ts'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
-import { api } from '../../../test/helpers/users.ts'
-import { findDestination } from '../../communities/destinations.ts'
-import { createDb } from '../../db/client.ts'
-import type { Env } from '../../env.ts'
-import { toHex } from '../../lib/crypto.ts'
-import { PLATFORMS } from '../../platforms/registry.ts'
-import { CONTESTS_COMMAND, MAX_CHOICES, PLATFORM_CHOICES } from './commands.ts'
+import { addContests, contest } from './helpers/contests.ts'
+import { standIn, standInUrl } from './helpers/stand-in.ts'
+import { api } from './helpers/users.ts'
+import { findDestination } from '../src/communities/destinations.ts'
+import { createDb } from '../src/db/client.ts'
+import type { Env } from '../src/env.ts'
+import { toHex } from '../src/lib/crypto.ts'
+import { PLATFORMS } from '../src/platforms/registry.ts'
+import {
+  CONTESTS_COMMAND,
+  MAX_CHOICES,
+  PLATFORM_CHOICES,
+} from '../src/channels/discord/commands.ts'
 
 const APPLICATION_ID = '1300000000000000001'
 

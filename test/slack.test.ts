@@ -3,7 +3,7 @@
 // a dead webhook (403, 404, 410) is forgotten with its block, 429 waits, other 4xx fail alone.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { addContests, contest } from '../../../test/helpers/contests.ts'
+import { addContests, contest } from './helpers/contests.ts'
 import {
   consume,
   deliverQueued,
@@ -12,12 +12,12 @@ import {
   resetNotifications,
   runScheduler,
   testEnv,
-} from '../../../test/helpers/notifications.ts'
-import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
-import { api, createUser, type TestUser } from '../../../test/helpers/users.ts'
-import type { Env } from '../../env.ts'
-import { blockKitMessage } from './block-kit.ts'
-import { readSlackAnswer } from './incoming-webhook.ts'
+} from './helpers/notifications.ts'
+import { standIn, standInUrl } from './helpers/stand-in.ts'
+import { api, createUser, type TestUser } from './helpers/users.ts'
+import type { Env } from '../src/env.ts'
+import { blockKitMessage } from '../src/channels/slack/block-kit.ts'
+import { readSlackAnswer } from '../src/channels/slack/incoming-webhook.ts'
 
 beforeEach(resetNotifications)
 
