@@ -5,8 +5,7 @@
 // dead, its owner told once.
 import { discord } from '../channels/discord/index.ts'
 import { postChannelMessage } from '../channels/discord/bot-api.ts'
-import type { ChannelText, SendResult } from '../channels/define.ts'
-import { sendTelegram } from '../channels/telegram/bot-api.ts'
+import { notSent, type ChannelText, type SendResult } from '../channels/define.ts'
 import { telegram } from '../channels/telegram/index.ts'
 import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
 import type { Env } from '../env.ts'
@@ -58,18 +57,17 @@ function announcementText(contest: ContestRow, announcementId: string, now: numb
 /** Posts the text where the destination is. */
 async function post(env: Env, d: CommunityDestinationRow, text: ChannelText): Promise<SendResult> {
   if (d.channel === 'telegram') {
-    const answer = await sendTelegram(env, { chatId: d.chatId, text: telegram.render(text) })
-    // 403 (kicked, not a member) and 400 "chat not found" never get better.
-    const gone = answer.blocked || /chat not found/i.test(answer.error ?? '')
-    if (answer.ok) return { ok: true, ...(answer.id && { id: answer.id }) }
-    return {
-      ok: false,
-      failure: gone ? 'dead' : answer.transient ? 'transient' : 'permanent',
-      error: answer.error ?? 'Telegram refused the message',
-      ...(answer.retryAfterSeconds !== undefined && {
-        retryAfterSeconds: answer.retryAfterSeconds,
-      }),
-    }
+    // The Telegram channel's own send: the same Bot API call and reading of its answers.
+    const provider = telegram.provider(env)
+    if (!provider) return notSent('permanent', 'Telegram is not available on this server')
+    const result = await telegram.send(provider, {
+      to: d.chatId,
+      message: telegram.render(text),
+      reference: text.notificationId,
+    })
+    // A group that no longer exists is "chat not found" (400); a person's chat stays linked on it.
+    const gone = !result.ok && /chat not found/i.test(result.error)
+    return gone ? { ...result, failure: 'dead' } : result
   }
   const { embeds } = discord.render(text)
   return postChannelMessage(env, d.chatId, {

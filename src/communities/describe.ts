@@ -2,6 +2,9 @@
 import type { CommunityDestinationRow } from '../db/schema.ts'
 import { platformName } from '../platforms/registry.ts'
 
+/** The chat service of a destination, in words. */
+export const SERVICE_NAMES = { telegram: 'Telegram', discord: 'Discord' } as const
+
 const lead = (minutes: number) =>
   minutes % 1440 === 0
     ? `${minutes / 1440} d`

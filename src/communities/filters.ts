@@ -2,7 +2,7 @@
 // must hold or must not, and the shortest contest; checked here for the bots and the web app alike.
 import { z } from '@hono/zod-openapi'
 import type { CommunityDestinationRow } from '../db/schema.ts'
-import { PLATFORMS } from '../platforms/registry.ts'
+import { isPlatform, PLATFORMS, type Platform } from '../platforms/registry.ts'
 
 export const MAX_LEAD_TIMES = 5
 export const MIN_LEAD_MINUTES = 5
@@ -66,3 +66,12 @@ export const filtersOf = (d: CommunityDestinationRow): CommunityFilters => ({
   excludeWords: d.excludeWords,
   minDuration: d.minDuration,
 })
+
+/** The platforms a command names (any case, commas allowed), or the first word naming none. */
+export function platformsNamed(
+  words: readonly string[],
+): { platforms: Platform[] } | { unknown: string } {
+  const lower = words.map((w) => w.toLowerCase().replace(/,$/, '')).filter(Boolean)
+  const unknown = lower.find((w) => !isPlatform(w))
+  return unknown !== undefined ? { unknown } : { platforms: lower.filter(isPlatform) }
+}

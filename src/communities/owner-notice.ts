@@ -7,14 +7,13 @@ import type { Env } from '../env.ts'
 import { escapeHtml } from '../lib/html.ts'
 import { log } from '../lib/log.ts'
 import { findUser } from '../users/queries.ts'
-
-const SERVICE = { telegram: 'Telegram', discord: 'Discord' } as const
+import { SERVICE_NAMES } from './describe.ts'
 
 export async function tellOwner(env: Env, db: Db, d: CommunityDestinationRow) {
   if (!d.ownerId) return
   const owner = await findUser(db, d.ownerId)
   if (!owner) return
-  const where = `${SERVICE[d.channel]} ${d.title ? `“${d.title}”` : d.chatId}`
+  const where = `${SERVICE_NAMES[d.channel]} ${d.title ? `“${d.title}”` : d.chatId}`
   const why = d.deadReason ?? 'the bot can no longer post there'
   const text =
     `Contest announcements to ${where} have stopped: ${why}. ` +

@@ -4,9 +4,9 @@
 import type { CommunityDestinationRow } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { limiterFor, limitsDisabled } from '../http/limiter.ts'
+import { MINUTE_MS } from '../lib/time.ts'
 
 const SECOND_MS = 1000
-const MINUTE_MS = 60 * SECOND_MS
 
 function budgets(d: CommunityDestinationRow): [string, number, number][] {
   if (d.channel === 'telegram') {

@@ -1,15 +1,13 @@
 // /app/communities: the Discord channels and Telegram groups the account claimed, each with what it
 // announces and whether it still can (a chat that removed the bot shows why it stopped), a button
 // to release one, and the one-time code to claim another from the chat.
-import { describeDestination } from '../../communities/describe.ts'
+import { describeDestination, SERVICE_NAMES } from '../../communities/describe.ts'
 import type { CommunityDestinationRow } from '../../db/schema.ts'
 import { formatTime } from '../../lib/time-words.ts'
 import { AppFrame } from './app-frame.tsx'
 import { CsrfField } from './csrf-field.tsx'
 import { FormErrors, Notice } from './form-controls.tsx'
 import type { WebSession } from './web-session.ts'
-
-const SERVICE = { telegram: 'Telegram', discord: 'Discord' } as const
 
 export interface CommunitiesPageProps {
   session: WebSession
@@ -30,7 +28,7 @@ function Item({ d }: { d: CommunityDestinationRow }) {
   return (
     <li class="card community" data-destination-id={d.id} aria-labelledby={titleId}>
       <h3 id={titleId}>
-        {SERVICE[d.channel]}: {d.title || d.chatId}
+        {SERVICE_NAMES[d.channel]}: {d.title || d.chatId}
       </h3>
       <p class="meta">{d.platforms.join(', ')}</p>
       <ul class="community-settings">

@@ -12,12 +12,11 @@ import {
   unsubscribe,
   type Place,
 } from '../../../communities/destinations.ts'
-import { checkFilters, DEFAULT_LEAD_TIMES } from '../../../communities/filters.ts'
+import { checkFilters, DEFAULT_LEAD_TIMES, platformsNamed } from '../../../communities/filters.ts'
 import { createDb } from '../../../db/client.ts'
 import { settings } from '../../../env.ts'
 import { defer } from '../../../http/defer.ts'
 import { log } from '../../../lib/log.ts'
-import { isPlatform } from '../../../platforms/registry.ts'
 
 const CHANNEL_MESSAGE = 4
 const DEFERRED_CHANNEL_MESSAGE = 5
@@ -61,15 +60,10 @@ function mayManage(permissions: string | undefined): boolean {
 
 /** The change asked for, checked; a refusal in words otherwise. */
 function subscription(options: CommandOption[]) {
-  const words = (optionValue(options, 'platforms') ?? '')
-    .toLowerCase()
-    .split(/[\s,]+/)
-    .filter(Boolean)
-  const unknown = words.find((w) => !isPlatform(w))
-  if (words.length === 0 || unknown !== undefined) {
-    return {
-      refused: `No platform is called ${unknown ?? '(none)'}; name them as codeforces atcoder.`,
-    }
+  const named = platformsNamed((optionValue(options, 'platforms') ?? '').split(/[\s,]+/))
+  if ('unknown' in named || named.platforms.length === 0) {
+    const word = 'unknown' in named ? named.unknown : '(none)'
+    return { refused: `No platform is called ${word}; name them as codeforces atcoder.` }
   }
   const lead = optionValue(options, 'lead')
   const leadTimes = lead
@@ -79,7 +73,7 @@ function subscription(options: CommandOption[]) {
         .map(Number)
     : DEFAULT_LEAD_TIMES
   const checked = checkFilters({
-    platforms: words,
+    platforms: named.platforms,
     contestTypes: [],
     leadTimes,
     includeWords: [],

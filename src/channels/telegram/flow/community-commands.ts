@@ -11,11 +11,15 @@ import {
   type Place,
 } from '../../../communities/destinations.ts'
 import { describeDestination } from '../../../communities/describe.ts'
-import { checkFilters, filtersOf, type CommunityFilters } from '../../../communities/filters.ts'
+import {
+  checkFilters,
+  filtersOf,
+  platformsNamed,
+  type CommunityFilters,
+} from '../../../communities/filters.ts'
 import { claimWords, redeemClaimCode } from '../../../communities/claims.ts'
 import type { Db } from '../../../db/client.ts'
 import type { Env } from '../../../env.ts'
-import { isPlatform, type Platform } from '../../../platforms/registry.ts'
 import { isChatAdmin } from '../bot-api.ts'
 
 export interface CommandChat {
@@ -50,13 +54,6 @@ const place = (chat: CommandChat): Place => ({
 
 const wordsOf = (arg: string) => arg.trim().split(/\s+/).filter(Boolean)
 
-/** The platforms named, or the first word that names none. */
-function platformsOf(words: string[]): { platforms: Platform[] } | { unknown: string } {
-  const lower = words.map((w) => w.toLowerCase().replace(/,$/, ''))
-  const unknown = lower.find((w) => !isPlatform(w))
-  return unknown !== undefined ? { unknown } : { platforms: lower.filter(isPlatform) }
-}
-
 /** The change `/settings <what> <values…>` asks for, or why it is not one. */
 function settingsChange(words: string[]): Partial<CommunityFilters> | string {
   const [what, ...values] = words
@@ -73,7 +70,7 @@ function settingsChange(words: string[]): Partial<CommunityFilters> | string {
     case 'min':
       return { minDuration: none ? null : Number(values[0]) }
     case 'platforms': {
-      const named = platformsOf(values)
+      const named = platformsNamed(values)
       return 'unknown' in named ? `No platform is called ${named.unknown}.` : named
     }
   }
@@ -107,7 +104,7 @@ export async function communityCommand(
   }
   if (name === 'subscribe') {
     if (words.length === 0) return USAGE_SUBSCRIBE
-    const named = platformsOf(words)
+    const named = platformsNamed(words)
     if ('unknown' in named) return `No platform is called ${named.unknown}. ${USAGE_SUBSCRIBE}`
     const row = await subscribe(db, place(chat), { platforms: named.platforms }, now)
     return `Subscribed. ${describeDestination(row)}\n/settings changes this, /unsubscribe stops it.`
