@@ -274,6 +274,82 @@ describe('announcements', () => {
     expect((await announceDue(env.DB, e.NOTIFICATIONS_QUEUE, Date.now())).announcementsMade).toBe(0)
   })
 
+  it('follow a group that became a supergroup to its new chat id, at once', async () => {
+    const e = testEnv()
+    const d = await telegramGroup()
+    const newChat = String(--nextChat)
+    await addContests([contest(0.75, { name: 'Round Moved' })])
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: SEND_PATH,
+      responses: [
+        {
+          status: 400,
+          body: {
+            ok: false,
+            error_code: 400,
+            description: 'Bad Request: group chat was upgraded to a supergroup chat',
+            parameters: { migrate_to_chat_id: Number(newChat) },
+          },
+        },
+        { status: 200, body: { ok: true, result: { message_id: 9 } } },
+      ],
+    })
+    await announceDue(env.DB, e.NOTIFICATIONS_QUEUE, Date.now())
+    await deliverAll(e)
+    const posts = (await standIn.requests(SEND_PATH)).map((r) => JSON.parse(r.body))
+    expect(posts.map((p) => p.chat_id)).toEqual([d.chatId, newChat])
+    // Under it, the buttons act for whoever presses them (their own linked account).
+    expect(posts[1].reply_markup.inline_keyboard[0].map((b: { text: string }) => b.text)).toEqual([
+      'Follow',
+      'Mute',
+    ])
+    expect(await announcementsOf(d.id)).toEqual([{ status: 'SENT', error: null, lead: 60 }])
+    expect(await findDestination(db(), { channel: 'telegram', chatId: newChat })).toMatchObject({
+      id: d.id,
+      deadAt: null,
+    })
+  })
+
+  it('mark a group dead when its supergroup is subscribed on its own already', async () => {
+    const e = testEnv()
+    const d = await telegramGroup()
+    // The supergroup's own subscription, to AtCoder: nothing of it is due.
+    const taken = await subscribe(
+      db(),
+      { channel: 'telegram', chatId: String(--nextChat), title: 'CP Club' },
+      { platforms: ['atcoder'] },
+      Date.now(),
+    )
+    await addContests([contest(0.75)])
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: SEND_PATH,
+      responses: [
+        {
+          status: 400,
+          body: {
+            ok: false,
+            error_code: 400,
+            description: 'Bad Request: group chat was upgraded to a supergroup chat',
+            parameters: { migrate_to_chat_id: Number(taken.chatId) },
+          },
+        },
+        { status: 200, body: { ok: true, result: { message_id: 10 } } },
+      ],
+    })
+    await announceDue(env.DB, e.NOTIFICATIONS_QUEUE, Date.now())
+    await deliverAll(e)
+    expect((await standIn.requests(SEND_PATH)).map((r) => JSON.parse(r.body).chat_id)).toEqual([
+      d.chatId,
+    ])
+    const row = await findDestination(db(), { channel: 'telegram', chatId: d.chatId })
+    expect(row?.deadReason).toBe('The group became a supergroup that is subscribed on its own')
+    expect(
+      await findDestination(db(), { channel: 'telegram', chatId: taken.chatId }),
+    ).toMatchObject({ id: taken.id, deadAt: null })
+  })
+
   it('post to a Discord channel with the bot, mentioning only the chosen role; Unknown Channel is dead', async () => {
     const e = testEnv(DISCORD)
     const channelId = '1200000000000000042'

@@ -8,6 +8,7 @@ import type { Env } from '../src/env.ts'
 import { sha256Hex } from '../src/lib/crypto.ts'
 import { LINK_TOKEN_TTL_MS } from '../src/users/telegram-links.ts'
 import { REPLIES } from '../src/channels/telegram/flow/bot.ts'
+import { BUTTON_REPLIES } from '../src/channels/telegram/flow/callbacks.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
   consume,
@@ -434,6 +435,151 @@ describe('reminders over Telegram', () => {
     })
     // Only a 403 unlinks the chat.
     expect((await profileOf(user)).telegram).toEqual({ linked: true })
+  })
+})
+
+describe('the buttons under a reminder', () => {
+  const ANSWER_PATH = `/telegram/bot${PROVIDERS.TELEGRAM_BOT_TOKEN}/answerCallbackQuery`
+
+  /** A press on a button, by the person `fromId`, under a message in `chatId`. */
+  async function press(fromId: number, data: string, e: Env, chatId = fromId) {
+    await standIn.reset()
+    const chat = chatId < 0 ? { id: chatId, type: 'supergroup' } : { id: chatId, type: 'private' }
+    const res = await webhook(
+      {
+        update_id: ++updateId,
+        callback_query: {
+          id: `cb${updateId}`,
+          from: { id: fromId, is_bot: false, first_name: 'Ada' },
+          message: { message_id: 5, date: 0, chat },
+          chat_instance: '-4242',
+          data,
+        },
+      },
+      e,
+    )
+    expect(res.status).toBe(200)
+    const answers = await standIn.requests(ANSWER_PATH)
+    return answers.map((r) => JSON.parse(r.body) as { callback_query_id: string; text: string })
+  }
+
+  const choices = async (user: TestUser) =>
+    (
+      await api('GET', '/users/contests/subscriptions', { token: user.accessToken })
+    ).body.subscriptions.map((c: { contestId: string; mode: string }) => [c.contestId, c.mode])
+
+  it('are Follow, Mute and, on a public address, Add to calendar with the contest’s .ics', async () => {
+    const e = testEnv({ APP_URL: 'https://alerts.example' })
+    await linkedUser(e)
+    await addContests([contest(3)])
+    const id = (await env.DB.prepare('SELECT id FROM contests').first<{ id: string }>())!.id
+    await runScheduler(e)
+    await deliverQueued(e)
+    const [message] = await sentMessages()
+    expect(message.reply_markup).toEqual({
+      inline_keyboard: [
+        [
+          { text: 'Follow', callback_data: `follow:${id}` },
+          { text: 'Mute', callback_data: `mute:${id}` },
+        ],
+        [{ text: 'Add to calendar', url: `https://alerts.example/contests/${id}/calendar.ics` }],
+      ],
+    })
+  })
+
+  it('leave out Add to calendar on a local address, which Telegram would refuse', async () => {
+    const e = testEnv()
+    await linkedUser(e)
+    await addContests([contest(3)])
+    await runScheduler(e)
+    await deliverQueued(e)
+    const [message] = await sentMessages()
+    expect(
+      message.reply_markup.inline_keyboard.flat().map((b: { text: string }) => b.text),
+    ).toEqual(['Follow', 'Mute'])
+  })
+
+  it('follow and mute the contest for the presser’s linked account, in a private chat or a group', async () => {
+    const e = testEnv()
+    const { user, chatId } = await linkedUser(e)
+    await addContests([contest(3, { name: 'Round 77' })])
+    const id = (await env.DB.prepare('SELECT id FROM contests').first<{ id: string }>())!.id
+
+    const followed = await press(chatId, `follow:${id}`, e)
+    expect(followed).toEqual([
+      {
+        callback_query_id: `cb${updateId}`,
+        text: 'Following Round 77: its reminders come whatever your filters say.',
+      },
+    ])
+    expect(await choices(user)).toEqual([[id, 'follow']])
+
+    // Under a group's announcement the button acts for whoever presses it.
+    const muted = await press(chatId, `mute:${id}`, e, -1_001_234_567_890)
+    expect(muted[0].text).toBe('Muted Round 77: no more reminders for it.')
+    expect(await choices(user)).toEqual([[id, 'mute']])
+  })
+
+  it('change nothing for someone without a linked account, a gone contest or data the bot never made', async () => {
+    const e = testEnv()
+    const { user, chatId } = await linkedUser(e)
+    await addContests([contest(3)])
+    const id = (await env.DB.prepare('SELECT id FROM contests').first<{ id: string }>())!.id
+    expect((await press(chatId + 1_000_000, `follow:${id}`, e))[0].text).toBe(
+      BUTTON_REPLIES.notLinked,
+    )
+    expect((await press(chatId, `follow:${'f'.repeat(24)}`, e))[0].text).toBe(BUTTON_REPLIES.gone)
+    for (const data of ['delete:' + id, `follow:${id}; DROP`, '']) {
+      expect((await press(chatId, data, e))[0].text).toBe(BUTTON_REPLIES.stale)
+    }
+    expect(await choices(user)).toEqual([])
+    // Too long for Telegram's 64 bytes: not an update the bot made.
+    const long = await webhook(
+      {
+        update_id: ++updateId,
+        callback_query: { id: 'x', from: { id: chatId }, data: 'f'.repeat(65) },
+      },
+      e,
+    )
+    expect(long.status).toBe(400)
+  })
+})
+
+describe('a group that became a supergroup', () => {
+  it('moves the linked chat to its new id, and the retry goes there', async () => {
+    const e = testEnv()
+    const { user, chatId } = await linkedUser(e)
+    const newId = -1_009_999_000_001
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: SEND_PATH,
+      responses: [
+        {
+          status: 400,
+          body: {
+            ok: false,
+            error_code: 400,
+            description: 'Bad Request: group chat was upgraded to a supergroup chat',
+            parameters: { migrate_to_chat_id: newId },
+          },
+        },
+        { status: 200, body: { ok: true, result: { message_id: 78 } } },
+      ],
+    })
+    await addContests([contest(3)])
+    await runScheduler(e)
+    const [message] = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    const [first] = await consume(e, [{ body: message, attempts: 1 }])
+    expect(first).toMatchObject({ retried: true })
+    const linked = await env.DB.prepare('SELECT telegram_chat_id AS chat FROM users WHERE id = ?')
+      .bind(user.id)
+      .first<{ chat: string }>()
+    expect(linked?.chat).toBe(String(newId))
+
+    await consume(e, [{ body: message, attempts: 2 }])
+    const chats = (await sentMessages()).map((m) => m.chat_id)
+    expect(chats).toEqual([String(chatId), String(newId)])
+    expect(await telegramDelivery(user.id)).toMatchObject({ status: 'SENT' })
   })
 })
 

@@ -16,6 +16,8 @@ export type SendResult = (
       error: string
       /** The wait the provider asked for (a 429's retry_after): a retry comes no sooner. */
       retryAfterSeconds?: number
+      /** The destination lives at this new address now (a group upgraded to a supergroup). */
+      movedTo?: string
     }
 ) & {
   /** Parts of a destination of many that are gone for good (a browser's push subscription). */
@@ -34,6 +36,8 @@ export interface ChannelText {
   url?: string
   /** The contest's start, when the notification is about one contest. */
   startTime?: number
+  /** The contest's event as an .ics file on the service, while the contest is in the catalogue. */
+  calendarUrl?: string
   /** When the message is worth nothing any more (a reminder, at the contest's start). */
   expiresAt?: number
   now: number
@@ -169,6 +173,7 @@ export function resultOf(answer: {
   transient?: boolean
   dead?: boolean
   retryAfterSeconds?: number
+  movedTo?: string
 }): SendResult {
   if (answer.ok) return { ok: true, ...(answer.id !== undefined && { id: answer.id }) }
   const failure = answer.dead ? 'dead' : answer.transient ? 'transient' : 'permanent'
@@ -177,5 +182,6 @@ export function resultOf(answer: {
     failure,
     error: answer.error ?? 'Unknown error',
     ...(answer.retryAfterSeconds !== undefined && { retryAfterSeconds: answer.retryAfterSeconds }),
+    ...(answer.movedTo !== undefined && { movedTo: answer.movedTo }),
   }
 }

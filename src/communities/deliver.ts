@@ -15,7 +15,7 @@ import { MINUTE_MS } from '../lib/time.ts'
 import type { CommunityDestinationRow, ContestRow } from '../db/schema.ts'
 import { findContest } from '../contests/queries.ts'
 import type { Db } from '../db/client.ts'
-import { findDestinationById, markDead } from './destinations.ts'
+import { findDestinationById, markDead, moveChat } from './destinations.ts'
 import { tellOwner } from './owner-notice.ts'
 import { paceWait } from './pace.ts'
 
@@ -138,13 +138,16 @@ export async function sendAnnouncement(
     await deps.d1.prepare(RELEASE_SQL).bind(id, now).run()
     return { done: false, paced: true, delaySeconds: wait }
   }
-  const result = await post(deps.env, destination, announcementText(contest, id, now)).catch(
-    (error: unknown): SendResult => ({
-      ok: false,
-      failure: 'transient',
-      error: `Send failed: ${error}`,
-    }),
-  )
+  const text = announcementText(contest, id, now)
+  const failed = (error: unknown): SendResult => notSent('transient', `Send failed: ${error}`)
+  let result = await post(deps.env, destination, text).catch(failed)
+  if (!result.ok && result.movedTo) {
+    // The group became a supergroup: the destination follows, and the post goes there now.
+    const moved = await moveChat(deps.db, destination.id, result.movedTo, now)
+    result = moved
+      ? await post(deps.env, moved, text).catch(failed)
+      : notSent('dead', 'The group became a supergroup that is subscribed on its own')
+  }
   if (result.ok) {
     await record(deps.d1, id, 'SENT', { id: result.id }, now)
     return { done: true }

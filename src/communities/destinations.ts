@@ -1,6 +1,7 @@
 // Community destinations (community_destinations): subscribed from the chat itself, changed,
-// unsubscribed, and marked dead when the chat service says the bot can never post there again.
-import { and, eq, isNull } from 'drizzle-orm'
+// unsubscribed, moved with a group that became a supergroup, and marked dead when the chat service
+// says the bot can never post there again.
+import { and, eq, isNull, notExists } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { communityDestinations, type CommunityDestinationRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
@@ -101,6 +102,23 @@ export async function markDead(db: Db, id: string, reason: string, now: number) 
     .update(communityDestinations)
     .set({ deadAt: now, deadReason: reason.slice(0, 300), ownerToldAt: now, updatedAt: now })
     .where(and(eq(communityDestinations.id, id), isNull(communityDestinations.deadAt)))
+    .returning()
+  return row as CommunityDestinationRow | undefined
+}
+
+/**
+ * A Telegram group became a supergroup with a new chat id: the destination follows it, unless the
+ * supergroup was subscribed on its own meanwhile. The moved row, or undefined.
+ */
+export async function moveChat(db: Db, id: string, chatId: string, now: number) {
+  const taken = db
+    .select({ id: communityDestinations.id })
+    .from(communityDestinations)
+    .where(at({ channel: 'telegram', chatId }))
+  const [row] = await db
+    .update(communityDestinations)
+    .set({ chatId, updatedAt: now })
+    .where(and(eq(communityDestinations.id, id), notExists(taken)))
     .returning()
   return row as CommunityDestinationRow | undefined
 }

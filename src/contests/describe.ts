@@ -15,3 +15,6 @@ export function formatDuration(minutes: number): string {
 export function contestUrl(contest: Pick<ContestRow, 'websiteUrl' | 'registrationUrl'>) {
   return contest.websiteUrl ?? contest.registrationUrl ?? undefined
 }
+
+/** Where one contest's event is served as an .ics file, under the service's address. */
+export const contestCalendarPath = (id: string) => `/contests/${id}/calendar.ics`

@@ -2,8 +2,9 @@
 // channel's webhook, browsers for Web Push, a verified phone for WhatsApp): the rule that only a proven address may
 // attach one, and the statements that detach them all, so whoever held the account before its
 // owner proved the mailbox (or took it back by a reset) keeps no way of hearing from it.
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
+import type { DestinationField } from '../channels/define.ts'
 import { CHANNEL_MODULES, WEBHOOK_CHANNELS } from '../channels/registry.ts'
 import type { Db } from '../db/client.ts'
 import { pushSubscriptions, telegramLinks, users, type UserRow } from '../db/schema.ts'
@@ -107,4 +108,21 @@ export async function attachedDestinations(db: Db, user: UserRow): Promise<Attac
     phone: user.phoneNumber ? phoneLabel(user.phoneNumber) : undefined,
     browsers: browsers.length,
   }
+}
+
+/**
+ * The provider says the destination lives at a new address (a Telegram group upgraded to a
+ * supergroup): the column follows, if it still holds the old one.
+ */
+export async function moveDestination(
+  db: Db,
+  userId: string,
+  field: DestinationField,
+  move: { from: string; to: string },
+  now: number,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ [field]: move.to, updatedAt: now })
+    .where(and(liveUserById(userId), eq(users[field], move.from)))
 }

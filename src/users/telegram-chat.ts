@@ -4,7 +4,7 @@
 import { and, eq, exists, gt, ne } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { channelBlocks, telegramLinks, users } from '../db/schema.ts'
-import { liveUserById } from './live.ts'
+import { liveUserById, notDeleted } from './live.ts'
 
 const UNLINKED = { telegramChatId: null, notifyTelegram: false } as const
 
@@ -70,4 +70,14 @@ export async function unlinkChat(db: Db, chatId: string, now: number): Promise<b
     .where(eq(users.telegramChatId, chatId))
     .returning({ id: users.id })
   return rows.length > 0
+}
+
+/** The live account a chat is linked to, if any. */
+export async function userOfChat(db: Db, chatId: string): Promise<string | undefined> {
+  const row = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.telegramChatId, chatId), notDeleted()))
+    .get()
+  return row?.id
 }

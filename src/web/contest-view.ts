@@ -1,6 +1,11 @@
 // A contest as the page shows it: words, links and times, with the UTC text a browser without
 // JavaScript keeps.
-import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
+import {
+  contestCalendarPath,
+  contestUrl,
+  formatDuration,
+  platformName,
+} from '../contests/describe.ts'
 import { platformContestsUrl } from '../platforms/registry.ts'
 import type { ContestRow } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
@@ -44,6 +49,6 @@ export function contestView(row: ContestRow): ContestView {
     duration: formatDuration(row.durationMinutes),
     // A contest synced without a link still gets one: its platform's list of contests.
     url: webUrl(contestUrl(row)) ?? platformContestsUrl(row.platform) ?? '/',
-    calendarPath: `/contests/${row.id}/calendar.ics`,
+    calendarPath: contestCalendarPath(row.id),
   }
 }

@@ -91,12 +91,16 @@ function defaultResponse(method: string, path: string, body: string): ScriptedRe
 
 let telegramMessageId = 0
 
-/** The Telegram Bot API: sendMessage answers with the Message it made, setWebhook with true. */
+/**
+ * The Telegram Bot API: sendMessage answers with the Message it made, setWebhook and
+ * answerCallbackQuery with true.
+ */
 function telegramResponse(path: string, body: string): ScriptedResponse {
   const method = path.slice(path.lastIndexOf('/') + 1)
   if (method === 'setWebhook') {
     return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } }
   }
+  if (method === 'answerCallbackQuery') return { status: 200, body: { ok: true, result: true } }
   if (method === 'getChatMember') {
     // Everyone is a plain member unless a test scripts an administrator.
     const asked = safeJson<{ user_id?: number }>(body)

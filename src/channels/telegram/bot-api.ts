@@ -5,10 +5,15 @@ import { writeOutbox } from '../outbox.ts'
 
 export type TelegramProvider = 'bot-api' | 'outbox' | 'none'
 
+/** A button under a message: a callback the bot answers, or a link the app opens. */
+export type InlineButton = { text: string } & ({ callback_data: string } | { url: string })
+
 export interface TelegramMessage {
   chatId: string
   /** Bot API HTML (parse_mode 'HTML'). */
   text: string
+  /** Rows of buttons under the message (reply_markup.inline_keyboard). */
+  buttons?: InlineButton[][]
 }
 
 export interface TelegramResult {
@@ -22,6 +27,8 @@ export interface TelegramResult {
   blocked?: boolean
   /** Telegram's parameters.retry_after of a 429: the wait it asks for. */
   retryAfterSeconds?: number
+  /** The group became a supergroup with this id (parameters.migrate_to_chat_id): send there. */
+  migratedTo?: string
   provider: TelegramProvider
 }
 
@@ -42,8 +49,8 @@ export function botApiUrl(env: Env, method: string): string {
 interface BotApiAnswer {
   ok?: unknown
   description?: unknown
-  result?: { message_id?: unknown }
-  parameters?: { retry_after?: unknown }
+  result?: { message_id?: unknown; status?: unknown }
+  parameters?: { retry_after?: unknown; migrate_to_chat_id?: unknown }
 }
 
 /** What a Bot API answer means for a send: 403 never gets better, 429 and 5xx may. */
@@ -64,7 +71,23 @@ export function readSendAnswer(status: number, data: BotApiAnswer): TelegramResu
     return { ok: false, provider, transient: true, error, retryAfterSeconds }
   }
   if (status === 403) return { ok: false, provider, transient: false, blocked: true, error }
+  const migrated = data.parameters?.migrate_to_chat_id
+  if (typeof migrated === 'number' && Number.isSafeInteger(migrated)) {
+    // The same chat under its new id: worth sending again, there.
+    return { ok: false, provider, transient: true, error, migratedTo: String(migrated) }
+  }
   return { ok: false, provider, transient: status >= 500, error }
+}
+
+/** Calls a Bot API method; throws only when Telegram could not be reached. */
+async function callBotApi(env: Env, method: string, body: object) {
+  const res = await fetch(botApiUrl(env, method), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  })
+  return { status: res.status, data: (await res.json().catch(() => ({}))) as BotApiAnswer }
 }
 
 async function sendWithBotApi(env: Env, message: TelegramMessage): Promise<TelegramResult> {
@@ -73,15 +96,11 @@ async function sendWithBotApi(env: Env, message: TelegramMessage): Promise<Teleg
     text: message.text,
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
+    ...(message.buttons && { reply_markup: { inline_keyboard: message.buttons } }),
   }
-  let res: Response
   try {
-    res = await fetch(botApiUrl(env, 'sendMessage'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    })
+    const { status, data } = await callBotApi(env, 'sendMessage', body)
+    return readSendAnswer(status, data)
   } catch (error) {
     // The error names the URL, which holds the token: say only what kind of failure it was.
     const kind = error instanceof Error ? error.name : 'Error'
@@ -92,8 +111,6 @@ async function sendWithBotApi(env: Env, message: TelegramMessage): Promise<Teleg
       error: `Telegram unreachable: ${kind}`,
     }
   }
-  const data = (await res.json().catch(() => ({}))) as BotApiAnswer
-  return readSendAnswer(res.status, data)
 }
 
 /** Sends `text` to the chat through the provider in use, or says why it could not. */
@@ -128,17 +145,34 @@ export async function isChatAdmin(env: Env, chatId: string, userId: string): Pro
   if (provider === 'outbox') return true
   if (provider === 'none') return false
   try {
-    const res = await fetch(botApiUrl(env, 'getChatMember'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ chat_id: chatId, user_id: Number(userId) }),
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    const { data } = await callBotApi(env, 'getChatMember', {
+      chat_id: chatId,
+      user_id: Number(userId),
     })
-    const data = (await res.json().catch(() => ({}))) as {
-      ok?: unknown
-      result?: { status?: unknown }
-    }
     return data.ok === true && ['creator', 'administrator'].includes(String(data.result?.status))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Answers a button press (answerCallbackQuery): the app shows `text` over the chat and stops the
+ * button's spinner; a local run writes it to the outbox. Whether it was taken.
+ */
+export async function answerCallback(env: Env, queryId: string, text: string): Promise<boolean> {
+  const provider = telegramProvider(env)
+  if (provider === 'outbox') {
+    const record = { channel: 'telegram' as const, to: queryId, subject: 'answerCallbackQuery' }
+    await writeOutbox(env.KV, { ...record, from: 'telegram', html: text }, Date.now())
+    return true
+  }
+  if (provider === 'none') return false
+  try {
+    const { data } = await callBotApi(env, 'answerCallbackQuery', {
+      callback_query_id: queryId,
+      text,
+    })
+    return data.ok === true
   } catch {
     return false
   }

@@ -1,8 +1,10 @@
-// The Telegram channel: Bot API messages (HTML) to the chat a user linked with /start, or the
-// local outbox; a chat that blocked the bot (403) is dead and unlinked.
+// The Telegram channel: Bot API messages (HTML, with the contest's buttons) to the chat a user
+// linked with /start, or the local outbox; a chat that blocked the bot (403) is dead and unlinked,
+// a group that became a supergroup moved.
 import { escapeHtml } from '../../lib/html.ts'
 import { defineChannel, resultOf } from '../define.ts'
 import { sendTelegram, telegramProvider } from './bot-api.ts'
+import { contestButtons } from './buttons.ts'
 
 // Telegram caps a message at 4,096 characters.
 const TELEGRAM_LIMIT = 4000
@@ -22,13 +24,20 @@ export const telegram = defineChannel({
     const kind = telegramProvider(env)
     return kind === 'none' ? undefined : { env, kind }
   },
-  /** Bot API `parse_mode: HTML`: the headline in bold, the summary, and the contest's link. */
+  /**
+   * Bot API `parse_mode: HTML`: the headline in bold, the summary, and the contest's link; under
+   * it Follow, Mute and Add to calendar when it is about one contest.
+   */
   render: (t) => {
     const link = t.url ? `\n\n<a href="${escapeHtml(t.url)}">Open the contest page</a>` : ''
-    return `<b>${escapeHtml(clip(t.headline, 300))}</b>\n\n${escapeHtml(clip(t.summary, TELEGRAM_LIMIT - 600))}${link}`
+    const buttons = contestButtons(t)
+    return {
+      text: `<b>${escapeHtml(clip(t.headline, 300))}</b>\n\n${escapeHtml(clip(t.summary, TELEGRAM_LIMIT - 600))}${link}`,
+      ...(buttons && { buttons }),
+    }
   },
   send: async (p, { to, message }) => {
-    const answer = await sendTelegram(p.env, { chatId: to, text: message })
-    return resultOf({ ...answer, dead: answer.blocked })
+    const answer = await sendTelegram(p.env, { chatId: to, ...message })
+    return resultOf({ ...answer, dead: answer.blocked, movedTo: answer.migratedTo })
   },
 })

@@ -9,6 +9,7 @@ import {
 } from '../../channels/define.ts'
 import { channelModule } from '../../channels/registry.ts'
 import { blockDeadDestination, removeExpiredPushSubscription } from '../../users/channel-blocks.ts'
+import { moveDestination } from '../../users/destinations.ts'
 import { muteLink } from '../../users/mute-link.ts'
 import { isPhoneVerified } from '../../users/phone.ts'
 import { listUnsubscribeHeaders, unsubscribeLink } from '../../users/unsubscribe-link.ts'
@@ -92,7 +93,10 @@ export async function outgoingOf(
   return { outgoing: { to: destination.to, message: m.render(text), reference: req.deliveryId } }
 }
 
-/** What an answer leaves to clean up: push subscriptions gone, a chat or webhook that is dead. */
+/**
+ * What an answer leaves to clean up: push subscriptions gone, a chat or webhook that is dead, a
+ * chat that moved (the retry goes to its new address).
+ */
 export async function settle(
   req: SendRequest,
   outgoing: Outgoing<unknown, unknown>,
@@ -102,8 +106,14 @@ export async function settle(
   for (const endpoint of result.gone ?? []) {
     await removeExpiredPushSubscription(db, userId, endpoint, content.now)
   }
-  if (!result.ok && result.failure === 'dead' && typeof outgoing.to === 'string') {
+  if (result.ok || typeof outgoing.to !== 'string') return
+  if (result.failure === 'dead') {
     await blockDeadDestination(db, userId, channel, outgoing.to, content.now)
+  }
+  const { destination } = channelModule(channel)
+  if (result.movedTo && 'field' in destination) {
+    const move = { from: outgoing.to, to: result.movedTo }
+    await moveDestination(db, userId, destination.field, move, content.now)
   }
 }
 

@@ -2,6 +2,7 @@
 // channel module renders in its own form (src/channels/<id>/), and its email, the kind's own or
 // the plain one of the same two texts.
 import type { ChannelText } from '../../channels/define.ts'
+import { contestCalendarPath } from '../../contests/describe.ts'
 import { contestView } from './contest-view.ts'
 import { plainEmail, type EmailContent } from './email-layout.ts'
 import type { ContentContext, Recipient, StoredNotification } from './rendering.ts'
@@ -36,6 +37,8 @@ export function defineKind(kind: KindText): NotificationKind {
     email: kind.email ?? ((n, r, ctx) => plainEmail(headline(n, ctx), summary(n, r, ctx), r, ctx)),
     text: (n, r, ctx) => {
       const contest = contestView(n, ctx)
+      // The calendar file needs the contest in the catalogue; a removed one has none.
+      const listed = n.contestId && ctx.contests.has(n.contestId) ? n.contestId : undefined
       return {
         notificationId: n.id,
         type: n.type,
@@ -44,6 +47,7 @@ export function defineKind(kind: KindText): NotificationKind {
         ...(n.contestId && { contestId: n.contestId }),
         ...(contest?.url && { url: contest.url }),
         ...(contest?.startTime !== undefined && { startTime: contest.startTime }),
+        ...(listed && { calendarUrl: `${ctx.appUrl}${contestCalendarPath(listed)}` }),
         ...(expires && contest?.startTime !== undefined && { expiresAt: contest.startTime }),
         now: ctx.now,
       }

@@ -25,12 +25,20 @@ const Message = z.looseObject({
   text: z.string().optional(),
 })
 
+// A press on a button under one of the bot's messages (buttons.ts).
+const CallbackQuery = z.looseObject({
+  id: z.string().max(100),
+  from: z.looseObject({ id: z.number().int() }),
+  data: z.string().max(64).optional(),
+})
+
 export const TelegramUpdateSchema = z
   .looseObject({
     update_id: z.number().int(),
     message: Message.optional(),
     // A post in a channel the bot administers: its author is the channel itself.
     channel_post: Message.optional(),
+    callback_query: CallbackQuery.optional(),
   })
   .openapi('TelegramUpdate')
 

@@ -1,9 +1,10 @@
 // POST /telegram/webhook: the updates Telegram pushes to the bot, signed with the secret given to
-// setWebhook. The bot's commands (bot.ts) are answered; everything else is acknowledged and ignored.
+// setWebhook. The bot's commands (bot.ts) and presses on its buttons (callbacks.ts) are answered;
+// everything else is acknowledged and ignored.
 import { createRoute } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../../app-env.ts'
-import { sendTelegram } from '../bot-api.ts'
+import { answerCallback, sendTelegram } from '../bot-api.ts'
 import { createDb } from '../../../db/client.ts'
 import { settings } from '../../../env.ts'
 import { defer } from '../../../http/defer.ts'
@@ -13,6 +14,7 @@ import { ApiError, unauthorized } from '../../../lib/errors.ts'
 import { log } from '../../../lib/log.ts'
 import { errorResponse, json, jsonBody } from '../../../lib/openapi.ts'
 import { handleBotMessage } from './bot.ts'
+import { pressButton } from './callbacks.ts'
 import { TelegramAckSchema, TelegramUpdateSchema, TelegramWebhookHeaders } from './schemas.ts'
 
 const SECRET_HEADER = 'X-Telegram-Bot-Api-Secret-Token'
@@ -35,7 +37,7 @@ const webhook = createRoute({
   path: '/webhook',
   tags: ['Telegram'],
   summary:
-    'Telegram bot webhook: `/start <token>` links the chat, `/stop` unlinks it, `/upcoming`, `/next` and `/help` answer',
+    'Telegram bot webhook: `/start <token>` links the chat, `/stop` unlinks it, the other commands answer, and the Follow and Mute buttons act',
   middleware: [telegramSecret] as const,
   request: { headers: TelegramWebhookHeaders, ...jsonBody(TelegramUpdateSchema) },
   responses: {
@@ -50,6 +52,19 @@ const webhook = createRoute({
 /** Mounted at /telegram. */
 export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) => {
   const update = c.req.valid('json')
+  const press = update.callback_query
+  if (press) {
+    const db = createDb(c.env.DB)
+    const text = await pressButton(
+      db,
+      { fromId: String(press.from.id), data: press.data },
+      Date.now(),
+    )
+    // Telegram shows the answer over the chat and stops the button's spinner.
+    await defer(c, async () => {
+      if (!(await answerCallback(c.env, press.id, text))) log.warn('telegram-answer-failed', {})
+    })
+  }
   const message = update.message ?? update.channel_post
   if (message) {
     const chatId = String(message.chat.id)
