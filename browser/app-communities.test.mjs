@@ -1,8 +1,8 @@
 // The Communities page (/app/communities) in headless Chromium: an account made through the
 // sign-up pages makes a claim code, a Telegram group's administrator subscribes it and sends the
 // code (the bot's webhook, as Telegram would post it), the page lists the group with what it
-// announces and that it is active, and Release gives it up; axe-core in both colour schemes, the
-// CSP and a quiet console.
+// announces and that it is active, its form changes what it announces, and Release gives it up;
+// axe-core in both colour schemes (with the form open), the CSP and a quiet console.
 import assert from 'node:assert/strict'
 import { after, before } from 'node:test'
 import {
@@ -64,7 +64,7 @@ async function inGroup(text) {
 }
 
 appTest(
-  'claim a Telegram group with a code, see it listed and active, and release it',
+  'claim a Telegram group with a code, see it listed and active, and change what it announces',
   async () => {
     const { page, report, cspViolations, close } = await openPage(harness.browser)
     try {
@@ -91,9 +91,16 @@ appTest(
       assert.match(await item.textContent(), /Active/)
       assert.match(await item.textContent(), /1 h before each start/)
 
-      await submit(page, 'Release')
-      assert.equal(await page.locator('#notice').textContent(), 'Released.')
-      assert.equal(await page.locator('li.community').count(), 0)
+      await item.getByText('Change what it announces').click()
+      await item.getByLabel('Minutes before the start').fill('1440, 60')
+      await item.getByLabel('Never names with').fill('kotlin')
+      await item.getByLabel('AtCoder').uncheck()
+      await submit(page, 'Save')
+      assert.equal(await page.locator('#notice').textContent(), 'Saved.')
+      const saved = await page.locator('li.community').textContent()
+      assert.match(saved, /When: 1 d, 1 h before each start/)
+      assert.match(saved, /Never names with: kotlin/)
+      assert.equal(await page.locator('li.community .meta').textContent(), 'Codeforces')
       assertQuiet(report, await cspViolations())
     } finally {
       await close()
@@ -108,6 +115,7 @@ for (const colorScheme of ['light', 'dark']) {
       await signIn(page, harness.base, account)
       await page.goto(url('/app/communities'))
       await submit(page, 'Make a claim code')
+      await page.getByText('Change what it announces').click()
       const severe = await severeViolations(page)
       assert.deepEqual(severe, [], JSON.stringify(severe, null, 2))
     } finally {
@@ -115,3 +123,17 @@ for (const colorScheme of ['light', 'dark']) {
     }
   })
 }
+
+appTest('release the group, which leaves the page', async () => {
+  const { page, report, cspViolations, close } = await openPage(harness.browser)
+  try {
+    await signIn(page, harness.base, account)
+    await page.goto(url('/app/communities'))
+    await submit(page, 'Release')
+    assert.equal(await page.locator('#notice').textContent(), 'Released.')
+    assert.equal(await page.locator('li.community').count(), 0)
+    assertQuiet(report, await cspViolations())
+  } finally {
+    await close()
+  }
+})

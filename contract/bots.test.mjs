@@ -219,9 +219,31 @@ describe(`contract bots (${RUNTIME})`, () => {
         const found = await announcements()
         return found.length > 0 && found
       })
-      assert.equal(String(JSON.parse(post.body).chat_id), String(chat.id))
+      const posted = JSON.parse(post.body)
+      assert.equal(String(posted.chat_id), String(chat.id))
+      const [follow, mute] = posted.reply_markup.inline_keyboard[0]
+      assert.deepEqual([follow.text, mute.text], ['Follow', 'Mute'])
       await new Promise((resolve) => setTimeout(resolve, 2_000))
       assert.equal((await announcements()).length, 1)
+
+      // A press from someone whose Telegram is linked to no account is answered, changing nothing.
+      const press = await api.post(
+        '/telegram/webhook',
+        {
+          update_id: Date.now(),
+          callback_query: { id: 'contract-press', from: { id: 31337 }, data: mute.callback_data },
+        },
+        { headers: { 'X-Telegram-Bot-Api-Secret-Token': WEBHOOK_SECRET } },
+      )
+      assert.equal(press.status, 200)
+      const [answer] = await waitFor('the button’s answer', async () => {
+        const calls = await standIn.requests(`/telegram/bot${BOT_TOKEN}/answerCallbackQuery`)
+        return calls.length > 0 && calls
+      })
+      assert.deepEqual(JSON.parse(answer.body).callback_query_id, 'contract-press')
+      assert.match(JSON.parse(answer.body).text, /^Link Telegram to your Contest Alerts account/)
+      const mine = await api.get('/communities', { token: admin.accessToken })
+      assert.deepEqual(mine.body, { communities: [] })
     }),
   )
 })

@@ -166,7 +166,11 @@ describe('npm run deploy against the Cloudflare API stand-in', { concurrency: fa
     // Telegram: the webhook with the Worker's secret, after the upload; the bot's commands.
     assert.equal(cf.telegram.webhook.url, `${url}/telegram/webhook`)
     assert.equal(cf.telegram.webhook.secretToken, secrets.TELEGRAM_WEBHOOK_SECRET)
-    assert.deepEqual(cf.telegram.webhook.allowedUpdates, ['message', 'channel_post'])
+    assert.deepEqual(cf.telegram.webhook.allowedUpdates, [
+      'message',
+      'channel_post',
+      'callback_query',
+    ])
     assert.deepEqual(
       cf.telegram.commands.map((c) => c.command),
       [

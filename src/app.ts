@@ -14,6 +14,7 @@ import { authRoutes } from './auth/routes.ts'
 import { sessionChecks } from './auth/sessions.ts'
 import { contestCalendarRoutes } from './calendar/contest-routes.ts'
 import { privateFeedRoutes } from './calendar/feed-routes.ts'
+import { communityApiRoutes } from './communities/routes.ts'
 import { publicCalendarRoutes } from './calendar/public-routes.ts'
 import { calendarUserRoutes } from './calendar/user-routes.ts'
 import { outboxRoutes } from './channels/outbox.ts'
@@ -140,6 +141,8 @@ export function createApp(options: AppOptions) {
   )
   app.route('/platforms', platformRoutes)
   app.route('/notifications', notificationRoutes)
+  // The Discord channels and Telegram groups an account claimed.
+  app.route('/communities', communityApiRoutes)
   app.route('/calendar', privateFeedRoutes)
   // The mute link of reminder emails: signed, so it needs no sign-in (HTML pages, not JSON).
   app.route('/subscriptions', muteLinkRoutes)

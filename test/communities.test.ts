@@ -466,7 +466,7 @@ describe('claiming from the Communities page', () => {
     )
     const released = await browser.post(`/app/communities/${id}/release`, {}, { csrf: listed.csrf })
     expect(released.status).toBe(303)
-    const after = await browser.get('/app/communities?released=1')
+    const after = await browser.get('/app/communities?done=released')
     expect(await select(after.html, 'li.community')).toEqual([])
     // Released, not removed: the group keeps its announcements.
     expect(

@@ -18,8 +18,8 @@ export const BOT_COMMANDS = [
   { command: 'help', description: 'What the bot answers' },
 ]
 
-/** Messages, and posts in channels: commands are all the bot reads. */
-export const ALLOWED_UPDATES = ['message', 'channel_post']
+/** Messages and posts in channels (the commands), and presses on the bot's buttons. */
+export const ALLOWED_UPDATES = ['message', 'channel_post', 'callback_query']
 
 export const webhookUrl = (appUrl) => `${appUrl.replace(/\/+$/, '')}/telegram/webhook`
 

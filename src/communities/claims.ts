@@ -1,8 +1,8 @@
 // An account claims a community destination: the web app gives a one-time code (15 minutes, kept
 // in KV as its SHA-256 only), an administrator of the chat sends it there with /claim, and the
-// destination's owner becomes that account, which then sees it on its Communities page, can
-// release it, and hears when it stops.
-import { and, desc, eq } from 'drizzle-orm'
+// destination's owner becomes that account, which then manages it (owned.ts) and hears when it
+// stops.
+import { and, eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { communityDestinations } from '../db/schema.ts'
 import { randomBytes, sha256Hex } from '../lib/crypto.ts'
@@ -14,7 +14,6 @@ export const CLAIM_CODE_TTL_SECONDS = 15 * 60
 // No 0/O or 1/I: the code is read off one screen and typed into another.
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const CODE_LENGTH = 10
-const MAX_OWNED = 100
 
 export const isClaimCode = (text: string) =>
   text.length === CODE_LENGTH && [...text].every((ch) => ALPHABET.includes(ch))
@@ -56,26 +55,6 @@ export async function redeemClaimCode(
   if (claimed.length === 0) return 'no-destination'
   await kv.delete(key)
   return 'claimed'
-}
-
-/** The destinations the account claimed, the latest change first. */
-export function ownedDestinations(db: Db, userId: string) {
-  return db
-    .select()
-    .from(communityDestinations)
-    .where(eq(communityDestinations.ownerId, userId))
-    .orderBy(desc(communityDestinations.updatedAt))
-    .limit(MAX_OWNED)
-}
-
-/** Gives a claimed destination up; false when the account does not own it. */
-export async function releaseDestination(db: Db, userId: string, id: string, now: number) {
-  const released = await db
-    .update(communityDestinations)
-    .set({ ownerId: null, updatedAt: now })
-    .where(and(eq(communityDestinations.id, id), eq(communityDestinations.ownerId, userId)))
-    .returning({ id: communityDestinations.id })
-  return released.length > 0
 }
 
 /** What a bot replies to /claim. */

@@ -1,13 +1,22 @@
 // /app/communities: the Discord channels and Telegram groups the account claimed, each with what it
-// announces and whether it still can (a chat that removed the bot shows why it stopped), a button
-// to release one, and the one-time code to claim another from the chat.
+// announces and whether it still can (a chat that removed the bot shows why it stopped), a form to
+// change what it announces, a button to release it, and the one-time code to claim another.
 import { describeDestination, SERVICE_NAMES } from '../../communities/describe.ts'
 import type { CommunityDestinationRow } from '../../db/schema.ts'
 import { formatTime } from '../../lib/time-words.ts'
+import { PLATFORMS, platformName } from '../../platforms/registry.ts'
 import { AppFrame } from './app-frame.tsx'
+import { formOf, type CommunityFormValues } from './community-form.ts'
 import { CsrfField } from './csrf-field.tsx'
 import { FormErrors, Notice } from './form-controls.tsx'
 import type { WebSession } from './web-session.ts'
+
+/** A form of one community that came back refused: what was sent and what was wrong. */
+export interface CommunityEdit {
+  id: string
+  values: CommunityFormValues
+  error: string
+}
 
 export interface CommunitiesPageProps {
   session: WebSession
@@ -20,9 +29,74 @@ export interface CommunitiesPageProps {
   discordInstallUrl?: string
   notice?: string
   errors?: string[]
+  edit?: CommunityEdit
 }
 
-function Item({ d }: { d: CommunityDestinationRow }) {
+const TEXT_FIELDS = [
+  [
+    'leadTimes',
+    'Minutes before the start',
+    'Up to 5, comma separated: 60, 1440 is a day and an hour',
+  ],
+  ['contestTypes', 'Contest types', 'Blank for every type; for example div2, abc'],
+  ['includeWords', 'Only names with', 'Blank for any name; words, comma separated'],
+  ['excludeWords', 'Never names with', 'Words, comma separated'],
+  ['minDuration', 'Shortest length, in minutes', 'Blank for any length'],
+] as const
+
+/** What the community announces, as a form: the stored filters, or what came back refused. */
+function EditForm({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdit }) {
+  const values = edit?.values ?? formOf(d)
+  const ticked = [values.platforms ?? []].flat()
+  const id = (name: string) => `community-${d.id}-${name}`
+  return (
+    <details class="community-edit" open={edit !== undefined}>
+      <summary>Change what it announces</summary>
+      <form method="post" action={`/app/communities/${d.id}`} novalidate>
+        {edit && <FormErrors errors={[edit.error]} />}
+        <CsrfField />
+        <fieldset class="choice-group">
+          <legend>Platforms</legend>
+          <div class="choices">
+            {PLATFORMS.map((p) => (
+              <span class="choice">
+                <input
+                  type="checkbox"
+                  id={id(`platform-${p}`)}
+                  name="platforms"
+                  value={p}
+                  checked={ticked.includes(p)}
+                />
+                <label for={id(`platform-${p}`)}>{platformName(p)}</label>
+              </span>
+            ))}
+          </div>
+        </fieldset>
+        {TEXT_FIELDS.map(([name, label, hint]) => (
+          <div class="field">
+            <label for={id(name)}>{label}</label>
+            <p id={id(`${name}-hint`)} class="hint">
+              {hint}
+            </p>
+            <input
+              id={id(name)}
+              name={name}
+              type="text"
+              value={values[name]}
+              inputmode={name === 'minDuration' ? 'numeric' : undefined}
+              aria-describedby={id(`${name}-hint`)}
+            />
+          </div>
+        ))}
+        <div class="actions">
+          <button type="submit">Save</button>
+        </div>
+      </form>
+    </details>
+  )
+}
+
+function Item({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdit }) {
   const titleId = `community-${d.id}-title`
   const [, ...settings] = describeDestination(d).split('\n')
   return (
@@ -30,7 +104,7 @@ function Item({ d }: { d: CommunityDestinationRow }) {
       <h3 id={titleId}>
         {SERVICE_NAMES[d.channel]}: {d.title || d.chatId}
       </h3>
-      <p class="meta">{d.platforms.join(', ')}</p>
+      <p class="meta">{d.platforms.map(platformName).join(', ')}</p>
       <ul class="community-settings">
         {settings.map((line) => (
           <li>{line}</li>
@@ -46,6 +120,7 @@ function Item({ d }: { d: CommunityDestinationRow }) {
           </>
         )}
       </p>
+      <EditForm d={d} edit={edit} />
       <form method="post" action={`/app/communities/${d.id}/release`}>
         <CsrfField />
         <button type="submit" class="button-secondary" aria-describedby={titleId}>
@@ -99,7 +174,7 @@ export function CommunitiesPage(props: CommunitiesPageProps) {
         ) : (
           <ul class="cards communities">
             {destinations.map((d) => (
-              <Item d={d} />
+              <Item d={d} edit={props.edit?.id === d.id ? props.edit : undefined} />
             ))}
           </ul>
         )}

@@ -1,20 +1,21 @@
 // /app/communities: the account's claimed communities, a one-time claim code made on request, and
-// the release of one (its owner only; another id is the not-found page).
+// the change or release of one (its owner only; another id is the not-found page).
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../app-env.ts'
 import { discordApplication } from '../../channels/discord/application.ts'
+import { CLAIM_CODE_TTL_SECONDS, issueClaimCode } from '../../communities/claims.ts'
 import {
-  CLAIM_CODE_TTL_SECONDS,
-  issueClaimCode,
   ownedDestinations,
   releaseDestination,
-} from '../../communities/claims.ts'
+  updateOwnedFilters,
+} from '../../communities/owned.ts'
 import { createDb } from '../../db/client.ts'
 import { settings } from '../../env.ts'
 import { createRouter } from '../../http/router.ts'
 import { isId } from '../../lib/ids.ts'
 import { CommunitiesPage, type CommunitiesPageProps } from './communities-page.tsx'
+import { CommunityForm, filtersOfForm } from './community-form.ts'
 import { csrfToken, requireCsrf } from './csrf.ts'
 import { readForm } from './form-body.ts'
 import { notFoundPage } from './not-found-page.tsx'
@@ -23,14 +24,21 @@ import { currentWebSession, requireWebUser } from './web-session.ts'
 
 const NOT_YOURS = 'Your account has no such community.'
 
+// What the page says after a step it redirected from (?done=...).
+const NOTICES: Record<string, string> = { released: 'Released.', saved: 'Saved.' }
+
 async function page(
   c: Context<AppEnv>,
-  more: Pick<CommunitiesPageProps, 'code' | 'notice' | 'errors'> = {},
+  more: Pick<CommunitiesPageProps, 'code' | 'notice' | 'errors' | 'edit'> = {},
   status: ContentfulStatusCode = 200,
 ) {
   const session = currentWebSession(c)
   const s = settings(c.env)
   const destinations = await ownedDestinations(createDb(c.env.DB), session.user.id)
+  // A refused change of another account's community says no more than a missing one.
+  if (more.edit && !destinations.some((d) => d.id === more.edit?.id)) {
+    return notFoundPage(c, NOT_YOURS)
+  }
   return c.html(
     <CommunitiesPage
       session={session}
@@ -58,7 +66,7 @@ export const communityRoutes = createRouter()
 
 communityRoutes
   .get('/communities', requireWebUser, (c) =>
-    page(c, { notice: c.req.query('released') === '1' ? 'Released.' : undefined }),
+    page(c, { notice: NOTICES[c.req.query('done') ?? ''] }),
   )
   .post('/communities/claim-code', requireCsrf, requireWebUser, async (c) => {
     const errors = await buttonErrors(c)
@@ -75,5 +83,19 @@ communityRoutes
     if (!isId(id) || !(await releaseDestination(createDb(c.env.DB), userId, id, Date.now()))) {
       return notFoundPage(c, NOT_YOURS)
     }
-    return c.redirect('/app/communities?released=1', 303)
+    return c.redirect('/app/communities?done=released', 303)
+  })
+  .post('/communities/:id', requireCsrf, requireWebUser, async (c) => {
+    const id = c.req.param('id')
+    if (!isId(id)) return notFoundPage(c, NOT_YOURS)
+    const form = await readForm(c, CommunityForm, {})
+    if (!form.ok) return page(c, { errors: form.errors.form }, 400)
+    const checked = filtersOfForm(form.data)
+    if (!checked.ok) return page(c, { edit: { id, values: form.data, error: checked.error } }, 400)
+    const userId = currentWebSession(c).user.id
+    const input = { userId, id, filters: checked.filters }
+    if (!(await updateOwnedFilters(createDb(c.env.DB), input, Date.now()))) {
+      return notFoundPage(c, NOT_YOURS)
+    }
+    return c.redirect('/app/communities?done=saved', 303)
   })

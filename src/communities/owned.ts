@@ -1,0 +1,47 @@
+// What an account does with the communities it claimed, from the API and the web app alike: list
+// them, change what one announces, release one. Every call names the owner, so another account's
+// destination is as good as missing.
+import { and, desc, eq } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { communityDestinations, type CommunityDestinationRow } from '../db/schema.ts'
+import type { CommunityFilters } from './filters.ts'
+
+// An account claims a handful; the cap keeps the page and the answer bounded.
+export const MAX_OWNED = 100
+
+const owned = (userId: string, id: string) =>
+  and(eq(communityDestinations.id, id), eq(communityDestinations.ownerId, userId))
+
+/** The destinations the account claimed, the latest change first. */
+export function ownedDestinations(db: Db, userId: string) {
+  return db
+    .select()
+    .from(communityDestinations)
+    .where(eq(communityDestinations.ownerId, userId))
+    .orderBy(desc(communityDestinations.updatedAt))
+    .limit(MAX_OWNED)
+}
+
+/** Replaces the filters given; undefined when the account does not own the destination. */
+export async function updateOwnedFilters(
+  db: Db,
+  input: { userId: string; id: string; filters: Partial<CommunityFilters> },
+  now: number,
+) {
+  const [row] = await db
+    .update(communityDestinations)
+    .set({ ...input.filters, updatedAt: now })
+    .where(owned(input.userId, input.id))
+    .returning()
+  return row as CommunityDestinationRow | undefined
+}
+
+/** Gives a claimed destination up; false when the account does not own it. */
+export async function releaseDestination(db: Db, userId: string, id: string, now: number) {
+  const released = await db
+    .update(communityDestinations)
+    .set({ ownerId: null, updatedAt: now })
+    .where(owned(userId, id))
+    .returning({ id: communityDestinations.id })
+  return released.length > 0
+}
