@@ -22,16 +22,20 @@ const USAGE = `Usage: npm run bench [-- --runtime workers|deno] [--no-write]
   --runtime   the runtime to measure (BENCH_RUNTIME; default workers)
   --no-write  print the figures only, leave docs/performance.md alone (BENCH_WRITE=0)
 
-Also BENCH_CONTESTS (20000), BENCH_SECONDS per case (10), BENCH_CONNECTIONS (10), BENCH_PORT (8790).`
+Also BENCH_CONTESTS (20000), BENCH_SECONDS per case (10), BENCH_CONNECTIONS (10), BENCH_PORT (8790),
+BENCH_CLIENTS (2000 client addresses).`
 
 const CONTESTS = Number(process.env.BENCH_CONTESTS ?? 20_000)
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const PORT = Number(process.env.BENCH_PORT ?? 8790)
 
-// The same settings on both runtimes. Rate limits would turn the load into 429s; the catalogue
-// reads need no JWT_SECRET, but with a valid one nothing measured depends on a local .dev.vars.
-const SETTINGS = { RATE_LIMIT_DISABLED: 'true', JWT_SECRET: randomBytes(36).toString('base64url') }
+// The same settings on both runtimes, rate limits on as in production: the load comes from
+// CLIENTS addresses (CF-Connecting-IP, which Deno reads behind TRUST_PROXY_HEADER as it would
+// behind Cloudflare), each well under its 100 requests in 15 minutes. The catalogue reads need no
+// JWT_SECRET, but with a valid one nothing measured depends on a local .dev.vars.
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2_000)
+const SETTINGS = { TRUST_PROXY_HEADER: 'true', JWT_SECRET: randomBytes(36).toString('base64url') }
 
 /**
  * What differs between the runtimes: how a fresh state is migrated and seeded before the server
@@ -44,7 +48,10 @@ const RUNTIMES = {
     state: '.wrangler/bench-state',
     describe: () => `\`wrangler dev\` (local workerd and D1), Node ${process.version}`,
     seed: seedWorkersState,
-    start: (state) => startDevServer({ port: PORT, persistTo: state, vars: SETTINGS }),
+    // The real entry with its KV binding counted (test/bench/kv-counting-worker.ts).
+    start: (state) =>
+      startDevServer({ port: PORT, persistTo: state, vars: SETTINGS, script: KV_COUNTING_WORKER }),
+    countsKv: true,
   },
   deno: {
     label: 'Deno',
@@ -58,10 +65,24 @@ const RUNTIMES = {
   },
 }
 
+const KV_COUNTING_WORKER = 'test/bench/kv-counting-worker.ts'
+
 function seedFile(now) {
   const path = '.wrangler/bench-seed.sql'
   writeCatalogueSql(path, CONTESTS, now)
   return path
+}
+
+/** The n-th request's client: CLIENTS addresses in turn, from 10.0.0.0/8. */
+const clientAddress = (n) => {
+  const i = n % CLIENTS
+  return `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
+}
+
+/** KV calls the Worker made since the last reset (the counting wrapper's figures). */
+async function kvCounts(base, reset = false) {
+  const res = await fetch(`${base}/__bench/kv${reset ? '/reset' : ''}`)
+  return reset ? undefined : res.json()
 }
 
 function run(base, { title, path, bust }) {
@@ -78,7 +99,8 @@ function run(base, { title, path, bust }) {
             // A fresh query parameter per request makes every request a cache miss.
             setupRequest: (req) => ({
               ...req,
-              path: bust ? `${path}${path.includes('?') ? '&' : '?'}_=${n++}` : path,
+              headers: { ...req.headers, 'CF-Connecting-IP': clientAddress(n) },
+              path: bust ? `${path}${path.includes('?') ? '&' : '?'}_=${n++}` : (n++, path),
             }),
           },
         ],
@@ -92,6 +114,7 @@ function run(base, { title, path, bust }) {
           p50: result.latency.p50,
           p99: result.latency.p99,
           ok,
+          requests: result.requests.total,
           errors: result.non2xx + result.errors,
         })
       },
@@ -166,10 +189,17 @@ async function main() {
     for (const c of cases) await fetch(`${server.base}${c.path}`)
     for (const c of cases) {
       process.stdout.write(`${c.title}... `)
+      if (runtime.countsKv) await kvCounts(server.base, true)
       const r = await run(server.base, c)
+      if (runtime.countsKv) {
+        const kv = await kvCounts(server.base)
+        const per = (op) => ((kv[op] ?? 0) / Math.max(1, r.requests)).toFixed(3)
+        r.kv = `${per('get')} / ${per('put')}`
+      }
       const ratio = (r.rps / (results[0] ?? r).rps).toFixed(2)
       console.log(
-        `${r.rps} req/s (${ratio} of health), p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`,
+        `${r.rps} req/s (${ratio} of health), p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors` +
+          (r.kv ? `, KV reads / writes a request ${r.kv}` : ''),
       )
       results.push(r)
     }
@@ -288,12 +318,29 @@ function writeResults(name, results, now) {
     : 'no non-2xx responses or errors'
   const note =
     `- ${runtime.label}: run of ${new Date(now).toISOString()} on this machine (${process.platform}), ` +
-    `${runtime.describe()}: ${CONTESTS} contests, ${CONNECTIONS} connections, ${DURATION} s per case; ${errors}.`
+    `${runtime.describe()}: ${CONTESTS} contests, ${CONNECTIONS} connections, ${DURATION} s per case, ` +
+    `${CLIENTS} client addresses with rate limits on; ${errors}.`
   const figures = results.map((r) => [
     r.title,
     [String(r.rps), (r.rps / health).toFixed(2), `${r.p50} / ${r.p99}`],
   ])
   replaceSection('catalogue', catalogueSection(readSection('catalogue'), name, note, figures))
+  if (runtime.countsKv) replaceSection('kv', kvSection(results, now))
+}
+
+/** KV calls a request cost, per case, as the counting wrapper saw them. */
+function kvSection(results, now) {
+  return [
+    `Run of ${new Date(now).toISOString()}, \`wrangler dev\`, ${CLIENTS} client addresses, rate ` +
+      'limits on; counted by the wrapper around the KV binding (test/bench/kv-counting-worker.ts).',
+    '',
+    '| endpoint | requests | KV reads a request | KV writes a request |',
+    '|---|---|---|---|',
+    ...results.map((r) => {
+      const [reads, writes] = r.kv.split(' / ')
+      return `| ${r.title} | ${r.requests} | ${reads} | ${writes} |`
+    }),
+  ]
 }
 
 main().catch((err) => {

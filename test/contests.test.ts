@@ -2,6 +2,8 @@
 import { PLATFORMS } from '../src/platforms/registry.ts'
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { findContest, searchContests } from '../src/contests/queries.ts'
+import { createDb } from '../src/db/client.ts'
 import { HOUR_MS } from '../src/lib/time.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
 import { call, countingD1, getJson } from './helpers/worker.ts'
@@ -128,6 +130,28 @@ describe('GET /contests/search', () => {
     const { status, body } = await getJson('/contests/search?q=GRAPH')
     expect(status).toBe(200)
     expect(names(body)).toEqual(['Graph Theory Cup', 'Weekly Contest 420'])
+  })
+
+  it('answers with whole rows, as a lookup by id reads them, in one D1 statement', async () => {
+    const [row] = await addContests([
+      contest(1, {
+        name: 'Metadata Cup',
+        description: 'With everything set',
+        websiteUrl: 'https://codeforces.com/contest/1',
+        difficulty: 'HARD',
+        participantCount: 1200,
+        problemCount: 7,
+        platformMetadata: { division: 'Div. 2', rated: true },
+      }),
+    ])
+    const db = createDb(env.DB)
+    expect(await searchContests(db, 'metadata')).toEqual([await findContest(db, row.id)])
+    const { d1, counter } = countingD1(env.DB)
+    const res = await call('/contests/search?q=metadata%20cup', {}, { DB: d1 })
+    const body = await res.json<{ id: string; platformMetadata: unknown }[]>()
+    expect(body.map((c) => c.id)).toEqual([row.id])
+    expect(body[0].platformMetadata).toEqual({ division: 'Div. 2', rated: true })
+    expect(counter.statements).toBe(1)
   })
 
   it('ignores special characters and FTS operators in the query', async () => {

@@ -2,8 +2,9 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { anonymousKey, clientKey } from '../src/http/rate-limit.ts'
+import { VERSION_MEMO_MS } from '../src/contests/catalogue-version.ts'
 import { MINUTE_MS } from '../src/lib/time.ts'
-import { hitKvWindow } from '../src/rate-limit/kv-window.ts'
+import { hitKvWindow, READ_EVERY_MS, WRITE_EVERY_MS } from '../src/rate-limit/kv-window.ts'
 import type { WindowResult } from '../src/ports/rate-limiter.ts'
 import {
   postResendEvent,
@@ -358,6 +359,93 @@ describe('KV windows for anonymous callers', () => {
     expect(results[0].reset).toBe((now + MINUTE_MS) / 1000)
     const next = await hitKvWindow(env.KV, key, 3, MINUTE_MS, now + MINUTE_MS, defer)
     expect([next.allowed, next.remaining]).toEqual([true, 2])
+  })
+})
+
+/** env.KV with every call counted (by method, and the keys of reads), as the Worker is handed it. */
+function countingKv() {
+  const counts: Record<string, number> = {}
+  const keysRead: string[] = []
+  const kv = new Proxy(env.KV, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop)
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        counts[String(prop)] = (counts[String(prop)] ?? 0) + 1
+        if (prop === 'get') keysRead.push(String(args[0]))
+        return value.apply(target, args)
+      }
+    },
+  })
+  return { kv, counts, keysRead }
+}
+
+describe('KV costs of the anonymous window', () => {
+  it('a cached public read writes nothing to KV and reads it about once a minute', async () => {
+    const { kv, counts, keysRead } = countingKv()
+    const ip = nextIp()
+    const reads = 60
+    const started = Date.now()
+    for (let i = 0; i < reads; i++) {
+      const res = await call(
+        '/contests/upcoming',
+        { headers: { 'CF-Connecting-IP': ip } },
+        { KV: kv },
+      )
+      expect(res.status).toBe(200)
+      expect(res.headers.get('X-RateLimit-Remaining')).toBe(String(99 - i))
+    }
+    const elapsed = Date.now() - started
+    expect(counts.put ?? 0).toBe(0)
+    // The window's key once; the catalogue version once every few seconds.
+    expect(keysRead.filter((k) => k.startsWith('rl:'))).toHaveLength(1)
+    const versionReads = keysRead.filter((k) => k === 'catalogue:version').length
+    expect(versionReads).toBeLessThanOrEqual(1 + Math.floor(elapsed / VERSION_MEMO_MS))
+    expect(keysRead).toHaveLength(1 + versionReads)
+  })
+
+  it('a client reading steadily through a whole window costs at most 0.05 writes a read', async () => {
+    const { kv, counts } = countingKv()
+    const key = `steady:${nextIp()}`
+    const windowMs = 15 * MINUTE_MS
+    const start = Math.floor(Date.now() / windowMs) * windowMs + windowMs
+    const writes: Promise<unknown>[] = []
+    // 100 reads, one every 9 seconds, under a limit of 1,000: nothing nears the limit.
+    for (let i = 0; i < 100; i++) {
+      const r = await hitKvWindow(kv, key, 1000, windowMs, start + i * 9_000, (w) => writes.push(w))
+      expect(r.allowed).toBe(true)
+    }
+    await Promise.all(writes)
+    expect(counts.put).toBeLessThanOrEqual(Math.ceil(windowMs / WRITE_EVERY_MS))
+    expect(counts.put / 100).toBeLessThanOrEqual(0.05)
+    expect(counts.get).toBeLessThanOrEqual(Math.ceil(windowMs / READ_EVERY_MS))
+    // What was written is the count so far, for other isolates to read.
+    const stored = Number(await env.KV.get(`rl:${key}:${start}`))
+    expect(stored).toBeGreaterThan(0)
+    expect(stored).toBeLessThanOrEqual(100)
+  })
+
+  it('writes at once when a client reaches the limit, and honours another isolate’s count', async () => {
+    const { kv, counts } = countingKv()
+    const key = `hammer:${nextIp()}`
+    const now = Date.UTC(2026, 10, 28, 9, 0, 0)
+    const writes: Promise<unknown>[] = []
+    const defer = (w: Promise<unknown>) => writes.push(w)
+    const results: WindowResult[] = []
+    for (let i = 0; i < 12; i++)
+      results.push(await hitKvWindow(kv, key, 10, MINUTE_MS * 15, now + i, defer))
+    await Promise.all(writes)
+    expect(results.map((r) => r.allowed)).toEqual([...Array(10).fill(true), false, false])
+    expect(counts.put).toBe(1)
+    expect(await env.KV.get(`rl:${key}:${now}`)).toBe('10')
+
+    // Another isolate wrote that a second address spent its window: seen at the next read of KV.
+    const other = `elsewhere:${nextIp()}`
+    const first = await hitKvWindow(kv, other, 10, MINUTE_MS * 15, now, defer)
+    expect(first.remaining).toBe(9)
+    await env.KV.put(`rl:${other}:${now}`, '10')
+    const later = await hitKvWindow(kv, other, 10, MINUTE_MS * 15, now + READ_EVERY_MS, defer)
+    expect(later.allowed).toBe(false)
   })
 })
 

@@ -132,6 +132,7 @@ async function startService({ name, command, args, env, port, output, readyTimeo
 /**
  * `wrangler dev` on `port` with its state under `persistTo`; see startService for what it returns.
  *
+ * - `script`: the Worker's entry instead of wrangler.toml's `main` (the bench's counting wrapper).
  * - `envFile`: read instead of `.dev.vars`, so a developer's local settings cannot leak in.
  * - `output`: where wrangler's stdout and stderr go: 'inherit' (default) or a file descriptor.
  * - `logLevel`: wrangler's --log-level (WRANGLER_LOG_LEVEL, else `error`).
@@ -139,6 +140,7 @@ async function startService({ name, command, args, env, port, output, readyTimeo
 export function startDevServer({
   port,
   persistTo,
+  script,
   vars = {},
   testScheduled = false,
   envFile,
@@ -150,6 +152,7 @@ export function startDevServer({
   const args = [
     'wrangler',
     'dev',
+    ...(script ? [script] : []),
     '--port',
     String(port),
     '--ip',
