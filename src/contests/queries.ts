@@ -1,17 +1,5 @@
 // Reads of the contest catalogue: plain functions of (db, input, now) over D1.
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  gt,
-  gte,
-  lt,
-  lte,
-  type SQL,
-} from 'drizzle-orm'
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, lt, lte, type SQL } from 'drizzle-orm'
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
