@@ -73,9 +73,12 @@ function seedFile(now) {
   return path
 }
 
-/** The n-th request's client: CLIENTS addresses in turn, from 10.0.0.0/8. */
-const clientAddress = (n) => {
-  const i = n % CLIENTS
+/**
+ * The client of a case's n-th request: CLIENTS addresses in turn, from 10.0.0.0/8, a range of its
+ * own per case so no address spends its 100 requests across cases.
+ */
+const clientAddress = (caseIndex, n) => {
+  const i = caseIndex * CLIENTS + (n % CLIENTS)
   return `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
 }
 
@@ -85,13 +88,13 @@ async function kvCounts(base, reset = false) {
   return reset ? undefined : res.json()
 }
 
-function run(base, { title, path, bust }) {
+function run(base, { title, path, bust, connections = CONNECTIONS }, caseIndex) {
   let n = 0
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url: base,
-        connections: CONNECTIONS,
+        connections,
         duration: DURATION,
         requests: [
           {
@@ -99,7 +102,7 @@ function run(base, { title, path, bust }) {
             // A fresh query parameter per request makes every request a cache miss.
             setupRequest: (req) => ({
               ...req,
-              headers: { ...req.headers, 'CF-Connecting-IP': clientAddress(n) },
+              headers: { ...req.headers, 'CF-Connecting-IP': clientAddress(caseIndex, n) },
               path: bust ? `${path}${path.includes('?') ? '&' : '?'}_=${n++}` : (n++, path),
             }),
           },
@@ -176,6 +179,13 @@ async function main() {
       path: '/contests/search?q=educational',
       bust: true,
     },
+    // One request at a time: what a search itself takes, without the queue of ten connections.
+    {
+      title: 'GET /contests/search?q=educational (uncached, one connection)',
+      path: '/contests/search?q=educational',
+      bust: true,
+      connections: 1,
+    },
     { title: 'GET /contests?limit=100 (uncached)', path: '/contests?limit=100', bust: true },
     { title: 'GET /contests?limit=100 (cached)', path: '/contests?limit=100' },
     // The web app's home page: the HTML of the next two weeks, out of the same public cache.
@@ -190,7 +200,7 @@ async function main() {
     for (const c of cases) {
       process.stdout.write(`${c.title}... `)
       if (runtime.countsKv) await kvCounts(server.base, true)
-      const r = await run(server.base, c)
+      const r = await run(server.base, c, results.length)
       if (runtime.countsKv) {
         const kv = await kvCounts(server.base)
         const per = (op) => ((kv[op] ?? 0) / Math.max(1, r.requests)).toFixed(3)

@@ -3,6 +3,7 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { sendTelegram } from '../src/channels/telegram/bot-api.ts'
+import { telegramSlot } from '../src/channels/telegram/pace.ts'
 import { readOutbox } from '../src/channels/outbox.ts'
 import type { Env } from '../src/env.ts'
 import { sha256Hex } from '../src/lib/crypto.ts'
@@ -580,6 +581,32 @@ describe('a group that became a supergroup', () => {
     const chats = (await sentMessages()).map((m) => m.chat_id)
     expect(chats).toEqual([String(chatId), String(newId)])
     expect(await telegramDelivery(user.id)).toMatchObject({ status: 'SENT' })
+  })
+})
+
+describe('the bot’s pace', () => {
+  it('keeps every send under 30 a second: the 31st waits for the next second, then goes', async () => {
+    const e = testEnv()
+    const counter = () => e.RATE_LIMITER.get(e.RATE_LIMITER.idFromName('pace:telegram'))
+    // Spend this second's 30 slots, as 30 other sends would.
+    let spent
+    do spent = await counter().hit(30, 1000)
+    while (spent.remaining > 0)
+    const window = spent.reset
+    expect(await telegramSlot(e)).toBeUndefined()
+    // The slot was counted in a later window, so the send waited for it.
+    const after = await counter().hit(30, 1000)
+    expect(after.reset).toBeGreaterThan(window)
+    expect(after.remaining).toBeLessThanOrEqual(28)
+
+    // Reminders take the same slots: a due one goes out once its slot comes.
+    const { user } = await linkedUser(e)
+    await addContests([contest(3)])
+    await runScheduler(e)
+    do spent = await counter().hit(30, 1000)
+    while (spent.remaining > 0)
+    await deliverQueued(e)
+    expect(await telegramDelivery(user.id)).toMatchObject({ status: 'SENT', attempts: 1 })
   })
 })
 

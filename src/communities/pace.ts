@@ -1,6 +1,7 @@
 // How fast the bots may post, kept in the RateLimiter Durable Object so every isolate shares it:
-// Telegram allows a bot about 30 messages a second overall and 20 a minute in one group; Discord
-// 50 requests a second per bot (its 429s are honoured besides, with their retry_after).
+// Telegram allows 20 messages a minute in one group (its 30 a second per bot are the Telegram
+// channel's own pace, which every send takes); Discord 50 requests a second per bot (its 429s are
+// honoured besides, with their retry_after).
 import type { CommunityDestinationRow } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { limiterFor, limitsDisabled } from '../http/limiter.ts'
@@ -10,10 +11,7 @@ const SECOND_MS = 1000
 
 function budgets(d: CommunityDestinationRow): [string, number, number][] {
   if (d.channel === 'telegram') {
-    return [
-      ['pace:telegram', 30, SECOND_MS],
-      [`pace:telegram:${d.chatId}`, 20, MINUTE_MS],
-    ]
+    return [[`pace:telegram:${d.chatId}`, 20, MINUTE_MS]]
   }
   return [['pace:discord', 50, SECOND_MS]]
 }

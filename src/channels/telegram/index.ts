@@ -1,10 +1,11 @@
 // The Telegram channel: Bot API messages (HTML, with the contest's buttons) to the chat a user
-// linked with /start, or the local outbox; a chat that blocked the bot (403) is dead and unlinked,
-// a group that became a supergroup moved.
+// linked with /start, or the local outbox, at the bot's pace (pace.ts); a chat that blocked the bot
+// (403) is dead and unlinked, a group that became a supergroup moved.
 import { escapeHtml } from '../../lib/html.ts'
-import { defineChannel, resultOf } from '../define.ts'
+import { defineChannel, notSent, resultOf } from '../define.ts'
 import { sendTelegram, telegramProvider } from './bot-api.ts'
 import { contestButtons } from './buttons.ts'
+import { telegramSlot } from './pace.ts'
 
 // Telegram caps a message at 4,096 characters.
 const TELEGRAM_LIMIT = 4000
@@ -37,6 +38,11 @@ export const telegram = defineChannel({
     }
   },
   send: async (p, { to, message }) => {
+    const wait = p.kind === 'bot-api' ? await telegramSlot(p.env) : undefined
+    if (wait !== undefined) {
+      const paced = notSent('transient', 'Waiting for the bot’s pace (30 messages a second)')
+      return { ...paced, retryAfterSeconds: wait }
+    }
     const answer = await sendTelegram(p.env, { chatId: to, ...message })
     return resultOf({ ...answer, dead: answer.blocked, movedTo: answer.migratedTo })
   },
