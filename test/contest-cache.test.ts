@@ -1,6 +1,6 @@
 // Public catalogue caching: Cache API hits without D1, ETag revalidation, versioned invalidation.
 import { env } from 'cloudflare:test'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { bumpCatalogueVersion } from '../src/contests/catalogue-version.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
 import { call, countingD1 } from './helpers/worker.ts'
@@ -21,6 +21,34 @@ describe('cached public reads', () => {
     expect(hit.headers.get('X-Cache')).toBe('HIT')
     expect(second.counter.statements).toBe(0)
     expect(await hit.json()).toEqual(await miss.json())
+  })
+
+  it('keeps an answer read twice in the isolate, where one-off searches do not push it out', async () => {
+    await addContests([contest(1, { name: 'Hot Round' })])
+    await call('/contests/upcoming?platform=codeforces')
+    // The second read comes from the Cache API and enters memory; from then on no Cache API call.
+    expect((await call('/contests/upcoming?platform=codeforces')).headers.get('X-Cache')).toBe(
+      'HIT',
+    )
+    const opened = vi.spyOn(caches, 'open')
+    try {
+      const hot = await call('/contests/upcoming?platform=codeforces')
+      expect(hot.headers.get('X-Cache')).toBe('HIT')
+      expect(opened).not.toHaveBeenCalled()
+      // More one-off searches than memory holds answers (from their own addresses, so no limit
+      // is spent): stored in the Cache API, none kept in memory.
+      for (let i = 0; i < 70; i++) {
+        const headers = { 'CF-Connecting-IP': `10.8.0.${i}` }
+        expect((await call(`/contests/search?q=round${i}`, { headers })).status).toBe(200)
+      }
+      opened.mockClear()
+      const still = await call('/contests/upcoming?platform=codeforces')
+      expect(still.headers.get('X-Cache')).toBe('HIT')
+      expect(await still.json()).toEqual([expect.objectContaining({ name: 'Hot Round' })])
+      expect(opened).not.toHaveBeenCalled()
+    } finally {
+      opened.mockRestore()
+    }
   })
 
   it('shows a catalogue write on the very next read', async () => {

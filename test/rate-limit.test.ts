@@ -439,12 +439,16 @@ describe('KV costs of the anonymous window', () => {
     expect(counts.put).toBe(1)
     expect(await env.KV.get(`rl:${key}:${now}`)).toBe('10')
 
-    // Another isolate wrote that a second address spent its window: seen at the next read of KV.
+    // Another isolate wrote that a second address spent its window: seen after the next read of KV.
     const other = `elsewhere:${nextIp()}`
     const first = await hitKvWindow(kv, other, 10, MINUTE_MS * 15, now, defer)
     expect(first.remaining).toBe(9)
     await env.KV.put(`rl:${other}:${now}`, '10')
-    const later = await hitKvWindow(kv, other, 10, MINUTE_MS * 15, now + READ_EVERY_MS, defer)
+    // A minute on, a request reads KV again, after its answer: the requests after it see the count.
+    const reading = await hitKvWindow(kv, other, 10, MINUTE_MS * 15, now + READ_EVERY_MS, defer)
+    expect(reading.allowed).toBe(true)
+    await Promise.all(writes)
+    const later = await hitKvWindow(kv, other, 10, MINUTE_MS * 15, now + READ_EVERY_MS + 1, defer)
     expect(later.allowed).toBe(false)
   })
 })

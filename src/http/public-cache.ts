@@ -1,7 +1,8 @@
 // Caching of public catalogue reads: Cache-Control for the CDN and browsers, an ETag answered
 // with 304, and the Cache API keyed by the catalogue version so a write is seen on the next read.
 // In front of the Cache API each isolate keeps its most read answers in memory, so a hot read
-// costs no Cache API call at all.
+// costs no Cache API call at all. An answer enters memory on its second read (from the Cache API),
+// so a stream of one-off searches never pushes the catalogue's hot answers out.
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { defer } from './defer.ts'
@@ -108,7 +109,6 @@ export function publicCache(
     headers.set('Cache-Control', cacheControl)
     headers.set('ETag', etag)
     headers.set('Date', new Date(now).toUTCString())
-    keepHot(key, { body, headers: [...headers], storedAt: now })
     const stored = new Response(body, { status: 200, headers })
     await defer(c, async () => (await caches.open(CACHE_NAME)).put(key, stored.clone()))
     headers.set('X-Cache', 'MISS')

@@ -1,7 +1,8 @@
 // Approximate fixed windows in KV, for anonymous per-address limits where a Durable Object round
 // trip per request would cost more than the limit is worth. Each isolate counts in memory and
-// shares its count through KV only now and then: it reads a window's key at most once a minute and
-// writes it at most once every five minutes, or at once when the count reaches the limit. A
+// shares its count through KV only now and then: it reads a window's key at most once a minute
+// (after answering, so no request waits for KV) and writes it at most once every five minutes, or
+// at once when the count reaches the limit. A
 // steady public read so costs no KV write (KV bills writes per million and takes about one a
 // second per key), one client hammering one location is refused by its isolate's own count, and
 // other isolates learn of an exhausted window within a minute of its write.
@@ -38,8 +39,18 @@ function makeRoom(now: number) {
   if (tallies.size >= MAX_TALLIES) tallies.delete(tallies.keys().next().value!)
 }
 
-/** The window of `name` that `now` falls in: its key and its tally, read from KV when stale. */
-async function currentTally(kv: KeyValueStore, name: string, windowMs: number, now: number) {
+/**
+ * The window of `name` that `now` falls in: its key and its tally, with KV's count read when the
+ * tally's is over a minute old. With `defer` the read goes on after the answer (a request never
+ * waits for KV, and a count elsewhere is seen from the next request on); without, it is awaited.
+ */
+async function currentTally(
+  kv: KeyValueStore,
+  name: string,
+  windowMs: number,
+  now: number,
+  defer?: (work: Promise<unknown>) => void,
+) {
   const start = Math.floor(now / windowMs) * windowMs
   const key = `${KEY_PREFIX}${name}:${start}`
   let tally = tallies.get(key)
@@ -56,9 +67,14 @@ async function currentTally(kv: KeyValueStore, name: string, windowMs: number, n
     tallies.set(key, tally)
   }
   if (now - tally.readAt >= READ_EVERY_MS) {
-    tally.readAt = now
-    const stored = Number(await kv.get(key)) || 0
-    tally.shared = Math.max(tally.shared, stored)
+    const t = tally
+    t.readAt = now
+    const read = kv.get(key).then(
+      (stored) => void (t.shared = Math.max(t.shared, Number(stored) || 0)),
+      () => undefined,
+    )
+    if (defer) defer(read)
+    else await read
   }
   return { key, tally }
 }
@@ -92,7 +108,7 @@ export async function hitKvWindow(
   now: number,
   defer: (work: Promise<unknown>) => void,
 ): Promise<WindowResult> {
-  const { key, tally } = await currentTally(kv, name, windowMs, now)
+  const { key, tally } = await currentTally(kv, name, windowMs, now, defer)
   const { result } = consumeWindow(
     { start: tally.start, count: countOf(tally) },
     limit,
