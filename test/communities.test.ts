@@ -13,6 +13,7 @@ import { REPLIES } from '../src/channels/telegram/flow/bot.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import { consume, PROVIDERS, resetNotifications, testEnv } from './helpers/notifications.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
+import { upgradedToSupergroup } from './helpers/telegram.ts'
 import { select, selectOne } from './helpers/html.ts'
 import { api, createUser } from './helpers/users.ts'
 import { expectNotFoundPage, expectPage, signedInBrowser } from './helpers/web-app.ts'
@@ -283,15 +284,7 @@ describe('announcements', () => {
       method: 'POST',
       pathPrefix: SEND_PATH,
       responses: [
-        {
-          status: 400,
-          body: {
-            ok: false,
-            error_code: 400,
-            description: 'Bad Request: group chat was upgraded to a supergroup chat',
-            parameters: { migrate_to_chat_id: Number(newChat) },
-          },
-        },
+        upgradedToSupergroup(newChat),
         { status: 200, body: { ok: true, result: { message_id: 9 } } },
       ],
     })
@@ -326,15 +319,7 @@ describe('announcements', () => {
       method: 'POST',
       pathPrefix: SEND_PATH,
       responses: [
-        {
-          status: 400,
-          body: {
-            ok: false,
-            error_code: 400,
-            description: 'Bad Request: group chat was upgraded to a supergroup chat',
-            parameters: { migrate_to_chat_id: Number(taken.chatId) },
-          },
-        },
+        upgradedToSupergroup(taken.chatId),
         { status: 200, body: { ok: true, result: { message_id: 10 } } },
       ],
     })

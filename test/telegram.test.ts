@@ -22,6 +22,7 @@ import {
   testEnv,
 } from './helpers/notifications.ts'
 import { standIn } from './helpers/stand-in.ts'
+import { upgradedToSupergroup } from './helpers/telegram.ts'
 import { api, type TestUser } from './helpers/users.ts'
 
 beforeEach(resetNotifications)
@@ -555,15 +556,7 @@ describe('a group that became a supergroup', () => {
       method: 'POST',
       pathPrefix: SEND_PATH,
       responses: [
-        {
-          status: 400,
-          body: {
-            ok: false,
-            error_code: 400,
-            description: 'Bad Request: group chat was upgraded to a supergroup chat',
-            parameters: { migrate_to_chat_id: newId },
-          },
-        },
+        upgradedToSupergroup(newId),
         { status: 200, body: { ok: true, result: { message_id: 78 } } },
       ],
     })
