@@ -204,12 +204,12 @@ async function main() {
       if (runtime.countsKv) {
         const kv = await kvCounts(server.base)
         const per = (op) => ((kv[op] ?? 0) / Math.max(1, r.requests)).toFixed(3)
-        r.kv = `${per('get')} / ${per('put')}`
+        r.kv = { reads: per('get'), writes: per('put') }
       }
       const ratio = (r.rps / (results[0] ?? r).rps).toFixed(2)
       console.log(
         `${r.rps} req/s (${ratio} of health), p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors` +
-          (r.kv ? `, KV reads / writes a request ${r.kv}` : ''),
+          (r.kv ? `, KV reads / writes a request ${r.kv.reads} / ${r.kv.writes}` : ''),
       )
       results.push(r)
     }
@@ -346,10 +346,7 @@ function kvSection(results, now) {
     '',
     '| endpoint | requests | KV reads a request | KV writes a request |',
     '|---|---|---|---|',
-    ...results.map((r) => {
-      const [reads, writes] = r.kv.split(' / ')
-      return `| ${r.title} | ${r.requests} | ${reads} | ${writes} |`
-    }),
+    ...results.map((r) => `| ${r.title} | ${r.requests} | ${r.kv.reads} | ${r.kv.writes} |`),
   ]
 }
 

@@ -16,6 +16,7 @@ import { api, createAdmin, createUser, lastCode, nextIp, uniqueEmail } from './h
 import { PROVIDERS } from './helpers/notifications.ts'
 import { uniquePhone, WHATSAPP_OUTBOX } from './helpers/phone.ts'
 import { call } from './helpers/worker.ts'
+import { countingCalls } from './helpers/counting.ts'
 
 const limitOf = (headers: Headers) => ({
   limit: headers.get('X-RateLimit-Limit'),
@@ -366,16 +367,9 @@ describe('KV windows for anonymous callers', () => {
 function countingKv() {
   const counts: Record<string, number> = {}
   const keysRead: string[] = []
-  const kv = new Proxy(env.KV, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop)
-      if (typeof value !== 'function') return value
-      return (...args: unknown[]) => {
-        counts[String(prop)] = (counts[String(prop)] ?? 0) + 1
-        if (prop === 'get') keysRead.push(String(args[0]))
-        return value.apply(target, args)
-      }
-    },
+  const kv = countingCalls(env.KV, (method, args) => {
+    counts[method] = (counts[method] ?? 0) + 1
+    if (method === 'get') keysRead.push(String(args[0]))
   })
   return { kv, counts, keysRead }
 }

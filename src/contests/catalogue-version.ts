@@ -11,7 +11,8 @@ export const VERSION_MEMO_MS = 5_000
 
 const memo = new WeakMap<KeyValueStore, { version: string; readAt: number }>()
 
-export async function catalogueVersion(kv: KeyValueStore, now = Date.now()): Promise<string> {
+export async function catalogueVersion(kv: KeyValueStore): Promise<string> {
+  const now = Date.now()
   const known = memo.get(kv)
   if (known && now - known.readAt < VERSION_MEMO_MS) return known.version
   const version = (await kv.get(KEY)) ?? 'initial'

@@ -87,7 +87,8 @@ export function publicCache(
   return async (c, next) => {
     const key = cacheKey(new URL(c.req.url), await versionOf(c))
     const now = Date.now()
-    const held = hotHit(key, maxAgeSeconds * 1000, now) ?? (await fromCacheApi(key, maxAgeSeconds))
+    const held =
+      hotHit(key, maxAgeSeconds * 1000, now) ?? (await fromCacheApi(key, maxAgeSeconds, now))
     if (held) {
       const headers = new Headers(held.headers)
       headers.set('X-Cache', 'HIT')
@@ -118,12 +119,13 @@ export function publicCache(
 }
 
 /** A fresh answer of the Cache API (another isolate's, or this one's before it was evicted). */
-async function fromCacheApi(key: string, maxAgeSeconds: number): Promise<HotEntry | undefined> {
+async function fromCacheApi(key: string, maxAgeSeconds: number, now: number) {
   const hit = await (await caches.open(CACHE_NAME)).match(key)
   if (!hit) return undefined
   const storedAt = Date.parse(hit.headers.get('Date') ?? '')
-  if (!(Date.now() - storedAt <= maxAgeSeconds * 1000)) return undefined
-  const entry = { body: await hit.arrayBuffer(), headers: [...hit.headers], storedAt }
+  // A Date that does not parse is no fresh answer.
+  if (!(now - storedAt <= maxAgeSeconds * 1000)) return undefined
+  const entry: HotEntry = { body: await hit.arrayBuffer(), headers: [...hit.headers], storedAt }
   keepHot(key, entry)
   return entry
 }

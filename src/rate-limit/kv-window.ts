@@ -2,10 +2,10 @@
 // trip per request would cost more than the limit is worth. Each isolate counts in memory and
 // shares its count through KV only now and then: it reads a window's key at most once a minute
 // (after answering, so no request waits for KV) and writes it at most once every five minutes, or
-// at once when the count reaches the limit. A
-// steady public read so costs no KV write (KV bills writes per million and takes about one a
-// second per key), one client hammering one location is refused by its isolate's own count, and
-// other isolates learn of an exhausted window within a minute of its write.
+// at once when the count reaches the limit. A steady public read so costs no KV write (KV bills
+// writes per million and takes about one a second per key), one client hammering one location is
+// refused by its isolate's own count, and other isolates learn of an exhausted window within a
+// minute of its write.
 import type { KeyValueStore } from '../ports/key-value.ts'
 import type { WindowResult } from '../ports/rate-limiter.ts'
 import { consumeWindow } from './window.ts'

@@ -1,32 +1,23 @@
 // The Worker as `npm run bench` measures it: the real entry (src/index.ts) with its KV binding
 // wrapped so every call is counted, and GET /__bench/kv answering the counts since the last
-// POST /__bench/kv/reset. Only the bench runs it (`wrangler dev` with this file as the script).
+// /__bench/kv/reset. Only the bench runs it (`wrangler dev` with this file as the script).
 import worker from '../../src/index.ts'
 import type { Env } from '../../src/env.ts'
+import { countingCalls } from '../helpers/counting.ts'
 
 export { RateLimiter } from '../../src/index.ts'
 
 const counts: Record<string, number> = {}
 const wrapped = new WeakMap<Env, Env>()
 
-function countingKv(kv: KVNamespace): KVNamespace {
-  return new Proxy(kv, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop)
-      if (typeof value !== 'function') return value
-      return (...args: unknown[]) => {
-        counts[String(prop)] = (counts[String(prop)] ?? 0) + 1
-        return value.apply(target, args)
-      }
-    },
-  })
-}
-
 /** The same env object for every request of the isolate, as the runtime hands the real one. */
 function counted(env: Env): Env {
   let e = wrapped.get(env)
   if (!e) {
-    e = { ...env, KV: countingKv(env.KV) }
+    e = {
+      ...env,
+      KV: countingCalls(env.KV, (method) => (counts[method] = (counts[method] ?? 0) + 1)),
+    }
     wrapped.set(env, e)
   }
   return e

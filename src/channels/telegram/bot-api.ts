@@ -162,8 +162,14 @@ export async function isChatAdmin(env: Env, chatId: string, userId: string): Pro
 export async function answerCallback(env: Env, queryId: string, text: string): Promise<boolean> {
   const provider = telegramProvider(env)
   if (provider === 'outbox') {
-    const record = { channel: 'telegram' as const, to: queryId, subject: 'answerCallbackQuery' }
-    await writeOutbox(env.KV, { ...record, from: 'telegram', html: text }, Date.now())
+    const record = {
+      channel: 'telegram' as const,
+      from: `telegram:${settings(env).TELEGRAM_BOT_USERNAME ?? 'bot'}`,
+      to: queryId,
+      subject: 'answerCallbackQuery',
+      html: text,
+    }
+    await writeOutbox(env.KV, record, Date.now())
     return true
   }
   if (provider === 'none') return false
