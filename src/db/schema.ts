@@ -369,6 +369,20 @@ export const contestReschedules = sqliteTable(
 
 export type SyncRunRow = typeof syncRuns.$inferSelect
 
+// What a notification says (title, message, payload), stored once for every recipient of the same
+// words: a reminder's text is the same for all followers of a contest and lead time, and was 40% of
+// the bytes of each of their notifications. Keyed by a digest of the text; `used_at` is the
+// creation time of the newest notification pointing at it, so the daily removal of expired
+// notifications can remove the texts nothing points at any longer.
+export const notificationContents = sqliteTable('notification_contents', {
+  id: integer('id').primaryKey(),
+  digest: text('digest').notNull().unique(),
+  title: text('title').notNull(),
+  message: text('message').notNull(),
+  payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>(),
+  usedAt: integer('used_at').notNull(),
+})
+
 // Notifications: the unique key makes a second or concurrent scheduler run a no-op for a reminder.
 export const notifications = sqliteTable(
   'notifications',
@@ -381,9 +395,13 @@ export const notifications = sqliteTable(
     type: text('type', {
       enum: ['CONTEST_REMINDER', 'CONTEST_STARTING', 'CONTEST_ENDING', 'SYSTEM_ALERT'],
     }).notNull(),
+    // Empty (and payload null) on a row with a content: its words are in notification_contents.
+    // Rows made before contents existed carry their own; reads take the content's when there is
+    // one (contents.ts).
     title: text('title').notNull(),
     message: text('message').notNull(),
     payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>(),
+    contentId: integer('content_id'),
     channels: text('channels', { mode: 'json' }).$type<string[]>().notNull(),
     status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
       .notNull()
@@ -453,7 +471,11 @@ export const notificationDeliveries = sqliteTable(
   },
   (t) => [
     uniqueIndex('notification_deliveries_channel').on(t.notificationId, t.channel),
-    index('notification_deliveries_status').on(t.status, t.updatedAt),
+    // Channel health reads the recent outcomes; a delivery not yet attempted is none, so pending
+    // ones (every delivery when it is made) stay out of the index until their first outcome.
+    index('notification_deliveries_status')
+      .on(t.status, t.updatedAt)
+      .where(sql`status <> 'PENDING'`),
     // A provider's event names the message by the id the provider gave it.
     index('notification_deliveries_provider_message')
       .on(t.providerMessageId)

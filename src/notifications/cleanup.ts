@@ -1,5 +1,6 @@
 // Removal of old notifications: on request (DELETE .../cleanup) and daily once they expire. Rows
 // go in chunks, deliveries before their notifications, each chunk one D1 batch.
+import { removeUnusedContents } from './contents.ts'
 
 // Rows per chunk: small enough that one batch stays quick, large enough to get through a backlog.
 const CHUNK = 1000
@@ -54,5 +55,7 @@ const DAILY_CHUNKS = 500
  */
 export async function removeExpiredNotifications(d1: D1Database, createdBefore: number) {
   const selection = { where: 'created_at < ?2', params: [createdBefore], order: 'created_at' }
-  return (await deleteInChunks(d1, selection, DAILY_CHUNKS)).deleted
+  const { deleted } = await deleteInChunks(d1, selection, DAILY_CHUNKS)
+  await removeUnusedContents(d1)
+  return deleted
 }

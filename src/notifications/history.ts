@@ -10,6 +10,7 @@ import {
   type NotificationDeliveryRow,
   type NotificationRow,
 } from './serialize.ts'
+import { selectNotifications } from './contents.ts'
 import { NOTIFICATION_TYPES } from './spec.ts'
 
 interface Scope {
@@ -66,9 +67,7 @@ export async function listNotifications(db: Db, filters: ListPage & Scope) {
   )
   const [[{ total }], rows] = await db.batch([
     db.select({ total: count() }).from(notifications).where(where),
-    db
-      .select()
-      .from(notifications)
+    selectNotifications(db)
       .where(where)
       .orderBy(desc(notifications.createdAt), desc(notifications.id))
       .limit(filters.limit)
@@ -80,18 +79,13 @@ export async function listNotifications(db: Db, filters: ListPage & Scope) {
 /** The notifications with these ids that exist, rendered, in one read of each table. */
 export async function findNotifications(db: Db, ids: readonly string[]) {
   if (ids.length === 0) return []
-  const rows = await db
-    .select()
-    .from(notifications)
-    .where(sql`${notifications.id} IN ${idList(ids)}`)
+  const rows = await selectNotifications(db).where(sql`${notifications.id} IN ${idList(ids)}`)
   return render(db, rows)
 }
 
 /** The notification if it exists and `ownerId` (when given) owns it. */
 export async function findNotification(db: Db, id: string, ownerId?: string) {
-  const row = await db
-    .select()
-    .from(notifications)
+  const row = await selectNotifications(db)
     .where(and(eq(notifications.id, id), ownerId ? eq(notifications.userId, ownerId) : undefined))
     .get()
   if (!row) return undefined
@@ -103,9 +97,8 @@ export async function markRead(db: Db, id: string, ownerId: string | undefined, 
     .update(notifications)
     .set({ isRead: true, readAt: sql`coalesce(${notifications.readAt}, ${now})`, updatedAt: now })
     .where(and(eq(notifications.id, id), ownerId ? eq(notifications.userId, ownerId) : undefined))
-    .returning()
-  if (!row) return undefined
-  return (await render(db, [row]))[0]
+    .returning({ id: notifications.id })
+  return row && findNotification(db, row.id)
 }
 
 /** Marks every unread notification of the user read; returns how many changed. */

@@ -281,9 +281,11 @@ export interface StoredDelivery {
 /** The user's notifications with their deliveries, oldest first. */
 export async function notificationsOf(userId: string): Promise<Record<string, any>[]> {
   const { results } = await env.DB.prepare(
-    `SELECT id, contest_id AS contestId, type, title, message, payload, channels, status,
-       dedupe_key AS dedupeKey, scheduled_at AS scheduledAt, sent_at AS sentAt
-     FROM notifications WHERE user_id = ? ORDER BY created_at, id`,
+    `SELECT n.id, contest_id AS contestId, type, coalesce(c.title, n.title) AS title,
+       coalesce(c.message, n.message) AS message, coalesce(c.payload, n.payload) AS payload,
+       channels, status, dedupe_key AS dedupeKey, scheduled_at AS scheduledAt, sent_at AS sentAt
+     FROM notifications n LEFT JOIN notification_contents c ON c.id = n.content_id
+     WHERE user_id = ? ORDER BY created_at, n.id`,
   )
     .bind(userId)
     .all<Record<string, any>>()

@@ -9,6 +9,7 @@ import { idList } from '../../db/id-list.ts'
 import { notifications, type ContestRow } from '../../db/schema.ts'
 import { recipientsQuery } from '../../users/audiences.ts'
 import type { Recipient } from '../kinds/rendering.ts'
+import { selectNotifications } from '../contents.ts'
 import type { NotificationRow } from '../serialize.ts'
 import { overallStatusSql, type NotificationStatus } from './status.ts'
 
@@ -72,10 +73,7 @@ async function readForSend(db: Db, notificationIds: readonly string[]) {
       .from(notifications)
       .where(sql`${notifications.id} IN ${ids}`)
   const [rows, recipients, contests] = await db.batch([
-    db
-      .select()
-      .from(notifications)
-      .where(sql`${notifications.id} IN ${ids}`),
+    selectNotifications(db).where(sql`${notifications.id} IN ${ids}`),
     recipientsQuery(db, column(notifications.userId)),
     contestsQuery(db, column(notifications.contestId)),
   ])

@@ -16,11 +16,13 @@ export type ChannelHealth = Record<Channel, { enabled: boolean; healthy: boolean
  * last 15 minutes' outcomes (at least 10 of them) failed or had to be retried.
  */
 export async function channelHealth(n: Notifier, now: number): Promise<ChannelHealth> {
+  // `status <> 'PENDING'` repeats the index's condition, which SQLite needs to see to use it.
   const { results } = await n.d1
     .prepare(
       `SELECT channel, count(*) AS total, sum(status <> 'SENT') AS failing
         FROM notification_deliveries
         WHERE status IN ('SENT', 'FAILED', 'RETRYING') AND updated_at >= ?1
+          AND status <> 'PENDING'
         GROUP BY channel`,
     )
     .bind(now - WINDOW_MS)

@@ -4,6 +4,7 @@ import { CHANNELS, type Channel } from '../../channels/registry.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { joinUserSql, REACHABLE_ON_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
+import { contentDigest, contentIdSql, keepContent } from '../contents.ts'
 import type { NotificationSpec } from '../spec.ts'
 
 export interface FanOutContext {
@@ -48,20 +49,22 @@ export interface PageResult {
 const newIdSql = (secondsParam: string) =>
   `printf('%08x', ${secondsParam}) || lower(hex(randomblob(8)))`
 
-// The user's channels as a JSON array: the channel is allowed here (?12 onwards, in CHANNELS'
+// The user's channels as a JSON array: the channel is allowed here (?10 onwards, in CHANNELS'
 // order), the user turned it on, and the user can be reached on it (a verified phone number, a
 // push subscription, a linked Telegram chat, a Discord webhook).
 const CHANNELS_SQL = `'[' || trim(
     ${CHANNELS.map(
-      (c, i) => `(CASE WHEN ?${12 + i} AND ${REACHABLE_ON_SQL[c]} THEN '"${c}",' ELSE '' END)`,
+      (c, i) => `(CASE WHEN ?${10 + i} AND ${REACHABLE_ON_SQL[c]} THEN '"${c}",' ELSE '' END)`,
     ).join(' ||\n    ')}, ',') || ']'`
 
+// The text is the page's content (contents.ts): the row's own title and message stay empty.
 const INSERT_NOTIFICATIONS_SQL = `INSERT INTO notifications (id, user_id, contest_id, type, title,
-    message, payload, channels, status, dedupe_key, scheduled_at, is_read, expires_at, created_at,
-    updated_at)
-  SELECT ${newIdSql('?1')}, r.id, ?2, ?3, ?4, ?5, ?6, r.channels, 'PENDING', ?7, ?8, 0, ?9, ?10, ?10
+    message, content_id, channels, status, dedupe_key, scheduled_at, is_read, expires_at,
+    created_at, updated_at)
+  SELECT ${newIdSql('?1')}, r.id, ?2, ?3, '', '', ${contentIdSql('?4')}, r.channels, 'PENDING',
+    ?5, ?6, 0, ?7, ?8, ?8
   FROM (SELECT u.id AS id, ${CHANNELS_SQL} AS channels
-    FROM json_each(?11) j ${joinUserSql('j.value')}) r
+    FROM json_each(?9) j ${joinUserSql('j.value')}) r
   WHERE r.channels <> '[]'
   ON CONFLICT DO NOTHING`
 
@@ -86,10 +89,11 @@ const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notifica
 
 const flag = (on: boolean) => (on ? 1 : 0)
 
-/** The two statements for one spec and one page of user ids. */
-export function pageStatements(
+/** The three statements for one spec (whose text has `digest`) and one page of user ids. */
+function pageStatements(
   ctx: FanOutContext,
   spec: NotificationSpec,
+  digest: string,
   userIds: readonly string[],
 ): D1PreparedStatement[] {
   const seconds = Math.floor(ctx.now / 1000)
@@ -97,15 +101,14 @@ export function pageStatements(
   const allowed = (c: Channel) => flag(spec.channels[c] && ctx.enabled[c])
   const key = [ids, spec.contestId, spec.type, spec.dedupeKey] as const
   return [
+    keepContent(ctx.d1, spec, digest, ctx.now),
     ctx.d1
       .prepare(INSERT_NOTIFICATIONS_SQL)
       .bind(
         seconds,
         spec.contestId,
         spec.type,
-        spec.title,
-        spec.message,
-        JSON.stringify(spec.payload),
+        digest,
         spec.dedupeKey,
         spec.scheduledAt ?? null,
         ctx.now + ctx.ttlMs,
@@ -130,13 +133,14 @@ export async function createNotifications(
   const toQueueByGroup = groups.map((): QueuedDelivery[] => [])
   const live = [...groups.keys()].filter((i) => groups[i].userIds.length > 0)
   if (live.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
+  const digests = await Promise.all(live.map((i) => contentDigest(groups[i].spec)))
   const results = await ctx.d1.batch<QueuedDelivery>(
-    live.flatMap((i) => pageStatements(ctx, groups[i].spec, groups[i].userIds)),
+    live.flatMap((i, k) => pageStatements(ctx, groups[i].spec, digests[k], groups[i].userIds)),
   )
   let created = 0
   for (const [k, i] of live.entries()) {
-    created += results[2 * k].meta.changes
-    toQueueByGroup[i] = results[2 * k + 1].results
+    created += results[3 * k + 1].meta.changes
+    toQueueByGroup[i] = results[3 * k + 2].results
   }
   return { created, toQueue: toQueueByGroup.flat(), toQueueByGroup }
 }
