@@ -10,7 +10,11 @@ import {
   SEARCH_SQL,
 } from '../src/contests/queries.ts'
 import { ListQuery, PlatformListQuery } from '../src/contests/schemas.ts'
+import { desc, gte } from 'drizzle-orm'
 import { createDb } from '../src/db/client.ts'
+import { notifications } from '../src/db/schema.ts'
+import { idSecond } from '../src/lib/ids.ts'
+import { selectNotifications } from '../src/notifications/contents.ts'
 import {
   CLAIM_SQL,
   notificationStatusSql,
@@ -101,7 +105,7 @@ describe('query plans', () => {
   it('a moved contest’s reminded users are walked in order through the contest-first dedupe key', async () => {
     const detail = await plan({ sql: REMINDED_SQL, params: ['c1', '1:', '', 500, HOUR_MS] })
     expect(detail).toMatch(
-      /SEARCH n USING (COVERING )?INDEX notifications_dedupe \(contest_id=\? AND type=\? AND user_id>\?\)/,
+      /SEARCH n USING (COVERING )?INDEX notifications_dedupe \(contest_id=\? AND user_id>\?\)/,
     )
     // The index order is the ORDER BY, so LIMIT stops the walk at a page; DISTINCT's b-tree only
     // remembers the users already given.
@@ -111,7 +115,7 @@ describe('query plans', () => {
   it('a fan-out page run again finds its reminders by the dedupe key and their deliveries by theirs', async () => {
     const detail = await plan({ sql: PAGE_UNTOUCHED_SQL, params: ['c1', '', '~', '1:'] })
     expect(detail).toMatch(
-      /SEARCH n USING INDEX notifications_dedupe \(contest_id=\? AND type=\? AND user_id>\? AND user_id<\?\)/,
+      /SEARCH n USING INDEX notifications_dedupe \(contest_id=\? AND user_id>\? AND user_id<\?\)/,
     )
     expect(detail).toMatch(
       /SEARCH d USING INDEX notification_deliveries_channel \(notification_id=\?\)/,
@@ -139,5 +143,15 @@ describe('query plans', () => {
       )
       expect(detail).not.toMatch(/_status|SCAN notification/)
     }
+  })
+
+  it('everyone’s history, newest first, walks the primary key backwards (no created_at index)', async () => {
+    const query = selectNotifications(db)
+      .where(gte(notifications.id, idSecond(now - 24 * HOUR_MS)))
+      .orderBy(desc(notifications.id))
+      .limit(20)
+    const detail = await plan(query.toSQL())
+    expect(detail).toMatch(/SEARCH notifications USING INDEX sqlite_autoindex_notifications_1/)
+    expect(detail).not.toContain('TEMP B-TREE')
   })
 })

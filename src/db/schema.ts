@@ -369,19 +369,29 @@ export const contestReschedules = sqliteTable(
 
 export type SyncRunRow = typeof syncRuns.$inferSelect
 
-// What a notification says (title, message, payload), stored once for every recipient of the same
-// words: a reminder's text is the same for all followers of a contest and lead time, and was 40% of
-// the bytes of each of their notifications. Keyed by a digest of the text; `used_at` is the
-// creation time of the newest notification pointing at it, so the daily removal of expired
-// notifications can remove the texts nothing points at any longer.
-export const notificationContents = sqliteTable('notification_contents', {
-  id: integer('id').primaryKey(),
-  digest: text('digest').notNull().unique(),
-  title: text('title').notNull(),
-  message: text('message').notNull(),
-  payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>(),
-  usedAt: integer('used_at').notNull(),
-})
+// What a notification says (title, message, payload), stored once for every recipient: a
+// reminder's words are the same for all followers of a contest and lead time, and were 40% of the
+// bytes of each of their notifications. A notice about a contest is its (contest, type, dedupe
+// key), which its notifications then leave out of their own rows and unique key; other kinds are
+// found by a digest of their words. `used_at` is the creation time of the newest notification
+// pointing at it, so the removal of expired notifications can remove what nothing points at.
+export const notificationContents = sqliteTable(
+  'notification_contents',
+  {
+    id: integer('id').primaryKey(),
+    contestId: text('contest_id').references(() => contests.id, { onDelete: 'set null' }),
+    type: text('type', {
+      enum: ['CONTEST_REMINDER', 'CONTEST_STARTING', 'CONTEST_ENDING', 'SYSTEM_ALERT'],
+    }),
+    dedupeKey: text('dedupe_key'),
+    digest: text('digest').unique(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>(),
+    usedAt: integer('used_at').notNull(),
+  },
+  (t) => [uniqueIndex('notification_contents_notice').on(t.contestId, t.type, t.dedupeKey)],
+)
 
 // Notifications: the unique key makes a second or concurrent scheduler run a no-op for a reminder.
 export const notifications = sqliteTable(
@@ -395,9 +405,8 @@ export const notifications = sqliteTable(
     type: text('type', {
       enum: ['CONTEST_REMINDER', 'CONTEST_STARTING', 'CONTEST_ENDING', 'SYSTEM_ALERT'],
     }).notNull(),
-    // Empty (and payload null) on a row with a content: its words are in notification_contents.
-    // Rows made before contents existed carry their own; reads take the content's when there is
-    // one (contents.ts).
+    // Empty (payload null) when the words are the content's; a row keeps its own only when they
+    // differ from it, and rows made before contents existed keep theirs (contents.ts).
     title: text('title').notNull(),
     message: text('message').notNull(),
     payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>(),
@@ -407,7 +416,8 @@ export const notifications = sqliteTable(
       .notNull()
       .default('PENDING'),
     // Distinguishes deliberate repeats of one (user, contest, type), e.g. the start time a reminder
-    // was for, so a rescheduled contest can be reminded again.
+    // was for, so a rescheduled contest can be reminded again. Empty on a notice about a contest:
+    // its content holds it.
     dedupeKey: text('dedupe_key').notNull().default(''),
     scheduledAt: integer('scheduled_at'),
     sentAt: integer('sent_at'),
@@ -419,11 +429,12 @@ export const notifications = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
-    // Contest first: a page of a contest's followers inserts into one stretch of the index, where
-    // user first scattered every insert to its user's own leaf (twice the pages written per
-    // reminder). The same prefix serves the contest's lookups and its ON DELETE, and user id
-    // before the key walks a contest's reminded users in order (reschedules.ts).
-    uniqueIndex('notifications_dedupe').on(t.contestId, t.type, t.userId, t.dedupeKey),
+    // Once per user and notice: the content stands for (contest, type, dedupe key), so the key
+    // holds two ids and a small integer. Contest first: a page of a contest's followers inserts
+    // into one stretch of the index, where user first scattered every insert to its user's own
+    // leaf. The same prefix serves the contest's lookups and its ON DELETE, and user id next walks
+    // a contest's reminded users in order (reschedules.ts).
+    uniqueIndex('notifications_dedupe').on(t.contestId, t.userId, t.contentId),
     // SQLite treats NULLs as distinct, so digests (no contest) need their own key: one per user,
     // frequency and local date, even across concurrent scheduler runs. Limited to digest keys:
     // deleting a contest sets its reminders' contest_id to NULL, and those must not collide.
@@ -431,11 +442,9 @@ export const notifications = sqliteTable(
       .on(t.userId, t.type, t.dedupeKey)
       .where(sql`contest_id IS NULL AND (dedupe_key LIKE 'daily:%' OR dedupe_key LIKE 'weekly:%')`),
     index('notifications_user_created').on(t.userId, t.createdAt),
-    // The admin history (all users, newest first), the admin cleanup by age and the daily removal
-    // of expired notifications (expiry is creation plus NOTIFICATION_TTL_DAYS). No index on status
-    // or expires_at: no query needs them, and every reminder wrote both, and every status change
-    // rewrote the status one.
-    index('notifications_created').on(t.createdAt),
+    // No index on created_at, status or expires_at: the admin history, the cleanup by age and the
+    // daily removal of expired notifications go by id, which begins with the second of creation
+    // (history.ts, cleanup.ts), and every reminder would write each index once more.
   ],
 )
 

@@ -9,6 +9,12 @@ export function newId(now: number = Date.now()): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
+/**
+ * The first 8 characters of every id made in the second of `ms`: ids made at `ms` or later sort at
+ * or after it, so a range of ids is a range of creation times to the second.
+ */
+export const idSecond = (ms: number) => Math.floor(ms / 1000).toString(16).padStart(8, '0')
+
 export function isId(value: string): boolean {
   return ID_PATTERN.test(value)
 }

@@ -1,5 +1,6 @@
 // Removal of old notifications: on request (DELETE .../cleanup) and daily once they expire. Rows
 // go in chunks, deliveries before their notifications, each chunk one D1 batch.
+import { idSecond } from '../lib/ids.ts'
 import { removeUnusedContents } from './contents.ts'
 
 // Rows per chunk: small enough that one batch stays quick, large enough to get through a backlog.
@@ -9,14 +10,14 @@ interface Selection {
   /** SQL condition on the notifications table, and its parameters from ?2 on. */
   where: string
   params: unknown[]
-  /** Column the chunks are taken in order of (an indexed one). */
+  /** The order the chunks are taken in (an index's, ending with the id so it is total). */
   order: string
 }
 
 /** Deletes up to `maxChunks` chunks of the selected notifications; returns how many went. */
 async function deleteInChunks(d1: D1Database, selection: Selection, maxChunks: number) {
   const chosen = `SELECT id FROM notifications WHERE ${selection.where}
-    ORDER BY ${selection.order}, id LIMIT ?1`
+    ORDER BY ${selection.order} LIMIT ?1`
   let deleted = 0
   for (let i = 0; i < maxChunks; i++) {
     // Both statements choose the same rows: one transaction, one deterministic order.
@@ -37,11 +38,21 @@ async function deleteInChunks(d1: D1Database, selection: Selection, maxChunks: n
 // One request removes at most this many chunks; a larger backlog takes further calls.
 const REQUEST_CHUNKS = 50
 
+/**
+ * Created before `before`, by id: ids begin with the second of creation, so the rows come in
+ * order of the primary key (created_at has no index) and the condition on created_at is exact.
+ */
+const createdBefore = (before: number, first: number): Selection => ({
+  where: `id < ?${first} AND created_at < ?${first + 1}`,
+  params: [idSecond(before - 1 + 1000), before],
+  order: 'id',
+})
+
 /** Notifications created before `before`, of `userId` only or of everyone (admins). */
 export function cleanupNotifications(d1: D1Database, before: number, userId?: string) {
   const selection: Selection = userId
-    ? { where: 'user_id = ?2 AND created_at < ?3', params: [userId, before], order: 'created_at' }
-    : { where: 'created_at < ?2', params: [before], order: 'created_at' }
+    ? { where: 'user_id = ?2 AND created_at < ?3', params: [userId, before], order: 'created_at, id' }
+    : createdBefore(before, 2)
   return deleteInChunks(d1, selection, REQUEST_CHUNKS)
 }
 
@@ -49,13 +60,12 @@ export function cleanupNotifications(d1: D1Database, before: number, userId?: st
 const DAILY_CHUNKS = 500
 
 /**
- * Notifications past their expiry: created before `createdBefore` (now less
- * NOTIFICATION_TTL_DAYS), read through the creation index rather than one on expires_at, which
- * every reminder would pay for.
+ * Notifications past their expiry: created before `before` (now less NOTIFICATION_TTL_DAYS), found
+ * by id rather than through an index on expires_at or created_at, which every reminder would pay
+ * for; then the contents no notification points at any more.
  */
-export async function removeExpiredNotifications(d1: D1Database, createdBefore: number) {
-  const selection = { where: 'created_at < ?2', params: [createdBefore], order: 'created_at' }
-  const { deleted } = await deleteInChunks(d1, selection, DAILY_CHUNKS)
+export async function removeExpiredNotifications(d1: D1Database, before: number) {
+  const { deleted } = await deleteInChunks(d1, createdBefore(before, 2), DAILY_CHUNKS)
   await removeUnusedContents(d1)
   return deleted
 }

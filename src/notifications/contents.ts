@@ -1,59 +1,99 @@
-// What a notification says, stored once for every recipient of the same words: the statement that
-// keeps a spec's text in notification_contents, and the read of notifications with their text.
+// What a notification says, stored once for all its recipients (notification_contents): the
+// statement that keeps a spec's content, the SQL that finds it, and the read of notifications
+// with their words.
 import { eq, getTableColumns, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { notificationContents, notifications } from '../db/schema.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import type { NotificationSpec } from './spec.ts'
 
-export type ContentText = Pick<NotificationSpec, 'title' | 'message' | 'payload'>
-
-/** The key of a text: equal words, one row, whichever run or page writes them. */
-export const contentDigest = (text: ContentText) =>
-  sha256Hex(JSON.stringify([text.title, text.message, text.payload]))
-
 /**
- * Keeps the text under its digest and marks it used now, in the batch that creates notifications
- * pointing at it; `CONTENT_ID_SQL` then finds its id inside the same batch.
+ * Where a spec's content is found: a notice about a contest by (contest, type, dedupe key), whose
+ * notifications then leave the key to it; any other kind by a digest of its words.
  */
-export const keepContent = (d1: D1Database, text: ContentText, digest: string, now: number) =>
-  d1
-    .prepare(
-      `INSERT INTO notification_contents (digest, title, message, payload, used_at)
-        VALUES (?1, ?2, ?3, ?4, ?5)
-        ON CONFLICT (digest) DO UPDATE SET used_at = max(used_at, excluded.used_at)`,
-    )
-    .bind(digest, text.title, text.message, JSON.stringify(text.payload), now)
+export type ContentKey =
+  | { contestId: string; type: NotificationSpec['type']; dedupeKey: string }
+  | { digest: string }
 
-/** The id of the content whose digest is the parameter given. */
-export const contentIdSql = (param: string) =>
-  `(SELECT id FROM notification_contents WHERE digest = ${param})`
+export async function contentKey(spec: NotificationSpec): Promise<ContentKey> {
+  if (spec.contestId !== null) {
+    return { contestId: spec.contestId, type: spec.type, dedupeKey: spec.dedupeKey }
+  }
+  return { digest: await sha256Hex(JSON.stringify([spec.title, spec.message, spec.payload])) }
+}
+
+const isNotice = (key: ContentKey) => 'contestId' in key
+
+/** The parameters `contentSql` numbers from `first`. */
+export const contentParams = (key: ContentKey): unknown[] =>
+  'contestId' in key ? [key.contestId, key.type, key.dedupeKey] : [key.digest]
+
+/** A condition on notification_contents for the content of `key`, its parameters from `first`. */
+const contentWhere = (key: ContentKey, first: number) =>
+  isNotice(key)
+    ? `contest_id = ?${first} AND type = ?${first + 1} AND dedupe_key = ?${first + 2}`
+    : `digest = ?${first}`
 
 /**
- * A notification created at some time points at a content used at that time or later, so once no
- * notification is as old as a content's last use, nothing points at it any more.
+ * Keeps the content of `key` with the spec's words (the words it was first kept with stay) and
+ * marks it used now, first in the batch that creates notifications pointing at it.
+ */
+export function keepContent(d1: D1Database, spec: NotificationSpec, key: ContentKey, now: number) {
+  const columns = isNotice(key) ? 'contest_id, type, dedupe_key' : 'digest'
+  const params = contentParams(key)
+  const keyValues = params.map((_, i) => `?${i + 1}`).join(', ')
+  const n = params.length
+  return d1
+    .prepare(
+      `INSERT INTO notification_contents (${columns}, title, message, payload, used_at)
+        VALUES (${keyValues}, ?${n + 1}, ?${n + 2}, ?${n + 3}, ?${n + 4})
+        ON CONFLICT (${columns}) DO UPDATE SET used_at = max(used_at, excluded.used_at)`,
+    )
+    .bind(...params, spec.title, spec.message, JSON.stringify(spec.payload), now)
+}
+
+/** The content of `key` as a table (id, title, message, payload), its parameters from `first`. */
+export const contentSql = (key: ContentKey, first: number) =>
+  `(SELECT id, title, message, payload FROM notification_contents
+    WHERE ${contentWhere(key, first)})`
+
+/** The id of the content of `key`, its parameters from `first`. */
+export const contentIdSql = (key: ContentKey, first: number) =>
+  `(SELECT id FROM notification_contents WHERE ${contentWhere(key, first)})`
+
+/** The dedupe key a notification row stores: a notice's is its content's. */
+export const rowDedupeKey = (key: ContentKey, spec: NotificationSpec) =>
+  isNotice(key) ? '' : spec.dedupeKey
+
+/**
+ * A notification created at some time points at a content used at that time or later, so a
+ * content last used before the oldest notification was made has nothing pointing at it. The
+ * oldest notification is the first by id (its first 8 hex digits are the second it was made);
+ * the second's margin covers the milliseconds within it.
  */
 export async function removeUnusedContents(d1: D1Database): Promise<number> {
   const { meta } = await d1
     .prepare(
-      `DELETE FROM notification_contents
-        WHERE used_at < coalesce((SELECT min(created_at) FROM notifications), 9e15)`,
+      `DELETE FROM notification_contents WHERE used_at < coalesce(
+        (SELECT created_at - 1000 FROM notifications ORDER BY id LIMIT 1), 9e15)`,
     )
     .run()
   return meta.changes
 }
 
-// A row's own text when it has no content (rows made before contents existed).
+// The row's own words where it keeps them (they differ from the content's, or the row was made
+// before contents existed), else the content's.
 const fields = {
   ...getTableColumns(notifications),
-  title: sql<string>`coalesce(${notificationContents.title}, ${notifications.title})`,
-  message: sql<string>`coalesce(${notificationContents.message}, ${notifications.message})`,
-  payload: sql`coalesce(${notificationContents.payload}, ${notifications.payload})`.mapWith(
+  title: sql<string>`coalesce(nullif(${notifications.title}, ''), ${notificationContents.title}, '')`,
+  message: sql<string>`coalesce(nullif(${notifications.message}, ''), ${notificationContents.message}, '')`,
+  payload: sql`coalesce(${notifications.payload}, ${notificationContents.payload})`.mapWith(
     notifications.payload,
   ),
+  dedupeKey: sql<string>`coalesce(${notificationContents.dedupeKey}, ${notifications.dedupeKey})`,
 }
 
-/** Notifications with their text, as the history, deliveries and webhooks show them. */
+/** Notifications with their words, as the history, deliveries and webhooks show them. */
 export const selectNotifications = (db: Db) =>
   db
     .select(fields)

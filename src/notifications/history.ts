@@ -1,9 +1,10 @@
 // Reads and writes of the notification history: list, get, read flags and statistics. Shared by
 // the endpoints (api/) and the delivery, which reads a notification back once it is sent.
 import { CHANNELS, isChannel, type Channel } from '../channels/registry.ts'
-import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { idList } from '../db/id-list.ts'
+import { idSecond } from '../lib/ids.ts'
 import { notificationDeliveries, notifications } from '../db/schema.ts'
 import {
   toApiNotification,
@@ -28,11 +29,19 @@ interface ListPage {
   limit: number
 }
 
+/**
+ * The scope as conditions. A date also bounds the id, which begins with the second of creation:
+ * without a user, that range of the primary key is what finds the rows (created_at has no index).
+ */
 function scopeConditions(scope: Scope): (SQL | undefined)[] {
+  const start = scope.startDate ? Date.parse(scope.startDate) : undefined
+  const end = scope.endDate ? Date.parse(scope.endDate) : undefined
   return [
     scope.userId ? eq(notifications.userId, scope.userId) : undefined,
-    scope.startDate ? gte(notifications.createdAt, Date.parse(scope.startDate)) : undefined,
-    scope.endDate ? lte(notifications.createdAt, Date.parse(scope.endDate)) : undefined,
+    start === undefined ? undefined : gte(notifications.createdAt, start),
+    start === undefined ? undefined : gte(notifications.id, idSecond(start)),
+    end === undefined ? undefined : lte(notifications.createdAt, end),
+    end === undefined ? undefined : lt(notifications.id, idSecond(end + 1000)),
   ]
 }
 
@@ -58,7 +67,10 @@ async function render(db: Db, rows: NotificationRow[]) {
   return rows.map((r) => toApiNotification(r, deliveries.get(r.id) ?? []))
 }
 
-/** Newest first; the id breaks ties so that pages never overlap. */
+/**
+ * Newest first; the id breaks ties so that pages never overlap. A user's list goes by their
+ * (user, created_at) index; everyone's by id, which is newest first to the second.
+ */
 export async function listNotifications(db: Db, filters: ListPage & Scope) {
   const where = and(
     ...scopeConditions(filters),
@@ -69,7 +81,10 @@ export async function listNotifications(db: Db, filters: ListPage & Scope) {
     db.select({ total: count() }).from(notifications).where(where),
     selectNotifications(db)
       .where(where)
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .orderBy(
+        ...(filters.userId ? [desc(notifications.createdAt)] : []),
+        desc(notifications.id),
+      )
       .limit(filters.limit)
       .offset((filters.page - 1) * filters.limit),
   ])

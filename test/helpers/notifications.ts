@@ -281,9 +281,12 @@ export interface StoredDelivery {
 /** The user's notifications with their deliveries, oldest first. */
 export async function notificationsOf(userId: string): Promise<Record<string, any>[]> {
   const { results } = await env.DB.prepare(
-    `SELECT n.id, contest_id AS contestId, type, coalesce(c.title, n.title) AS title,
-       coalesce(c.message, n.message) AS message, coalesce(c.payload, n.payload) AS payload,
-       channels, status, dedupe_key AS dedupeKey, scheduled_at AS scheduledAt, sent_at AS sentAt
+    `SELECT n.id, n.contest_id AS contestId, n.type,
+       coalesce(nullif(n.title, ''), c.title) AS title,
+       coalesce(nullif(n.message, ''), c.message) AS message,
+       coalesce(n.payload, c.payload) AS payload, channels, status,
+       coalesce(c.dedupe_key, n.dedupe_key) AS dedupeKey, scheduled_at AS scheduledAt,
+       sent_at AS sentAt
      FROM notifications n LEFT JOIN notification_contents c ON c.id = n.content_id
      WHERE user_id = ? ORDER BY created_at, n.id`,
   )

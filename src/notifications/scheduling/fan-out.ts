@@ -4,7 +4,15 @@ import { CHANNELS, type Channel } from '../../channels/registry.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { joinUserSql, REACHABLE_ON_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
-import { contentDigest, contentIdSql, keepContent } from '../contents.ts'
+import {
+  contentIdSql,
+  contentKey,
+  contentParams,
+  contentSql,
+  keepContent,
+  rowDedupeKey,
+  type ContentKey,
+} from '../contents.ts'
 import type { NotificationSpec } from '../spec.ts'
 
 export interface FanOutContext {
@@ -49,76 +57,88 @@ export interface PageResult {
 const newIdSql = (secondsParam: string) =>
   `printf('%08x', ${secondsParam}) || lower(hex(randomblob(8)))`
 
-// The user's channels as a JSON array: the channel is allowed here (?10 onwards, in CHANNELS'
+// The user's channels as a JSON array: the channel is allowed here (?12 onwards, in CHANNELS'
 // order), the user turned it on, and the user can be reached on it (a verified phone number, a
 // push subscription, a linked Telegram chat, a Discord webhook).
 const CHANNELS_SQL = `'[' || trim(
     ${CHANNELS.map(
-      (c, i) => `(CASE WHEN ?${10 + i} AND ${REACHABLE_ON_SQL[c]} THEN '"${c}",' ELSE '' END)`,
+      (c, i) => `(CASE WHEN ?${12 + i} AND ${REACHABLE_ON_SQL[c]} THEN '"${c}",' ELSE '' END)`,
     ).join(' ||\n    ')}, ',') || ']'`
+// The content's parameters come after the channels'.
+const CONTENT_PARAM = 12 + CHANNELS.length
 
-// The text is the page's content (contents.ts): the row's own title and message stay empty.
-const INSERT_NOTIFICATIONS_SQL = `INSERT INTO notifications (id, user_id, contest_id, type, title,
-    message, content_id, channels, status, dedupe_key, scheduled_at, is_read, expires_at,
-    created_at, updated_at)
-  SELECT ${newIdSql('?1')}, r.id, ?2, ?3, '', '', ${contentIdSql('?4')}, r.channels, 'PENDING',
-    ?5, ?6, 0, ?7, ?8, ?8
-  FROM (SELECT u.id AS id, ${CHANNELS_SQL} AS channels
-    FROM json_each(?9) j ${joinUserSql('j.value')}) r
+// A row keeps its own words only where they differ from its content's (contents.ts).
+const insertNotificationsSql = (key: ContentKey) => `INSERT INTO notifications (id, user_id,
+    contest_id, type, title, message, payload, content_id, channels, status, dedupe_key,
+    scheduled_at, is_read, expires_at, created_at, updated_at)
+  SELECT ${newIdSql('?1')}, r.id, ?2, ?3, CASE WHEN k.title = ?4 THEN '' ELSE ?4 END,
+    CASE WHEN k.message = ?5 THEN '' ELSE ?5 END, CASE WHEN k.payload = ?6 THEN NULL ELSE ?6 END,
+    k.id, r.channels, 'PENDING', ?7, ?8, 0, ?9, ?10, ?10
+  FROM ${contentSql(key, CONTENT_PARAM)} k CROSS JOIN (SELECT u.id AS id, ${CHANNELS_SQL} AS channels
+    FROM json_each(?11) j ${joinUserSql('j.value')}) r
   WHERE r.channels <> '[]'
   ON CONFLICT DO NOTHING`
 
 /**
- * The page's notifications of one spec, with its parameters numbered from `first`. CROSS JOIN
- * makes SQLite walk the page's user ids and look each up by the dedupe index; left to itself it
- * scans every notification of the contest once per page, which grows with the audience.
+ * The page's notifications of one content, through the (contest, user, content) key. CROSS JOIN
+ * makes SQLite walk the page's user ids and look each up by that key; left to itself it scans
+ * every notification of the contest once per page, which grows with the audience.
  */
-const pageNotifications = (first: number) => `json_each(?${first}) j
-  CROSS JOIN notifications n ON n.user_id = j.value AND n.contest_id IS ?${first + 1}
-    AND n.type = ?${first + 2} AND n.dedupe_key = ?${first + 3}`
+const pageNotifications = (key: ContentKey) => `json_each(?3) j
+  CROSS JOIN notifications n ON n.contest_id IS ?4 AND n.user_id = j.value
+    AND n.content_id = ${contentIdSql(key, 6)}`
 
 // RETURNING gives only the rows inserted: a delivery another run made first is that run's to
 // enqueue, or the sweep's if it died before (enqueue.ts).
-const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notification_id, channel,
-    status, retry_count, attempts, queued_at, created_at, updated_at)
-  SELECT ${newIdSql('?1')}, n.id, c.value, 'PENDING', 0, 0, ?7, ?2, ?2
-  FROM ${pageNotifications(3)} JOIN json_each(n.channels) c
+const insertDeliveriesSql = (key: ContentKey) => `INSERT INTO notification_deliveries (id,
+    notification_id, channel, status, retry_count, attempts, queued_at, created_at, updated_at)
+  SELECT ${newIdSql('?1')}, n.id, c.value, 'PENDING', 0, 0, ?5, ?2, ?2
+  FROM ${pageNotifications(key)} JOIN json_each(n.channels) c
   WHERE 1
   ON CONFLICT DO NOTHING
   RETURNING id, channel`
 
 const flag = (on: boolean) => (on ? 1 : 0)
 
-/** The three statements for one spec (whose text has `digest`) and one page of user ids. */
+/** The three statements for one spec (its content found by `key`) and one page of user ids. */
 function pageStatements(
   ctx: FanOutContext,
   spec: NotificationSpec,
-  digest: string,
+  key: ContentKey,
   userIds: readonly string[],
 ): D1PreparedStatement[] {
   const seconds = Math.floor(ctx.now / 1000)
   const ids = JSON.stringify(userIds)
   const allowed = (c: Channel) => flag(spec.channels[c] && ctx.enabled[c])
-  const key = [ids, spec.contestId, spec.type, spec.dedupeKey] as const
   return [
-    keepContent(ctx.d1, spec, digest, ctx.now),
+    keepContent(ctx.d1, spec, key, ctx.now),
     ctx.d1
-      .prepare(INSERT_NOTIFICATIONS_SQL)
+      .prepare(insertNotificationsSql(key))
       .bind(
         seconds,
         spec.contestId,
         spec.type,
-        digest,
-        spec.dedupeKey,
+        spec.title,
+        spec.message,
+        JSON.stringify(spec.payload),
+        rowDedupeKey(key, spec),
         spec.scheduledAt ?? null,
         ctx.now + ctx.ttlMs,
         ctx.now,
         ids,
         ...CHANNELS.map(allowed),
+        ...contentParams(key),
       ),
     ctx.d1
-      .prepare(INSERT_DELIVERIES_SQL)
-      .bind(seconds, ctx.now, ...key, ctx.queuedOnCreate ? ctx.now : null),
+      .prepare(insertDeliveriesSql(key))
+      .bind(
+        seconds,
+        ctx.now,
+        ids,
+        spec.contestId,
+        ctx.queuedOnCreate ? ctx.now : null,
+        ...contentParams(key),
+      ),
   ]
 }
 
@@ -133,9 +153,9 @@ export async function createNotifications(
   const toQueueByGroup = groups.map((): QueuedDelivery[] => [])
   const live = [...groups.keys()].filter((i) => groups[i].userIds.length > 0)
   if (live.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
-  const digests = await Promise.all(live.map((i) => contentDigest(groups[i].spec)))
+  const keys = await Promise.all(live.map((i) => contentKey(groups[i].spec)))
   const results = await ctx.d1.batch<QueuedDelivery>(
-    live.flatMap((i, k) => pageStatements(ctx, groups[i].spec, digests[k], groups[i].userIds)),
+    live.flatMap((i, k) => pageStatements(ctx, groups[i].spec, keys[k], groups[i].userIds)),
   )
   let created = 0
   for (const [k, i] of live.entries()) {

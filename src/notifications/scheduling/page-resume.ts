@@ -7,13 +7,15 @@ import { enqueueWhenDue, type ScheduledDelivery } from '../delivery/enqueue.ts'
 import { reminderKeyPrefix } from '../kinds/reminder.ts'
 import { LAST_USER_ID, type FanOutPage } from './fan-out-pages.ts'
 
-// The page's reminders through the contest-first dedupe key (contest, type, user id range), each
-// delivery by its (notification_id, channel) key; +status keeps SQLite off the status index.
+// The page's reminders through the contest-first dedupe key (contest, user id range), their
+// contents by id, each delivery by its (notification_id, channel) key; +status keeps SQLite off
+// the status index.
 export const PAGE_UNTOUCHED_SQL = `SELECT d.id AS id, d.channel AS channel,
     n.scheduled_at AS scheduledAt
-  FROM notifications n CROSS JOIN notification_deliveries d ON d.notification_id = n.id
+  FROM notifications n CROSS JOIN notification_contents k ON k.id = n.content_id
+    CROSS JOIN notification_deliveries d ON d.notification_id = n.id
   WHERE n.contest_id = ?1 AND n.type = 'CONTEST_REMINDER' AND n.user_id > ?2 AND n.user_id <= ?3
-    AND substr(n.dedupe_key, 1, length(?4)) = ?4
+    AND substr(k.dedupe_key, 1, length(?4)) = ?4
     AND +d.status = 'PENDING' AND d.attempts = 0`
 
 /** Enqueues the page's reminders still untouched, for the start it was cut for; returns how many. */

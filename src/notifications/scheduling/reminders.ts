@@ -48,8 +48,9 @@ const DUE_LEADS_FROM = `json_each(u.lead_times) lt
   WHERE lt.value * ${MINUTE_MS} >= ?3 - ?4
     AND NOT EXISTS (SELECT 1 FROM json_each(u.lead_times) sl
       WHERE sl.value < lt.value AND sl.value * ${MINUTE_MS} >= ?3)
-    AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = u.id
-      AND n.contest_id = ?5 AND n.type = 'CONTEST_REMINDER' AND n.dedupe_key = ?6 || lt.value)`
+    AND NOT EXISTS (SELECT 1 FROM notification_contents k CROSS JOIN notifications n
+      ON n.contest_id = ?5 AND n.user_id = u.id AND n.content_id = k.id
+      WHERE k.contest_id = ?5 AND k.type = 'CONTEST_REMINDER' AND k.dedupe_key = ?6 || lt.value)`
 
 const DUE_LEADS_SQL = `(SELECT json_group_array(lt.value) FROM ${DUE_LEADS_FROM})`
 const ANY_DUE_LEAD_SQL = `EXISTS (SELECT 1 FROM ${DUE_LEADS_FROM})`

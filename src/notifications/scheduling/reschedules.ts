@@ -23,9 +23,10 @@ const RESCHEDULES_PER_RUN = 100
 export const REMINDED_SQL = `SELECT DISTINCT n.user_id AS id,
     (SELECT min(lt.value) FROM json_each(u.lead_times) lt
       WHERE lt.value * ${MINUTE_MS} >= ?5) AS dueLead
-  FROM notifications n ${joinUserSql('n.user_id')}
+  FROM notifications n JOIN notification_contents k ON k.id = n.content_id
+    ${joinUserSql('n.user_id')}
   WHERE n.contest_id = ?1 AND n.type = 'CONTEST_REMINDER'
-    AND substr(n.dedupe_key, 1, length(?2)) <> ?2
+    AND substr(k.dedupe_key, 1, length(?2)) <> ?2
     AND n.user_id > ?3 AND ${LIVE_RECIPIENT_SQL}
   ORDER BY n.user_id LIMIT ?4`
 
