@@ -186,28 +186,22 @@ export const RECORD_SQL = `UPDATE notification_deliveries AS d SET
   WHERE d.id = r.id`
 
 /**
- * The SQL that brings the notifications' status (and their times) in line with their channels;
- * `idsExpr` is SQL for the set of notification ids, ?1 is now. The unary pluses keep SQLite on
- * the primary key: through the status index it would walk every SENT notification (a table that
- * grows with each send) for each batch.
+ * The statement that brings the notifications' status (and its time) in line with their channels,
+ * in one rewrite of each row whose status changes; `idsSql` is a subquery giving the notification
+ * ids as `id`, ?1 is now. A notification comes back when its status changed: SENT is final, so
+ * a row coming back SENT was made SENT by this statement, and exactly one caller sees that.
  */
-export function notificationStatusSql(idsExpr: string): string[] {
-  return [
-    `UPDATE notifications SET status = ${overallStatusSql('notifications.id')}, updated_at = ?1
-      WHERE id IN ${idsExpr}`,
-    // Only the first delivery sets sentAt, so exactly one caller sees the row come back.
-    `UPDATE notifications SET sent_at = ?1
-      WHERE id IN ${idsExpr} AND +status = 'SENT' AND sent_at IS NULL RETURNING id`,
-    `UPDATE notifications SET failed_at = ?1 WHERE id IN ${idsExpr} AND +status = 'FAILED'`,
-  ]
-}
-
-function notificationStatusStatements(d1: D1Database, idsExpr: string, binds: unknown[]) {
-  return notificationStatusSql(idsExpr).map((sql) => d1.prepare(sql).bind(...binds))
-}
+export const notificationStatusSql = (idsSql: string) => `UPDATE notifications AS n SET
+    status = s.status,
+    sent_at = CASE WHEN s.status = 'SENT' THEN ?1 ELSE n.sent_at END,
+    failed_at = CASE WHEN s.status = 'FAILED' THEN ?1 ELSE n.failed_at END,
+    updated_at = ?1
+  FROM (SELECT t.id AS id, ${overallStatusSql('t.id')} AS status FROM ${idsSql} t) AS s
+  WHERE n.id = s.id AND n.status <> s.status
+  RETURNING id, status`
 
 /**
- * Records every attempt's result and the notifications' new status in one batch of four
+ * Records every attempt's result and the notifications' new status in one batch of two
  * statements; returns the ids of the notifications these attempts made SENT.
  */
 export async function recordDeliveries(
@@ -224,14 +218,13 @@ export async function recordDeliveries(
     retryIncrement: r.retryIncrement,
   }))
   const notificationIds = JSON.stringify([...new Set(records.map((r) => r.notificationId))])
-  const results = await d1.batch<{ id: string }>([
+  const [, changed] = await d1.batch<{ id: string; status: NotificationStatus }>([
     d1.prepare(RECORD_SQL).bind(now, JSON.stringify(rows)),
-    ...notificationStatusStatements(d1, '(SELECT value FROM json_each(?2))', [
-      now,
-      notificationIds,
-    ]),
+    d1
+      .prepare(notificationStatusSql('(SELECT value AS id FROM json_each(?2))'))
+      .bind(now, notificationIds),
   ])
-  return results[2].results.map((r) => r.id)
+  return changed.results.filter((r) => r.status === 'SENT').map((r) => r.id)
 }
 
 /**
@@ -245,7 +238,9 @@ export async function recordDeadLetters(
 ) {
   if (deliveryIds.length === 0) return 0
   const ids = '(SELECT value FROM json_each(?2))'
-  const results = await d1.batch([
+  const notificationIds = `(SELECT DISTINCT notification_id AS id FROM notification_deliveries
+    WHERE id IN ${ids})`
+  const [failed] = await d1.batch([
     d1
       .prepare(
         `UPDATE notification_deliveries SET status = 'FAILED', failed_at = ?1, updated_at = ?1,
@@ -254,11 +249,7 @@ export async function recordDeadLetters(
         WHERE id IN ${ids} AND status NOT IN ('SENT', 'FAILED')`,
       )
       .bind(now, JSON.stringify(deliveryIds)),
-    ...notificationStatusStatements(
-      d1,
-      `(SELECT notification_id FROM notification_deliveries WHERE id IN ${ids})`,
-      [now, JSON.stringify(deliveryIds)],
-    ),
+    d1.prepare(notificationStatusSql(notificationIds)).bind(now, JSON.stringify(deliveryIds)),
   ])
-  return results[0].meta.changes
+  return failed.meta.changes
 }
