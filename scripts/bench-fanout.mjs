@@ -244,7 +244,7 @@ export default {
       const n = Number(url.searchParams.get('n'))
       // The bench's own reads go to the raw binding: they are not the consumer's cost.
       const { results } = await rawEnv.DB.prepare(
-        "SELECT id FROM notification_deliveries WHERE status = 'PENDING' ORDER BY id LIMIT ?1",
+        "SELECT id FROM notification_deliveries WHERE status = 'PENDING' ORDER BY rowid LIMIT ?1",
       ).bind(n).all()
       const bodies = []
       for (let i = 0; i < results.length; i += 100) {
