@@ -393,6 +393,10 @@ export const notificationContents = sqliteTable(
   (t) => [uniqueIndex('notification_contents_notice').on(t.contestId, t.type, t.dedupeKey)],
 )
 
+/** Which notifications the digest key holds (the condition of its partial unique index). */
+export const DIGEST_KEY_SQL =
+  "contest_id IS NULL AND (dedupe_key LIKE 'daily:%' OR dedupe_key LIKE 'weekly:%')"
+
 // Notifications: the unique key makes a second or concurrent scheduler run a no-op for a reminder.
 export const notifications = sqliteTable(
   'notifications',
@@ -440,7 +444,7 @@ export const notifications = sqliteTable(
     // deleting a contest sets its reminders' contest_id to NULL, and those must not collide.
     uniqueIndex('notifications_digest_dedupe')
       .on(t.userId, t.type, t.dedupeKey)
-      .where(sql`contest_id IS NULL AND (dedupe_key LIKE 'daily:%' OR dedupe_key LIKE 'weekly:%')`),
+      .where(sql.raw(DIGEST_KEY_SQL)),
     index('notifications_user_created').on(t.userId, t.createdAt),
     // No index on created_at, status or expires_at: the admin history, the cleanup by age and the
     // daily removal of expired notifications go by id, which begins with the second of creation

@@ -1,16 +1,19 @@
-// What a notification says is stored once for all its recipients (notification_contents): every
-// follower's history, delivery and webhook still show the words, rows made before contents keep
-// their own, and the daily cleanup removes the words once no notification points at them.
+// How notifications are stored: what one says once for all its recipients (notification_contents),
+// read back by every follower's history and delivery, kept on rows made before contents, removed
+// with the last notification pointing at it; and a page's ids in the order of its users.
 import {
   createExecutionContext,
   createScheduledController,
   env,
   waitOnExecutionContext,
 } from 'cloudflare:test'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import worker from '../src/index.ts'
 import { DAY_MS } from '../src/lib/time.ts'
 import { newId } from '../src/lib/ids.ts'
+import { notifier } from '../src/notifications/context.ts'
+import { reminderSpec } from '../src/notifications/kinds/reminder.ts'
+import { createNotifications, fanOutContext } from '../src/notifications/scheduling/fan-out.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
   deliverQueued,
@@ -138,5 +141,62 @@ describe('the words of a notification', () => {
     expect(list.body.notifications.map((n: { title: string }) => n.title)).toEqual([
       expect.stringMatching(/^Reminder: Recent Round starts/),
     ])
+  })
+})
+
+describe('the ids of a page', () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  async function page(userCount: number, name: string, now = Date.now()) {
+    const e = testEnv()
+    const tag = await seedRecipients(userCount)
+    const userIds = Array.from(
+      { length: userCount },
+      (_, i) => `${tag}${i.toString(16).padStart(16, '0')}`,
+    )
+    const [round] = await addContests([contest(5, { name })])
+    const ctx = fanOutContext(notifier(e), now)
+    const spec = reminderSpec(round, now, 1440)
+    return { ctx, spec, userIds, round }
+  }
+
+  it('follow the order of its users, so a page writes one stretch of each index', async () => {
+    const { ctx, spec, userIds } = await page(12, 'Ordered Round')
+    const result = await createNotifications(ctx, [{ spec, userIds }])
+    expect(result.created).toBe(12)
+    const { results } = await env.DB.prepare(
+      `SELECT n.id AS id, d.id AS deliveryId FROM notifications n
+        JOIN notification_deliveries d ON d.notification_id = n.id
+        WHERE n.user_id IN (SELECT value FROM json_each(?)) ORDER BY n.user_id`,
+    )
+      .bind(JSON.stringify(userIds))
+      .all<{ id: string; deliveryId: string }>()
+    const ids = results.map((r) => r.id)
+    expect(ids).toEqual([...ids].sort())
+    expect(new Set(ids.map((id) => id.slice(0, 18))).size).toBe(1)
+    const deliveries = results.map((r) => r.deliveryId)
+    expect(deliveries).toEqual([...deliveries].sort())
+    expect(result.toQueue.map((d) => d.id)).toEqual(deliveries)
+  })
+
+  it('fail whole, skipping nobody, when two pages drew the same bytes in the same second', async () => {
+    const now = Date.now()
+    const first = await page(3, 'First Round', now)
+    const second = await page(3, 'Second Round', now)
+    // The same 5 bytes for both pages' ids.
+    vi.spyOn(crypto, 'getRandomValues').mockImplementation((array) => {
+      new Uint8Array(array.buffer).fill(7)
+      return array
+    })
+    await createNotifications(first.ctx, [{ spec: first.spec, userIds: first.userIds }])
+    await expect(
+      createNotifications(second.ctx, [{ spec: second.spec, userIds: second.userIds }]),
+    ).rejects.toThrow(/UNIQUE constraint failed: notifications\.id/)
+    expect(await rowsOfContest(second.round.id)).toHaveLength(0)
+    vi.restoreAllMocks()
+    const again = await createNotifications(second.ctx, [
+      { spec: second.spec, userIds: second.userIds },
+    ])
+    expect(again.created).toBe(3)
   })
 })
