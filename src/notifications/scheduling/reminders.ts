@@ -53,7 +53,16 @@ const DUE_LEADS_FROM = `json_each(u.lead_times) lt
       WHERE k.contest_id = ?5 AND k.type = 'CONTEST_REMINDER' AND k.dedupe_key = ?6 || lt.value)`
 
 const DUE_LEADS_SQL = `(SELECT json_group_array(lt.value) FROM ${DUE_LEADS_FROM})`
-const ANY_DUE_LEAD_SQL = `EXISTS (SELECT 1 FROM ${DUE_LEADS_FROM})`
+
+/**
+ * The followers `candidates` selects in id order, with their due lead times, keeping those that
+ * have one: the lead times are worked out once per follower (a condition on them in the same
+ * SELECT worked them out twice). `LIMIT -1` (no limit) keeps SQLite from merging the two SELECTs,
+ * which would put the lead times back in the condition; the inner one is streamed in order, so
+ * the outer LIMIT still stops the walk at a page.
+ */
+const withDueLeads = (candidates: string) => `SELECT id, leads FROM (${candidates} LIMIT -1)
+  WHERE leads <> '[]' LIMIT ?10`
 
 /**
  * Followers of the contest's platform, through the user_platforms (platform, user_id) index, who
@@ -62,26 +71,26 @@ const ANY_DUE_LEAD_SQL = `EXISTS (SELECT 1 FROM ${DUE_LEADS_FROM})`
  * user id (?2), ?10 a page, up to and including user ?11 (LAST_USER_ID: to the end), so a page of
  * the fan-out walks its own stretch of the index and no further.
  */
-export const PLATFORM_DUE_SQL = `SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
+export const PLATFORM_DUE_SQL = withDueLeads(`SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
   FROM ${PLATFORM_FOLLOWERS_FROM}
   WHERE up.platform = ?1 AND up.user_id > ?2
     AND u.alert_frequency = 'immediate' AND ${LIVE_RECIPIENT_SQL}
     AND ${typesAllowSql('u.contest_types', '?7')}
     AND ${filtersPassSql('?8', '?9')}
     AND NOT ${chose('mute', '?5')}
-    AND ${ANY_DUE_LEAD_SQL} AND up.user_id <= ?11
-  ORDER BY up.user_id LIMIT ?10`
+    AND up.user_id <= ?11
+  ORDER BY up.user_id`)
 
 /**
  * Users who follow this one contest, through the (contest_id, mode, user_id) index: reminded
  * whatever their platforms, types, filters or alert frequency say. It binds the same eleven values
  * (SQLite counts parameters up to the highest number), leaving ?1 and ?7 to ?9 unused.
  */
-export const FOLLOWERS_DUE_SQL = `SELECT cs.user_id AS id, ${DUE_LEADS_SQL} AS leads
+export const FOLLOWERS_DUE_SQL = withDueLeads(`SELECT cs.user_id AS id, ${DUE_LEADS_SQL} AS leads
   FROM ${CONTEST_FOLLOWERS_FROM}
   WHERE cs.contest_id = ?5 AND cs.mode = 'follow' AND cs.user_id > ?2
-    AND ${LIVE_RECIPIENT_SQL} AND ${ANY_DUE_LEAD_SQL} AND cs.user_id <= ?11
-  ORDER BY cs.user_id LIMIT ?10`
+    AND ${LIVE_RECIPIENT_SQL} AND cs.user_id <= ?11
+  ORDER BY cs.user_id`)
 
 interface DueRow {
   id: string
