@@ -26,6 +26,7 @@ export const OWNERS = {
   job_locks: 'db/job-lock.ts',
   notifications: 'notifications',
   notification_deliveries: 'notifications',
+  notification_contents: 'notifications',
   contact_messages: 'admin',
   conversations: 'resources',
   messages: 'resources',
