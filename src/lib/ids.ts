@@ -13,7 +13,10 @@ export function newId(now: number = Date.now()): string {
  * The first 8 characters of every id made in the second of `ms`: ids made at `ms` or later sort at
  * or after it, so a range of ids is a range of creation times to the second.
  */
-export const idSecond = (ms: number) => Math.floor(ms / 1000).toString(16).padStart(8, '0')
+export const idSecond = (ms: number) =>
+  Math.floor(ms / 1000)
+    .toString(16)
+    .padStart(8, '0')
 
 export function isId(value: string): boolean {
   return ID_PATTERN.test(value)

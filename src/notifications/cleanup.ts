@@ -51,7 +51,11 @@ const createdBefore = (before: number, first: number): Selection => ({
 /** Notifications created before `before`, of `userId` only or of everyone (admins). */
 export function cleanupNotifications(d1: D1Database, before: number, userId?: string) {
   const selection: Selection = userId
-    ? { where: 'user_id = ?2 AND created_at < ?3', params: [userId, before], order: 'created_at, id' }
+    ? {
+        where: 'user_id = ?2 AND created_at < ?3',
+        params: [userId, before],
+        order: 'created_at, id',
+      }
     : createdBefore(before, 2)
   return deleteInChunks(d1, selection, REQUEST_CHUNKS)
 }

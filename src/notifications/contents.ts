@@ -12,8 +12,7 @@ import type { NotificationSpec } from './spec.ts'
  * notifications then leave the key to it; any other kind by a digest of its words.
  */
 export type ContentKey =
-  | { contestId: string; type: NotificationSpec['type']; dedupeKey: string }
-  | { digest: string }
+  { contestId: string; type: NotificationSpec['type']; dedupeKey: string } | { digest: string }
 
 export async function contentKey(spec: NotificationSpec): Promise<ContentKey> {
   if (spec.contestId !== null) {

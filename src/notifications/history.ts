@@ -81,10 +81,7 @@ export async function listNotifications(db: Db, filters: ListPage & Scope) {
     db.select({ total: count() }).from(notifications).where(where),
     selectNotifications(db)
       .where(where)
-      .orderBy(
-        ...(filters.userId ? [desc(notifications.createdAt)] : []),
-        desc(notifications.id),
-      )
+      .orderBy(...(filters.userId ? [desc(notifications.createdAt)] : []), desc(notifications.id))
       .limit(filters.limit)
       .offset((filters.page - 1) * filters.limit),
   ])
