@@ -1,14 +1,8 @@
 // How notifications are stored: what one says once for all its recipients (notification_contents),
 // read back by every follower's history and delivery, kept on rows made before contents, removed
 // with the last notification pointing at it; and a page's ids in the order of its users.
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-  waitOnExecutionContext,
-} from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import worker from '../src/index.ts'
 import { DAY_MS } from '../src/lib/time.ts'
 import { newId } from '../src/lib/ids.ts'
 import { notifier } from '../src/notifications/context.ts'
@@ -20,6 +14,7 @@ import {
   mailsTo,
   recipient,
   resetNotifications,
+  runDailyCleanup,
   runScheduler,
   seedRecipients,
   testEnv,
@@ -50,16 +45,6 @@ const rowsOfContest = async (contestId: string) =>
 const contentExists = async (id: number) =>
   (await env.DB.prepare('SELECT 1 FROM notification_contents WHERE id = ?').bind(id).first()) !==
   null
-
-async function runDailyCleanup() {
-  const ctx = createExecutionContext()
-  await worker.scheduled(
-    createScheduledController({ cron: '0 2 * * *', scheduledTime: Date.now() }),
-    env,
-    ctx,
-  )
-  await waitOnExecutionContext(ctx)
-}
 
 describe('the words of a notification', () => {
   it('are stored once for every follower of a reminder, and each follower reads them', async () => {

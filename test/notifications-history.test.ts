@@ -1,13 +1,7 @@
 // Notification history API: list, get, read flags, statistics, manual retry, cleanup, and how
 // notifications leave (expiry, account deletion) or outlive their contest.
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-  waitOnExecutionContext,
-} from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import worker from '../src/index.ts'
 import { DAY_MS, HOUR_MS } from '../src/lib/time.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
@@ -16,6 +10,7 @@ import {
   notificationsOf,
   recipient,
   resetNotifications,
+  runDailyCleanup,
   runScheduler,
   testEnv,
   type Recipient,
@@ -294,13 +289,7 @@ describe('cleanup and expiry', () => {
     const old = await withReminders(1, Date.now() - 91 * DAY_MS)
     await resetNotificationsKeepingRows()
     const recent = await withReminders(1, Date.now() - 10 * DAY_MS)
-    const ctx = createExecutionContext()
-    await worker.scheduled(
-      createScheduledController({ cron: '0 2 * * *', scheduledTime: Date.now() }),
-      env,
-      ctx,
-    )
-    await waitOnExecutionContext(ctx)
+    await runDailyCleanup()
     expect(await notificationsOf(old.user.id)).toHaveLength(0)
     expect(await notificationsOf(recent.user.id)).toHaveLength(1)
   })
