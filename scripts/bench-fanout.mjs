@@ -359,6 +359,15 @@ async function measured(fn) {
   }
 }
 
+// The bench's users are in UTC, and daily digests go out in the run whose local time is 09:00 to
+// 09:30: a first run then would make 5,000 digests besides the reminders and hand them first to the
+// consumer. Its clock stays out of that half hour, so every run measures the same work.
+const HALF_HOUR = 1_800_000
+function benchClock(at) {
+  const sinceMidnight = at % 86_400_000
+  return sinceMidnight >= 18 * HALF_HOUR && sinceMidnight < 19 * HALF_HOUR ? at - HALF_HOUR : at
+}
+
 // A loopback email provider: answers like Resend (one email or a batch), at once, and counts calls.
 let providerCalls = 0
 const provider = createServer((req, res) => {
@@ -395,7 +404,7 @@ const mf = new Miniflare({
 try {
   const db = await mf.getD1Database('DB')
   for (const statement of migrations()) await db.prepare(statement).run()
-  const now = Date.now()
+  const now = benchClock(Date.now())
   const call = async (path) => {
     const res = await mf.dispatchFetch(
       `http://bench${path}${path.includes('?') ? '&' : '?'}now=${now}`,
