@@ -11,8 +11,8 @@ import type { NotificationSpec } from './spec.ts'
  * Where a spec's content is found: a notice about a contest by (contest, type, dedupe key), whose
  * notifications then leave the key to it; any other kind by a digest of its words.
  */
-export type ContentKey =
-  { contestId: string; type: NotificationSpec['type']; dedupeKey: string } | { digest: string }
+export type ContentKey = NoticeKey | { digest: string }
+type NoticeKey = { contestId: string; type: NotificationSpec['type']; dedupeKey: string }
 
 export async function contentKey(spec: NotificationSpec): Promise<ContentKey> {
   if (spec.contestId !== null) {
@@ -21,11 +21,11 @@ export async function contentKey(spec: NotificationSpec): Promise<ContentKey> {
   return { digest: await sha256Hex(JSON.stringify([spec.title, spec.message, spec.payload])) }
 }
 
-const isNotice = (key: ContentKey) => 'contestId' in key
+const isNotice = (key: ContentKey): key is NoticeKey => 'contestId' in key
 
 /** The parameters `contentSql` numbers from `first`. */
 export const contentParams = (key: ContentKey): unknown[] =>
-  'contestId' in key ? [key.contestId, key.type, key.dedupeKey] : [key.digest]
+  isNotice(key) ? [key.contestId, key.type, key.dedupeKey] : [key.digest]
 
 /** A condition on notification_contents for the content of `key`, its parameters from `first`. */
 const contentWhere = (key: ContentKey, first: number) =>

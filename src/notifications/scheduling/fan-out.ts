@@ -66,6 +66,8 @@ export interface PageResult {
 const pageIdSql = (secondsParam: string, randomParam: string, position: string) =>
   `printf('%08x', ${secondsParam}) || ${randomParam} || printf('%06x', ${position})`
 const randomHex = (bytes: number) => toHex(crypto.getRandomValues(new Uint8Array(bytes)))
+// A position takes 3 bytes, and a delivery's is its user's times the channels, plus its channel's.
+const MAX_PAGE_USERS = Math.floor(0x1000000 / CHANNELS.length)
 
 // The user's channels as a JSON array: the channel is allowed here (?12 onwards, in CHANNELS'
 // order), the user turned it on, and the user can be reached on it (a verified phone number, a
@@ -170,6 +172,9 @@ export async function createNotifications(
   const toQueueByGroup = groups.map((): QueuedDelivery[] => [])
   const live = [...groups.keys()].filter((i) => groups[i].userIds.length > 0)
   if (live.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
+  if (live.some((i) => groups[i].userIds.length > MAX_PAGE_USERS)) {
+    throw new Error(`A page holds at most ${MAX_PAGE_USERS} users`)
+  }
   const keys = await Promise.all(live.map((i) => contentKey(groups[i].spec)))
   const results = await ctx.d1.batch<QueuedDelivery>(
     live.flatMap((i, k) => pageStatements(ctx, groups[i].spec, keys[k], groups[i].userIds)),
