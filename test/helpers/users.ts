@@ -38,8 +38,11 @@ async function storedHashes(): Promise<string[]> {
     `SELECT password_hash AS v FROM users UNION ALL SELECT refresh_hash FROM sessions
      UNION ALL SELECT code_hash FROM email_codes UNION ALL SELECT hash FROM rotated_refresh_tokens`,
   ).all<{ v: string }>()
-  // A PBKDF2 string is checked whole and by its salt and hash parts.
-  return results.flatMap(({ v }) => [v, ...v.split('$').filter((part) => part.length >= 16)])
+  // A PBKDF2 string is checked whole and by its salt and hash parts. Users seeded in SQL hold the
+  // placeholder hash 'x', no secret, which a base64url token could hold standing alone ("-x_").
+  return results
+    .filter(({ v }) => v.length >= 16)
+    .flatMap(({ v }) => [v, ...v.split('$').filter((part) => part.length >= 16)])
 }
 
 // A secret counts only where it stands alone, so a six-digit code that happens to occur inside a
