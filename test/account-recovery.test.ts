@@ -1,15 +1,10 @@
 // DELETE /user/delete-account (soft delete, sessions end) and POST /auth/recover-account (within
 // 30 days, signing the user in), with the daily purge of accounts past their recovery period.
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-  waitOnExecutionContext,
-} from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { DAY_MS } from '../src/lib/time.ts'
-import worker from '../src/index.ts'
 import { api, claimsOf, createUser, nextIp, uniqueEmail, type TestUser } from './helpers/users.ts'
+import { runDailyCleanup } from './helpers/worker.ts'
 
 const INVALID = { statusCode: 401, message: 'Invalid credentials', error: 'Unauthorized' }
 
@@ -36,16 +31,6 @@ const backdateDeletion = (id: string, days: number) =>
   env.DB.prepare('UPDATE users SET deleted_at = deleted_at - ? WHERE id = ?')
     .bind(days * DAY_MS, id)
     .run()
-
-async function runDailyCleanup(at: number) {
-  const ctx = createExecutionContext()
-  await worker.scheduled(
-    createScheduledController({ cron: '0 2 * * *', scheduledTime: at }),
-    env,
-    ctx,
-  )
-  await waitOnExecutionContext(ctx)
-}
 
 describe('DELETE /user/delete-account', () => {
   it('soft-deletes the account and says until when it can be recovered', async () => {

@@ -14,12 +14,12 @@ import {
   mailsTo,
   recipient,
   resetNotifications,
-  runDailyCleanup,
   runScheduler,
   seedRecipients,
   testEnv,
 } from './helpers/notifications.ts'
 import { api } from './helpers/users.ts'
+import { runDailyCleanup } from './helpers/worker.ts'
 
 beforeEach(resetNotifications)
 

@@ -10,13 +10,13 @@ import {
   notificationsOf,
   recipient,
   resetNotifications,
-  runDailyCleanup,
   runScheduler,
   testEnv,
   type Recipient,
 } from './helpers/notifications.ts'
 import { standIn } from './helpers/stand-in.ts'
 import { api, createAdmin, type TestUser } from './helpers/users.ts'
+import { runDailyCleanup } from './helpers/worker.ts'
 
 let admin: TestUser
 beforeAll(async () => {

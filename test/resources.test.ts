@@ -1,15 +1,9 @@
 // Knowledge resources and contributor submissions against the grpc-web intelligence stand-in:
 // the round trip, private-target refusal, ingestion jobs tracked in D1, the service down (clear
 // 502/503, nothing half-written), reviews, and the daily sweep of stuck ingestion jobs.
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-  waitOnExecutionContext,
-} from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDb } from '../src/db/client.ts'
-import worker from '../src/index.ts'
 import { targetUrlProblem } from '../src/lib/ip-targets.ts'
 import { newId } from '../src/lib/ids.ts'
 import {
@@ -20,6 +14,7 @@ import {
 } from '../src/resources/intelligence-client.ts'
 import { reviewSubmission } from '../src/resources/submissions.ts'
 import { api, createAdmin, createUser, type TestUser } from './helpers/users.ts'
+import { runDailyCleanup } from './helpers/worker.ts'
 
 const service = createIntelligenceClient(env.INTELLIGENCE_URL, { retries: 0 })
 const UNAVAILABLE = {
@@ -84,16 +79,6 @@ function failingD1(pattern: RegExp): D1Database {
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
-}
-
-async function runDailyCleanup(at: number) {
-  const ctx = createExecutionContext()
-  await worker.scheduled(
-    createScheduledController({ cron: '0 2 * * *', scheduledTime: at }),
-    env,
-    ctx,
-  )
-  await waitOnExecutionContext(ctx)
 }
 
 let admin: TestUser

@@ -369,6 +369,14 @@ export const contestReschedules = sqliteTable(
 
 export type SyncRunRow = typeof syncRuns.$inferSelect
 
+// The types of notification, stored by notifications and their contents.
+export const NOTIFICATION_TYPES = [
+  'CONTEST_REMINDER',
+  'CONTEST_STARTING',
+  'CONTEST_ENDING',
+  'SYSTEM_ALERT',
+] as const
+
 // What a notification says (title, message, payload), stored once for every recipient: a
 // reminder's words are the same for all followers of a contest and lead time, and were 40% of the
 // bytes of each of their notifications. A notice about a contest is its (contest, type, dedupe
@@ -380,9 +388,7 @@ export const notificationContents = sqliteTable(
   {
     id: integer('id').primaryKey(),
     contestId: text('contest_id').references(() => contests.id, { onDelete: 'set null' }),
-    type: text('type', {
-      enum: ['CONTEST_REMINDER', 'CONTEST_STARTING', 'CONTEST_ENDING', 'SYSTEM_ALERT'],
-    }),
+    type: text('type', { enum: NOTIFICATION_TYPES }),
     dedupeKey: text('dedupe_key'),
     digest: text('digest').unique(),
     title: text('title').notNull(),
@@ -406,9 +412,7 @@ export const notifications = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     contestId: text('contest_id').references(() => contests.id, { onDelete: 'set null' }),
-    type: text('type', {
-      enum: ['CONTEST_REMINDER', 'CONTEST_STARTING', 'CONTEST_ENDING', 'SYSTEM_ALERT'],
-    }).notNull(),
+    type: text('type', { enum: NOTIFICATION_TYPES }).notNull(),
     // Empty (payload null) when the words are the content's; a row keeps its own only when they
     // differ from it, and rows made before contents existed keep theirs (contents.ts).
     title: text('title').notNull(),

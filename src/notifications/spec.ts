@@ -1,13 +1,9 @@
 // What a notification is made of when it is created: its type, the stored title and message, the
 // payload its kind renders from at send time, and the channels it may use.
 import { perChannel, type Channel } from '../channels/registry.ts'
+import { NOTIFICATION_TYPES } from '../db/schema.ts'
 
-export const NOTIFICATION_TYPES = [
-  'CONTEST_REMINDER',
-  'CONTEST_STARTING',
-  'CONTEST_ENDING',
-  'SYSTEM_ALERT',
-] as const
+export { NOTIFICATION_TYPES }
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number]
 
 /** What to create for every user of a page; the kind modules (kinds/) write it. */

@@ -110,17 +110,6 @@ export async function runScheduler(e: Env, at = Date.now()) {
   await waitOnExecutionContext(ctx)
 }
 
-/** Fires the daily Cron Trigger (cleanup: expired notifications among the rest). */
-export async function runDailyCleanup(at = Date.now()) {
-  const ctx = createExecutionContext()
-  await worker.scheduled(
-    createScheduledController({ cron: '0 2 * * *', scheduledTime: at }),
-    env,
-    ctx,
-  )
-  await waitOnExecutionContext(ctx)
-}
-
 let messageSeq = 0
 
 export interface QueuedMessage {

@@ -1,5 +1,10 @@
 // Calls the real Worker entry inside workerd, optionally with bindings swapped or instrumented.
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import worker from '../../src/index.ts'
 import type { Env } from '../../src/env.ts'
 
@@ -16,6 +21,17 @@ export async function call(
   // Cache writes and other background work finish before the test looks at state.
   await waitOnExecutionContext(ctx)
   return response
+}
+
+/** Fires the daily Cron Trigger (cleanup of expired notifications, accounts, jobs and the rest). */
+export async function runDailyCleanup(at = Date.now()) {
+  const ctx = createExecutionContext()
+  await worker.scheduled(
+    createScheduledController({ cron: '0 2 * * *', scheduledTime: at }),
+    env,
+    ctx,
+  )
+  await waitOnExecutionContext(ctx)
 }
 
 export async function getJson<T = any>(path: string, init: RequestInit = {}) {
