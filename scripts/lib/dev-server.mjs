@@ -3,6 +3,7 @@
 import { execSync, spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { keepNetworkPanelOff } from './quiet-inspector.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -136,8 +137,11 @@ async function startService({ name, command, args, env, port, output, readyTimeo
  * - `envFile`: read instead of `.dev.vars`, so a developer's local settings cannot leak in.
  * - `output`: where wrangler's stdout and stderr go: 'inherit' (default) or a file descriptor.
  * - `logLevel`: wrangler's --log-level (WRANGLER_LOG_LEVEL, else `error`).
+ *
+ * Its DevTools inspector listens on a free port of its own, with the network panel kept off
+ * (quiet-inspector.mjs), so two servers never compete for one port.
  */
-export function startDevServer({
+export async function startDevServer({
   port,
   persistTo,
   script,
@@ -149,6 +153,7 @@ export function startDevServer({
   readyTimeoutMs = 60_000,
 }) {
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
+  const inspectorPort = await freePort()
   const args = [
     'wrangler',
     'dev',
@@ -157,6 +162,8 @@ export function startDevServer({
     String(port),
     '--ip',
     '127.0.0.1',
+    '--inspector-port',
+    String(inspectorPort),
     '--persist-to',
     persistTo,
     '--show-interactive-dev-session=false',
@@ -166,7 +173,7 @@ export function startDevServer({
     ...varArgs,
     ...(testScheduled ? ['--test-scheduled'] : []),
   ]
-  return startService({
+  const server = await startService({
     name: 'wrangler dev',
     command: 'npx',
     args,
@@ -175,6 +182,14 @@ export function startDevServer({
     output,
     readyTimeoutMs,
   })
+  const stopQuieting = await keepNetworkPanelOff(inspectorPort)
+  return {
+    ...server,
+    stop: (timeoutMs) => {
+      stopQuieting()
+      return server.stop(timeoutMs)
+    },
+  }
 }
 
 /**
