@@ -3,8 +3,24 @@ import { HOUR_MS, MINUTE_MS } from './time.ts'
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
+// The times a batch of reminders words are few (a contest's start, in each follower's zone), and
+// formatting one costs more than finding it again. Emptied when full: a bound, not an LRU.
+const worded = new Map<string, string>()
+const WORDED_ENTRIES = 1000
+
 /** "Sun, 22 Nov 2026, 14:35 UTC" in `zone` (UTC when the zone is unknown). */
 export function formatTime(ms: number, zone = 'UTC'): string {
+  const key = `${zone} ${ms}`
+  let words = worded.get(key)
+  if (words === undefined) {
+    words = formatIn(ms, zone)
+    if (worded.size >= WORDED_ENTRIES) worded.clear()
+    worded.set(key, words)
+  }
+  return words
+}
+
+function formatIn(ms: number, zone: string): string {
   let format = formatters.get(zone)
   if (!format) {
     try {
@@ -20,7 +36,7 @@ export function formatTime(ms: number, zone = 'UTC'): string {
         timeZoneName: 'short',
       })
     } catch {
-      return formatTime(ms, 'UTC')
+      return formatIn(ms, 'UTC')
     }
     formatters.set(zone, format)
   }

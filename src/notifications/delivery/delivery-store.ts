@@ -9,7 +9,7 @@ import { idList } from '../../db/id-list.ts'
 import { notifications, type ContestRow } from '../../db/schema.ts'
 import { recipientsQuery } from '../../users/audiences.ts'
 import type { Recipient } from '../kinds/rendering.ts'
-import { selectNotifications } from '../contents.ts'
+import { contentsOf, withContent } from '../contents.ts'
 import type { NotificationRow } from '../serialize.ts'
 import { overallStatusSql, type NotificationStatus } from './status.ts'
 
@@ -64,7 +64,10 @@ type ClaimedRow = Pick<
   'id' | 'notificationId' | 'channel' | 'status' | 'retryCount' | 'attempts'
 >
 
-/** The notifications, their recipients and their contests, in one batch of three reads. */
+/**
+ * The notifications with their contents (each read once), their recipients and their contests,
+ * in one batch of four reads.
+ */
 async function readForSend(db: Db, notificationIds: readonly string[]) {
   const ids = idList(notificationIds)
   const column = (c: typeof notifications.userId | typeof notifications.contestId) =>
@@ -72,13 +75,23 @@ async function readForSend(db: Db, notificationIds: readonly string[]) {
       .select({ id: c })
       .from(notifications)
       .where(sql`${notifications.id} IN ${ids}`)
-  const [rows, recipients, contests] = await db.batch([
-    selectNotifications(db).where(sql`${notifications.id} IN ${ids}`),
+  const [rows, contents, recipients, contests] = await db.batch([
+    db
+      .select()
+      .from(notifications)
+      .where(sql`${notifications.id} IN ${ids}`),
+    contentsOf(db, ids),
     recipientsQuery(db, column(notifications.userId)),
     contestsQuery(db, column(notifications.contestId)),
   ])
+  const byId = new Map(contents.map((c) => [c.id, c]))
   return {
-    notifications: new Map(rows.map((r) => [r.id, r])),
+    notifications: new Map(
+      rows.map((r) => [
+        r.id,
+        withContent(r, r.contentId === null ? undefined : byId.get(r.contentId)),
+      ]),
+    ),
     recipients: new Map(recipients.map(({ id, ...r }) => [id, r])),
     contests: new Map(contests.map((c) => [c.id, c])),
   }
