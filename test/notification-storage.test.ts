@@ -81,6 +81,32 @@ describe('the words of a notification', () => {
     expect(mail.message.subject).toMatch(/^Reminder: Shared Words Round starts/)
   })
 
+  it('are read once for a batch of deliveries, and a row with its own words sends those', async () => {
+    const e = testEnv()
+    const ada = await recipient()
+    const bob = await recipient()
+    const [round] = await addContests([contest(5, { name: 'Mixed Words Round' })])
+    await runScheduler(e)
+    // Bob's row keeps words of its own (a late follower's do), here a note in its payload.
+    await env.DB.prepare(
+      `UPDATE notifications SET payload = json_set(
+          (SELECT payload FROM notification_contents WHERE id = content_id),
+          '$.customMessage', 'A note for Bob alone')
+        WHERE user_id = ? AND contest_id = ?`,
+    )
+      .bind(bob.id, round.id)
+      .run()
+
+    await deliverQueued(e)
+    const [adaMail] = await mailsTo(ada.email)
+    const [bobMail] = await mailsTo(bob.email)
+    for (const mail of [adaMail, bobMail]) {
+      expect(mail.message.subject).toMatch(/^Reminder: Mixed Words Round starts/)
+    }
+    expect(bobMail.message.text).toContain('A note for Bob alone')
+    expect(adaMail.message.text).not.toContain('A note for Bob alone')
+  })
+
   it('of a row made before contents existed are its own', async () => {
     const ada = await recipient()
     const id = newId()

@@ -185,6 +185,7 @@ export async function startDevServer({
   const stopQuieting = await keepNetworkPanelOff(inspectorPort)
   return {
     ...server,
+    inspectorPort,
     stop: (timeoutMs) => {
       stopQuieting()
       return server.stop(timeoutMs)
