@@ -1,6 +1,6 @@
 // What a notification says, stored once for all its recipients (notification_contents): the
-// statement that keeps a spec's content, the SQL that finds it, and the read of notifications
-// with their words.
+// statement that keeps a spec's content, the SQL that finds it, and the reads of notifications
+// with their words: joined, or (for a batch of deliveries) their contents read once each.
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { notificationContents, notifications } from '../db/schema.ts'
