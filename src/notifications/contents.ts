@@ -1,7 +1,7 @@
 // What a notification says, stored once for all its recipients (notification_contents): the
 // statement that keeps a spec's content, the SQL that finds it, and the reads of notifications
 // with their words: joined, or (for a batch of deliveries) their contents read once each.
-import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm'
+import { eq, getTableColumns, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { notificationContents, notifications } from '../db/schema.ts'
 import { sha256Hex } from '../lib/crypto.ts'
@@ -82,7 +82,8 @@ export async function removeUnusedContents(d1: D1Database): Promise<number> {
 }
 
 // The row's own words where it keeps them (they differ from the content's, or the row was made
-// before contents existed), else the content's.
+// before contents existed), else the content's. withContent (below) applies the same rules in
+// JavaScript for the consumer's batch read; a change to one is a change to both.
 const fields = {
   ...getTableColumns(notifications),
   title: sql<string>`coalesce(nullif(${notifications.title}, ''), ${notificationContents.title}, '')`,
@@ -101,11 +102,11 @@ export const selectNotifications = (db: Db) =>
     .leftJoin(notificationContents, eq(notificationContents.id, notifications.contentId))
 
 /**
- * The contents of the notifications `ids` lists, each once. A batch of deliveries names one
- * contest's content hundreds of times; read through selectNotifications' join, its words came
+ * The contents whose ids `contentIds` (a subquery) gives, each once. A batch of deliveries names
+ * one contest's content hundreds of times; read through selectNotifications' join, its words came
  * back with every row (two thirds of what the consumer read per delivery).
  */
-export const contentsOf = (db: Db, ids: SQL) =>
+export const contentsOf = (db: Db, contentIds: SQLWrapper) =>
   db
     .select({
       id: notificationContents.id,
@@ -115,10 +116,7 @@ export const contentsOf = (db: Db, ids: SQL) =>
       dedupeKey: notificationContents.dedupeKey,
     })
     .from(notificationContents)
-    .where(
-      sql`${notificationContents.id} IN (SELECT ${notifications.contentId} FROM ${notifications}
-        WHERE ${notifications.id} IN ${ids})`,
-    )
+    .where(sql`${notificationContents.id} IN ${contentIds}`)
 
 type Content = Awaited<ReturnType<typeof contentsOf>>[number]
 

@@ -2,6 +2,7 @@
 // sends need, give back the ones held for later, and record what happened with the notifications'
 // overall status, each step a constant number of D1 statements whatever the batch's size.
 import { sql } from 'drizzle-orm'
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Channel } from '../../channels/registry.ts'
 import { contestsQuery } from '../../contests/notified.ts'
 import type { Db } from '../../db/client.ts'
@@ -70,7 +71,8 @@ type ClaimedRow = Pick<
  */
 async function readForSend(db: Db, notificationIds: readonly string[]) {
   const ids = idList(notificationIds)
-  const column = (c: typeof notifications.userId | typeof notifications.contestId) =>
+  // One column of the batch's notifications, as the subquery that finds the rows it names.
+  const column = (c: AnySQLiteColumn) =>
     db
       .select({ id: c })
       .from(notifications)
@@ -80,7 +82,7 @@ async function readForSend(db: Db, notificationIds: readonly string[]) {
       .select()
       .from(notifications)
       .where(sql`${notifications.id} IN ${ids}`),
-    contentsOf(db, ids),
+    contentsOf(db, column(notifications.contentId)),
     recipientsQuery(db, column(notifications.userId)),
     contestsQuery(db, column(notifications.contestId)),
   ])
