@@ -36,7 +36,7 @@ describe('cached public reads', () => {
       expect(hot.headers.get('X-Cache')).toBe('HIT')
       expect(opened).not.toHaveBeenCalled()
       // More one-off searches than memory holds answers (from their own addresses, so no limit
-      // is spent): stored in the Cache API, none kept in memory.
+      // is spent): answered from the search's own index, none kept among the answers.
       for (let i = 0; i < 70; i++) {
         const headers = { 'CF-Connecting-IP': `10.8.0.${i}` }
         expect((await call(`/contests/search?q=round${i}`, { headers })).status).toBe(200)

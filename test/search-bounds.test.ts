@@ -60,6 +60,9 @@ function recordingD1(d1: D1Database) {
 
 const url = (path: string, q: string) => `${path}?q=${encodeURIComponent(q)}`
 
+/** A name in a script the in-memory search leaves to FTS5, so a search goes to SQL. */
+const THAI = 'การแข่งขัน'
+
 describe('the finding: GET /contests/search with one word repeated', () => {
   it('refuses 1,000 repeated words (2,000 characters) with a 400 and runs no SQL', async () => {
     await addContests([contest(1, { name: 'Atcoder Beginner Contest 380' })])
@@ -79,6 +82,11 @@ describe('the finding: GET /contests/search with one word repeated', () => {
     ])
     const q = Array.from({ length: MAX_SEARCH_LENGTH / 2 }, () => 'a').join(' ')
     expect(q.length).toBe(MAX_SEARCH_LENGTH - 1)
+    // From memory (search-memory.ts), then from FTS5, whose statement shows the terms it got.
+    expect(names((await getJson(url('/contests/search', q))).body)).toEqual([
+      'Atcoder Beginner Contest 380',
+    ])
+    await addContests([contest(3, { name: THAI })])
     const { db, matches } = recordingD1(env.DB)
     const res = await call(url('/contests/search', q), {}, { DB: db })
     expect(res.status).toBe(200)
@@ -87,7 +95,7 @@ describe('the finding: GET /contests/search with one word repeated', () => {
   })
 
   it('takes the first 10 distinct words of a query at the bound', async () => {
-    await addContests([contest(1, { name: 'Grand Round' })])
+    await addContests([contest(1, { name: 'Grand Round' }), contest(2, { name: THAI })])
     // 25 distinct words in 99 characters.
     const words = Array.from({ length: 25 }, (_, i) => `w${String(i).padStart(2, '0')}`)
     const q = words.join(' ')

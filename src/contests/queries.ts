@@ -15,7 +15,7 @@ import {
 } from './schemas.ts'
 
 const LIST_LIMIT = 50
-const SEARCH_LIMIT = 20
+export const SEARCH_LIMIT = 20
 
 const active = eq(contests.isActive, true)
 
@@ -146,10 +146,12 @@ export const SEARCH_CANDIDATES = 1000
 // Every column of a contest, named as ContestRow names it, so the search reads whole rows in the
 // statement that ranks them: one D1 call, no second lookup by id.
 const CONTEST_COLUMNS = Object.entries(getTableColumns(contests))
-const CONTEST_SELECT = CONTEST_COLUMNS.map(([key, col]) => `c."${col.name}" AS "${key}"`).join(', ')
+export const CONTEST_SELECT = CONTEST_COLUMNS.map(
+  ([key, col]) => `c."${col.name}" AS "${key}"`,
+).join(', ')
 
 /** A row as D1 returns it, in ContestRow's types (JSON parsed, booleans), as Drizzle maps one. */
-function contestRowOf(raw: Record<string, unknown>): ContestRow {
+export function contestRowOf(raw: Record<string, unknown>): ContestRow {
   const row: Record<string, unknown> = {}
   for (const [key, col] of CONTEST_COLUMNS) {
     const value = raw[key]

@@ -39,6 +39,7 @@ import {
 import type { PlatformView } from './schemas.ts'
 import { createRouter } from '../http/router.ts'
 import { catalogueVersion } from './catalogue-version.ts'
+import { searchInMemory } from './search-memory.ts'
 import { toApiContest, toApiContestDetail } from './serialize.ts'
 import { contestStats, platformStats } from './stats.ts'
 
@@ -48,7 +49,8 @@ const SEARCH_TTL = 300
 const DETAIL_TTL = 30
 
 /** Cached under the catalogue version, which every catalogue write replaces. */
-const cached = (ttl: number) => publicCache(ttl, (c) => catalogueVersion(c.env.KV))
+const cached = (ttl: number, store = true) =>
+  publicCache(ttl, (c) => catalogueVersion(c.env.KV), { store })
 
 const tags = ['Contests']
 const ContestList = z.array(ContestSchema)
@@ -59,13 +61,14 @@ function listRoute<R extends NonNullable<RouteConfig['request']>>(
   summary: string,
   request: R,
   ttl = TIME_DEPENDENT_TTL,
+  store = true,
 ) {
   return createRoute({
     method: 'get',
     path,
     tags,
     summary,
-    middleware: [cached(ttl)] as const,
+    middleware: [cached(ttl, store)] as const,
     request,
     responses: { 200: json(ContestList, 'Contests'), 400: badRequest },
   })
@@ -85,6 +88,8 @@ const search = listRoute(
   'Full-text search over names and descriptions (at most 20)',
   { query: SearchQuery },
   SEARCH_TTL,
+  // Answered from memory (search-memory.ts) faster than the Cache API answers.
+  false,
 )
 const byPlatform = listRoute('/platform/{platform}', 'Contests of one platform by start time', {
   params: PlatformParam,
@@ -182,7 +187,12 @@ export function contestRoutes({ lastSyncOf, platformsSnapshot }: SyncRecords) {
     })
     .openapi(search, async (c) => {
       const now = Date.now()
-      const rows = await searchContests(createDb(c.env.DB), c.req.valid('query').q)
+      const db = createDb(c.env.DB)
+      const { q } = c.req.valid('query')
+      const version = await catalogueVersion(c.env.KV)
+      const rows =
+        (await searchInMemory(db, q, version, SEARCH_TTL * 1000, now)) ??
+        (await searchContests(db, q))
       return c.json(render(rows, now), 200)
     })
     .openapi(stats, async (c) => {
