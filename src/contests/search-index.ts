@@ -5,12 +5,6 @@ import type { ContestRow } from '../db/schema.ts'
 import { SEARCH_CANDIDATES } from './queries.ts'
 import { tokensOf } from './search-tokens.ts'
 
-/** A contest as the index holds it: its rowid (FTS5's document id) and its row for the answer. */
-export interface IndexedContest {
-  rowid: number
-  row: ContestRow
-}
-
 /** bm25's weight of a word found in a column: the name counts ten times the description. */
 const NAME_WEIGHT = 10
 const DESCRIPTION_WEIGHT = 1
@@ -26,12 +20,16 @@ interface Postings {
 }
 
 export interface SearchIndex {
-  contests: IndexedContest[]
+  /** Every contest, active or not, as FTS5 holds them, in ascending rowid (its document id). */
+  contests: ContestRow[]
   /** Tokens in each contest's name and description together (FTS5's document length). */
   lengths: Uint32Array
-  words: Map<string, Postings>
   /** Every word once, sorted, so the words that begin with a prefix are one run. */
-  sorted: string[]
+  words: string[]
+  /** The postings of words[i] are docs and weights from starts[i] to starts[i + 1]. */
+  starts: Uint32Array
+  docs: Uint32Array
+  weights: Uint32Array
   averageLength: number
 }
 
@@ -39,12 +37,13 @@ export interface SearchIndex {
  * Indexes contests given in ascending rowid (every contest, active or not, as FTS5 holds them),
  * or answers undefined when a text has a character the tokenizer does not cover.
  */
-export function buildSearchIndex(contests: IndexedContest[]): SearchIndex | undefined {
+export function buildSearchIndex(contests: ContestRow[]): SearchIndex | undefined {
   const lengths = new Uint32Array(contests.length)
-  const words = new Map<string, Postings>()
+  const postings = new Map<string, Postings>()
   let total = 0
+  let count = 0
   for (let doc = 0; doc < contests.length; doc++) {
-    const { row } = contests[doc]
+    const row = contests[doc]
     const name = tokensOf(row.name)
     const description = row.description === null ? [] : tokensOf(row.description)
     if (!name || !description) return undefined
@@ -52,40 +51,60 @@ export function buildSearchIndex(contests: IndexedContest[]): SearchIndex | unde
     for (const word of name) counts.set(word, (counts.get(word) ?? 0) + NAME_WEIGHT)
     for (const word of description) counts.set(word, (counts.get(word) ?? 0) + DESCRIPTION_WEIGHT)
     for (const [word, weight] of counts) {
-      let postings = words.get(word)
-      if (!postings) words.set(word, (postings = { docs: [], weights: [] }))
-      postings.docs.push(doc)
-      postings.weights.push(weight)
+      let list = postings.get(word)
+      if (!list) postings.set(word, (list = { docs: [], weights: [] }))
+      list.docs.push(doc)
+      list.weights.push(weight)
     }
+    count += counts.size
     lengths[doc] = name.length + description.length
     total += lengths[doc]
   }
-  const sorted = [...words.keys()].sort()
-  return { contests, lengths, words, sorted, averageLength: total / contests.length }
+  // Packed into typed arrays: a third of the memory of an array pair per word.
+  const words = [...postings.keys()].sort()
+  const starts = new Uint32Array(words.length + 1)
+  const docs = new Uint32Array(count)
+  const weights = new Uint32Array(count)
+  let at = 0
+  words.forEach((word, i) => {
+    const list = postings.get(word)!
+    starts[i] = at
+    docs.set(list.docs, at)
+    weights.set(list.weights, at)
+    at += list.docs.length
+  })
+  starts[words.length] = at
+  return { contests, lengths, words, starts, docs, weights, averageLength: total / contests.length }
 }
 
-/** The first index in `sorted` of a word not less than `prefix`. */
-function lowerBound(sorted: string[], prefix: string): number {
+/** The first index in `words` of a word not less than `prefix`. */
+function lowerBound(words: string[], prefix: string): number {
   let low = 0
-  let high = sorted.length
+  let high = words.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if (sorted[middle] < prefix) low = middle + 1
+    if (words[middle] < prefix) low = middle + 1
     else high = middle
   }
   return low
 }
 
-/** Each contest holding a word that begins with `prefix`, with the weighted count of such words. */
-function prefixHits(index: SearchIndex, prefix: string): Map<number, number> {
-  const hits = new Map<number, number>()
-  for (let i = lowerBound(index.sorted, prefix); i < index.sorted.length; i++) {
-    const word = index.sorted[i]
-    if (!word.startsWith(prefix)) break
-    const { docs, weights } = index.words.get(word)!
-    for (let j = 0; j < docs.length; j++) hits.set(docs[j], (hits.get(docs[j]) ?? 0) + weights[j])
+/**
+ * For each contest, the weighted count of its words that begin with `prefix` (0 for none), and
+ * how many contests have one: a phrase's hits as FTS5's bm25 counts them.
+ */
+function prefixHits(index: SearchIndex, prefix: string) {
+  const frequencies = new Float64Array(index.contests.length)
+  let contests = 0
+  for (let i = lowerBound(index.words, prefix); i < index.words.length; i++) {
+    if (!index.words[i].startsWith(prefix)) break
+    for (let at = index.starts[i]; at < index.starts[i + 1]; at++) {
+      const doc = index.docs[at]
+      if (frequencies[doc] === 0) contests++
+      frequencies[doc] += index.weights[at]
+    }
   }
-  return hits
+  return { frequencies, contests }
 }
 
 /**
@@ -110,32 +129,33 @@ export function indexTerms(terms: string[]): string[] | undefined {
 export function searchIndex(index: SearchIndex, terms: string[], limit: number): ContestRow[] {
   if (terms.length === 0 || index.contests.length === 0) return []
   const hits = terms.map((term) => prefixHits(index, term))
-  const fewest = hits.reduce((a, b) => (b.size < a.size ? b : a))
-  const matches = [...fewest.keys()].filter((doc) => hits.every((h) => h.has(doc)))
-  matches.sort((a, b) => b - a)
-  const candidates = matches.slice(0, SEARCH_CANDIDATES)
+  // The highest rowids first, as FTS5 yields its matches, inactive ones included.
+  const candidates: number[] = []
+  for (let doc = index.contests.length - 1; doc >= 0; doc--) {
+    if (!hits.every((h) => h.frequencies[doc] > 0)) continue
+    if (candidates.push(doc) === SEARCH_CANDIDATES) break
+  }
 
   // bm25 as FTS5 computes it, operation for operation, so equal ranks stay equal.
   const rows = index.contests.length
   const idf = hits.map((h) => {
-    const value = Math.log((rows - h.size + 0.5) / (h.size + 0.5))
+    const value = Math.log((rows - h.contests + 0.5) / (h.contests + 0.5))
     return value <= 0 ? 1e-6 : value
   })
-  const ranked: { doc: number; score: number; order: number }[] = []
-  for (let order = 0; order < candidates.length; order++) {
-    const doc = candidates[order]
-    if (!index.contests[doc].row.isActive) continue
+  const ranked: { doc: number; score: number }[] = []
+  for (const doc of candidates) {
+    if (!index.contests[doc].isActive) continue
     const length = index.lengths[doc]
     let score = 0
     for (let t = 0; t < terms.length; t++) {
-      const frequency = hits[t].get(doc)!
+      const frequency = hits[t].frequencies[doc]
       score +=
         idf[t] *
         ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + (B * length) / index.averageLength)))
     }
-    ranked.push({ doc, score: -1.0 * score, order })
+    ranked.push({ doc, score: -1.0 * score })
   }
-  const startOf = (doc: number) => index.contests[doc].row.startTime
-  ranked.sort((a, b) => a.score - b.score || startOf(a.doc) - startOf(b.doc) || a.order - b.order)
-  return ranked.slice(0, limit).map(({ doc }) => index.contests[doc].row)
+  const startOf = (doc: number) => index.contests[doc].startTime
+  ranked.sort((a, b) => a.score - b.score || startOf(a.doc) - startOf(b.doc) || b.doc - a.doc)
+  return ranked.slice(0, limit).map(({ doc }) => index.contests[doc])
 }

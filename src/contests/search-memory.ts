@@ -7,12 +7,13 @@ import { CONTEST_SELECT, contestRowOf, SEARCH_LIMIT, searchTerms } from './queri
 import { buildSearchIndex, indexTerms, searchIndex, type SearchIndex } from './search-index.ts'
 
 /**
- * The most contests an isolate holds (about 1 KB each in memory with the index); a larger
- * catalogue is searched in D1.
+ * The most an isolate holds: contests, and characters of their names and descriptions (an isolate
+ * has 128 MB for everything). A larger catalogue is searched in D1.
  */
 export const MEMORY_MAX_CONTESTS = 50_000
+const MEMORY_MAX_TEXT = 8_000_000
 
-const LOAD_SQL = `SELECT c.rowid AS "rowid", ${CONTEST_SELECT} FROM contests c
+const LOAD_SQL = `SELECT ${CONTEST_SELECT} FROM contests c
   ORDER BY c.rowid LIMIT ${MEMORY_MAX_CONTESTS + 1}`
 
 interface Held {
@@ -27,9 +28,10 @@ const held = new WeakMap<D1Database, Held>()
 async function load(db: Db): Promise<SearchIndex | undefined> {
   const { results } = await db.$client.prepare(LOAD_SQL).all<Record<string, unknown>>()
   if (results.length > MEMORY_MAX_CONTESTS) return undefined
-  return buildSearchIndex(
-    results.map((raw) => ({ rowid: Number(raw.rowid), row: contestRowOf(raw) })),
-  )
+  const contests = results.map(contestRowOf)
+  let text = 0
+  for (const row of contests) text += row.name.length + (row.description?.length ?? 0)
+  return text > MEMORY_MAX_TEXT ? undefined : buildSearchIndex(contests)
 }
 
 /** The index for this version, read at most `maxAgeMs` ago; concurrent searches share one read. */
