@@ -10,8 +10,8 @@ import { buildSearchIndex, indexTerms, searchIndex, type SearchIndex } from './s
  * The most an isolate holds: contests, and characters of their names and descriptions (an isolate
  * has 128 MB for everything). A larger catalogue is searched in D1.
  */
-export const MEMORY_MAX_CONTESTS = 50_000
-const MEMORY_MAX_TEXT = 8_000_000
+export const MEMORY_MAX_CONTESTS = 30_000
+const MEMORY_MAX_TEXT = 4_000_000
 
 const LOAD_SQL = `SELECT ${CONTEST_SELECT} FROM contests c
   ORDER BY c.rowid LIMIT ${MEMORY_MAX_CONTESTS + 1}`
