@@ -82,8 +82,9 @@ export async function removeUnusedContents(d1: D1Database): Promise<number> {
 }
 
 // The row's own words where it keeps them (they differ from the content's, or the row was made
-// before contents existed), else the content's. withContent (below) applies the same rules in
-// JavaScript for the consumer's batch read; a change to one is a change to both.
+// before contents existed), else the content's. withContent (below) applies the same rules to the
+// words in JavaScript for the consumer's batch read, which has no use for the dedupe key; a change
+// to one is a change to both.
 const fields = {
   ...getTableColumns(notifications),
   title: sql<string>`coalesce(nullif(${notifications.title}, ''), ${notificationContents.title}, '')`,
@@ -113,7 +114,6 @@ export const contentsOf = (db: Db, contentIds: SQLWrapper) =>
       title: notificationContents.title,
       message: notificationContents.message,
       payload: notificationContents.payload,
-      dedupeKey: notificationContents.dedupeKey,
     })
     .from(notificationContents)
     .where(sql`${notificationContents.id} IN ${contentIds}`)
@@ -121,12 +121,14 @@ export const contentsOf = (db: Db, contentIds: SQLWrapper) =>
 type Content = Awaited<ReturnType<typeof contentsOf>>[number]
 
 /** A notification's own row with its words, by the rules of selectNotifications' `fields`. */
-export function withContent(row: NotificationRow, content: Content | undefined): NotificationRow {
+export function withContent<Row extends Pick<NotificationRow, 'title' | 'message' | 'payload'>>(
+  row: Row,
+  content: Content | undefined,
+): Row {
   return {
     ...row,
     title: row.title || content?.title || '',
     message: row.message || content?.message || '',
     payload: row.payload ?? content?.payload ?? null,
-    dedupeKey: content?.dedupeKey ?? row.dedupeKey,
   }
 }

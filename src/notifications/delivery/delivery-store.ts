@@ -25,6 +25,20 @@ export type SendRecipient = Recipient & {
   channelsOn: Record<Channel, boolean>
 }
 
+/** What a send reads of its notification: its own columns the rendering and the send use. */
+const SEND_COLUMNS = {
+  id: notifications.id,
+  userId: notifications.userId,
+  contestId: notifications.contestId,
+  contentId: notifications.contentId,
+  type: notifications.type,
+  title: notifications.title,
+  message: notifications.message,
+  payload: notifications.payload,
+}
+
+export type SendNotification = Pick<NotificationRow, keyof typeof SEND_COLUMNS>
+
 export interface ClaimedDelivery {
   id: string
   notificationId: string
@@ -33,7 +47,7 @@ export interface ClaimedDelivery {
   retryCount: number
   attempts: number
   /** What the send needs, read right after the claim. */
-  notification: NotificationRow
+  notification: SendNotification
   /** Undefined when the account is gone (purged) since the delivery was made. */
   recipient: SendRecipient | undefined
   contest: ContestRow | null
@@ -79,7 +93,7 @@ async function readForSend(db: Db, notificationIds: readonly string[]) {
       .where(sql`${notifications.id} IN ${ids}`)
   const [rows, contents, recipients, contests] = await db.batch([
     db
-      .select()
+      .select(SEND_COLUMNS)
       .from(notifications)
       .where(sql`${notifications.id} IN ${ids}`),
     contentsOf(db, column(notifications.contentId)),
