@@ -4,6 +4,8 @@ import { eq } from 'drizzle-orm'
 import { createDb } from '../src/db/client.ts'
 import { contests, users } from '../src/db/schema.ts'
 import { searchContests } from '../src/contests/queries.ts'
+import { searchInMemory } from '../src/contests/search-memory.ts'
+import { tokensOf } from '../src/contests/search-tokens.ts'
 import { insertContests } from '../src/contests/writes.ts'
 import { isDuplicateEmailError } from '../src/users/queries.ts'
 import { applyMigrations } from './migrations.ts'
@@ -277,3 +279,62 @@ Deno.test(
     })
   },
 )
+
+Deno.test(
+  'the search tokenizer makes the tokens node:sqlite’s FTS5 makes of what it covers',
+  async () => {
+    await withDb(async (d1) => {
+      await d1.exec(
+        `CREATE VIRTUAL TABLE scratch USING fts5(x, tokenize = 'unicode61 remove_diacritics 2');
+       CREATE VIRTUAL TABLE scratch_words USING fts5vocab(scratch, 'instance')`,
+      )
+      const expected = new Map<number, string[]>()
+      for (let code = 1; code < 0x10000; code++) {
+        if (code >= 0xd800 && code <= 0xdfff) continue
+        const tokens = tokensOf(`a${String.fromCodePoint(code)}b`)
+        if (tokens) expected.set(code, tokens)
+      }
+      const pairs = [...expected.keys()].map((code) => [code, `a${String.fromCodePoint(code)}b`])
+      await d1
+        .prepare(
+          'INSERT INTO scratch (rowid, x) SELECT value ->> 0, value ->> 1 FROM json_each(?1)',
+        )
+        .bind(JSON.stringify(pairs))
+        .run()
+      const { results } = await d1
+        .prepare('SELECT doc, term FROM scratch_words ORDER BY doc, "offset"')
+        .all<{ doc: number; term: string }>()
+      const actual = new Map<number, string[]>()
+      for (const { doc, term } of results) actual.set(doc, [...(actual.get(doc) ?? []), term])
+      const differing = [...expected].filter(
+        ([code, tokens]) => JSON.stringify(actual.get(code)) !== JSON.stringify(tokens),
+      )
+      assert.ok(expected.size > 30_000)
+      assert.deepEqual(differing.slice(0, 5), [])
+    })
+  },
+)
+
+Deno.test('a search from memory answers as the SQL search does', async () => {
+  await withDb(async (d1) => {
+    const db = createDb(d1)
+    const names = ['Graph Cup', 'Global Round', 'Graph Graph Round', 'École Round', 'Round']
+    await insertContests(
+      db,
+      names.map((name, i) => ({
+        platform: 'codeforces',
+        platformId: String(i),
+        name,
+        description: i % 2 ? 'graph problems' : undefined,
+        type: 'CF',
+        startTime: NOW + (i % 3) * 3_600_000,
+        endTime: NOW + 7_200_000,
+      })),
+      NOW,
+    )
+    for (const q of ['graph', 'round', 'g r', 'ecole', 'problems graph', 'none']) {
+      const fromMemory = await searchInMemory(db, q, 'v1', 300_000, NOW)
+      assert.deepEqual(fromMemory, await searchContests(db, q), q)
+    }
+  })
+})
