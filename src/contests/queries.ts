@@ -160,10 +160,14 @@ export function contestRowOf(raw: Record<string, unknown>): ContestRow {
   return row as ContestRow
 }
 
-// bm25 weights: a hit in the name counts ten times one in the description. CROSS JOIN keeps the
-// matches the outer loop: without statistics the planner would walk every active contest instead.
+/** bm25's weights: a hit in the name counts ten times one in the description. */
+export const SEARCH_WEIGHTS = { name: 10, description: 1 } as const
+
+// CROSS JOIN keeps the matches the outer loop: without statistics the planner would walk every
+// active contest instead.
 export const SEARCH_SQL = `SELECT ${CONTEST_SELECT} FROM (
-    SELECT rowid, bm25(contests_fts, 10.0, 1.0) AS score FROM contests_fts
+    SELECT rowid, bm25(contests_fts, ${SEARCH_WEIGHTS.name}, ${SEARCH_WEIGHTS.description}) AS score
+    FROM contests_fts
     WHERE contests_fts MATCH ?1 ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}
   ) m CROSS JOIN contests c ON c.rowid = m.rowid
   WHERE c.is_active = 1

@@ -2,12 +2,9 @@
 // (queries.ts SEARCH_SQL): the same prefix matches, FTS5's bm25 with the same weights and
 // statistics, the same cap on candidates and the same order, with no database call.
 import type { ContestRow } from '../db/schema.ts'
-import { SEARCH_CANDIDATES } from './queries.ts'
+import { SEARCH_CANDIDATES, SEARCH_WEIGHTS } from './queries.ts'
 import { tokensOf } from './search-tokens.ts'
 
-/** bm25's weight of a word found in a column: the name counts ten times the description. */
-const NAME_WEIGHT = 10
-const DESCRIPTION_WEIGHT = 1
 // FTS5's constants (fts5_aux.c).
 const K1 = 1.2
 const B = 0.75
@@ -48,8 +45,9 @@ export function buildSearchIndex(contests: ContestRow[]): SearchIndex | undefine
     const description = row.description === null ? [] : tokensOf(row.description)
     if (!name || !description) return undefined
     const counts = new Map<string, number>()
-    for (const word of name) counts.set(word, (counts.get(word) ?? 0) + NAME_WEIGHT)
-    for (const word of description) counts.set(word, (counts.get(word) ?? 0) + DESCRIPTION_WEIGHT)
+    for (const word of name) counts.set(word, (counts.get(word) ?? 0) + SEARCH_WEIGHTS.name)
+    for (const word of description)
+      counts.set(word, (counts.get(word) ?? 0) + SEARCH_WEIGHTS.description)
     for (const [word, weight] of counts) {
       let list = postings.get(word)
       if (!list) postings.set(word, (list = { docs: [], weights: [] }))
