@@ -5,7 +5,14 @@ import { createDb } from '../src/db/client.ts'
 import { contests, users } from '../src/db/schema.ts'
 import { searchContests } from '../src/contests/queries.ts'
 import { searchInMemory } from '../src/contests/search-memory.ts'
-import { tokensOf } from '../src/contests/search-tokens.ts'
+import {
+  coveredCharacters,
+  differing,
+  SCRATCH_FTS_SQL,
+  SCRATCH_INSERT_SQL,
+  SCRATCH_WORDS_SQL,
+  scratchDocuments,
+} from '../test/helpers/fts-tokens.ts'
 import { insertContests } from '../src/contests/writes.ts'
 import { isDuplicateEmailError } from '../src/users/queries.ts'
 import { applyMigrations } from './migrations.ts'
@@ -284,33 +291,15 @@ Deno.test(
   'the search tokenizer makes the tokens node:sqlite’s FTS5 makes of what it covers',
   async () => {
     await withDb(async (d1) => {
-      await d1.exec(
-        `CREATE VIRTUAL TABLE scratch USING fts5(x, tokenize = 'unicode61 remove_diacritics 2');
-       CREATE VIRTUAL TABLE scratch_words USING fts5vocab(scratch, 'instance')`,
-      )
-      const expected = new Map<number, string[]>()
-      for (let code = 1; code < 0x10000; code++) {
-        if (code >= 0xd800 && code <= 0xdfff) continue
-        const tokens = tokensOf(`a${String.fromCodePoint(code)}b`)
-        if (tokens) expected.set(code, tokens)
-      }
-      const pairs = [...expected.keys()].map((code) => [code, `a${String.fromCodePoint(code)}b`])
+      for (const sql of SCRATCH_FTS_SQL) await d1.exec(sql)
+      const expected = coveredCharacters()
       await d1
-        .prepare(
-          'INSERT INTO scratch (rowid, x) SELECT value ->> 0, value ->> 1 FROM json_each(?1)',
-        )
-        .bind(JSON.stringify(pairs))
+        .prepare(SCRATCH_INSERT_SQL)
+        .bind(JSON.stringify(scratchDocuments(expected)))
         .run()
-      const { results } = await d1
-        .prepare('SELECT doc, term FROM scratch_words ORDER BY doc, "offset"')
-        .all<{ doc: number; term: string }>()
-      const actual = new Map<number, string[]>()
-      for (const { doc, term } of results) actual.set(doc, [...(actual.get(doc) ?? []), term])
-      const differing = [...expected].filter(
-        ([code, tokens]) => JSON.stringify(actual.get(code)) !== JSON.stringify(tokens),
-      )
+      const { results } = await d1.prepare(SCRATCH_WORDS_SQL).all<{ doc: number; term: string }>()
       assert.ok(expected.size > 30_000)
-      assert.deepEqual(differing.slice(0, 5), [])
+      assert.deepEqual(differing(expected, results).slice(0, 5), [])
     })
   },
 )

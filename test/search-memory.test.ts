@@ -8,6 +8,14 @@ import { searchInMemory } from '../src/contests/search-memory.ts'
 import { tokensOf } from '../src/contests/search-tokens.ts'
 import { createDb } from '../src/db/client.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
+import {
+  coveredCharacters,
+  differing,
+  SCRATCH_FTS_SQL,
+  SCRATCH_INSERT_SQL,
+  SCRATCH_WORDS_SQL,
+  scratchDocuments,
+} from './helpers/fts-tokens.ts'
 import { call, countingD1 } from './helpers/worker.ts'
 
 beforeEach(clearContests)
@@ -16,37 +24,17 @@ const MAX_AGE_MS = 300_000
 
 describe('the tokenizer', () => {
   it('makes the tokens D1’s FTS5 makes of every character it covers', async () => {
-    await env.DB.batch([
-      env.DB.prepare(
-        `CREATE VIRTUAL TABLE scratch USING fts5(x, tokenize = 'unicode61 remove_diacritics 2')`,
-      ),
-      env.DB.prepare(`CREATE VIRTUAL TABLE scratch_words USING fts5vocab(scratch, 'instance')`),
-    ])
-    // Each covered character between two letters: a separator splits them, a letter joins them.
-    const expected = new Map<number, string[]>()
-    for (let code = 1; code < 0x10000; code++) {
-      if (code >= 0xd800 && code <= 0xdfff) continue
-      const tokens = tokensOf(`a${String.fromCodePoint(code)}b`)
-      if (tokens) expected.set(code, tokens)
-    }
+    await env.DB.batch(SCRATCH_FTS_SQL.map((sql) => env.DB.prepare(sql)))
+    const expected = coveredCharacters()
     expect(expected.size).toBeGreaterThan(30_000)
-    const pairs = [...expected.keys()].map((code) => [code, `a${String.fromCodePoint(code)}b`])
-    for (let i = 0; i < pairs.length; i += 5_000) {
-      await env.DB.prepare(
-        `INSERT INTO scratch (rowid, x) SELECT value ->> 0, value ->> 1 FROM json_each(?1)`,
-      )
-        .bind(JSON.stringify(pairs.slice(i, i + 5_000)))
+    const documents = scratchDocuments(expected)
+    for (let i = 0; i < documents.length; i += 5_000) {
+      await env.DB.prepare(SCRATCH_INSERT_SQL)
+        .bind(JSON.stringify(documents.slice(i, i + 5_000)))
         .run()
     }
-    const { results } = await env.DB.prepare(
-      'SELECT doc, term FROM scratch_words ORDER BY doc, "offset"',
-    ).all<{ doc: number; term: string }>()
-    const actual = new Map<number, string[]>()
-    for (const { doc, term } of results) actual.set(doc, [...(actual.get(doc) ?? []), term])
-    const differing = [...expected].filter(
-      ([code, tokens]) => JSON.stringify(actual.get(code)) !== JSON.stringify(tokens),
-    )
-    expect(differing.slice(0, 5)).toEqual([])
+    const { results } = await env.DB.prepare(SCRATCH_WORDS_SQL).all<{ doc: number; term: string }>()
+    expect(differing(expected, results).slice(0, 5)).toEqual([])
     // Some of what is covered, by name: case, diacritics of Latin letters only (not Greek), variant
     // forms.
     expect(tokensOf('École ÜBER naïve Straße İstanbul')).toEqual([
