@@ -6,7 +6,8 @@
 // (it keeps the marks of some Latin letters, folds µ to μ and ς to σ, and counts unassigned code
 // points as letters). Rather than copy those tables, only the ranges below are handled here; a
 // text with any other character has no tokens here, and the caller asks SQLite instead.
-// test/search-memory.test.ts checks every code point of these ranges against D1's SQLite.
+// test/search-memory.test.ts and deno/sqlite-d1.test.ts check every code point of these ranges
+// against the SQLite of D1 and of node:sqlite.
 
 /** Code points, inclusive, whose tokenizing here matches SQLite's. */
 const SAFE_RANGES: readonly [number, number][] = [
