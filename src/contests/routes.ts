@@ -49,8 +49,8 @@ const SEARCH_TTL = 300
 const DETAIL_TTL = 30
 
 /** Cached under the catalogue version, which every catalogue write replaces. */
-const cached = (ttl: number, store = true) =>
-  publicCache(ttl, (c) => catalogueVersion(c.env.KV), { store })
+const cached = (ttl: number, options?: { store: boolean }) =>
+  publicCache(ttl, (c) => catalogueVersion(c.env.KV), options)
 
 const tags = ['Contests']
 const ContestList = z.array(ContestSchema)
@@ -60,15 +60,14 @@ function listRoute<R extends NonNullable<RouteConfig['request']>>(
   path: string,
   summary: string,
   request: R,
-  ttl = TIME_DEPENDENT_TTL,
-  store = true,
+  { ttl = TIME_DEPENDENT_TTL, store = true } = {},
 ) {
   return createRoute({
     method: 'get',
     path,
     tags,
     summary,
-    middleware: [cached(ttl, store)] as const,
+    middleware: [cached(ttl, { store })] as const,
     request,
     responses: { 200: json(ContestList, 'Contests'), 400: badRequest },
   })
@@ -87,9 +86,8 @@ const search = listRoute(
   '/search',
   'Full-text search over names and descriptions (at most 20)',
   { query: SearchQuery },
-  SEARCH_TTL,
   // Answered from memory (search-memory.ts) faster than the Cache API answers.
-  false,
+  { ttl: SEARCH_TTL, store: false },
 )
 const byPlatform = listRoute('/platform/{platform}', 'Contests of one platform by start time', {
   params: PlatformParam,
