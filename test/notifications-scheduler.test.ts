@@ -359,6 +359,68 @@ describe('reminders', () => {
     for (const u of users) expect(await remindedOf(u.id)).toEqual([round.id])
   })
 
+  // Two rounds of one platform with more followers than a page: the queued pages of each range.
+  async function twoRoundsInPages() {
+    const users = await followers(5)
+    const rounds = await addContests([contest(3), contest(4)])
+    const e = testEnv()
+    const counts = await runNotificationScheduler(e, Date.now(), { fanOutPage: 2 })
+    const bodies = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    expect(bodies).toHaveLength(counts.fanOutPagesQueued)
+    const pages = bodies.map((body) => (body as unknown as { fanOut: FanOutPage }).fanOut)
+    return { e, users, rounds, bodies, pages }
+  }
+  const deliveryIdsOf = (users: { id: string }[]) =>
+    Promise.all(users.map((u) => reminded(u.id))).then((made) =>
+      made.flat().flatMap((n) => n.deliveries.map((d: StoredDelivery) => d.id)),
+    )
+
+  it('queues the pages of a platform range by range, each range for all its due contests', async () => {
+    const { e, users, rounds, bodies, pages } = await twoRoundsInPages()
+    const ids = rounds.map((r) => r.id)
+    expect(pages.length % 2).toBe(0)
+    for (let i = 0; i < pages.length; i += 2) {
+      expect([pages[i].contestId, pages[i + 1].contestId]).toEqual(ids)
+      expect([pages[i + 1].after, pages[i + 1].through]).toEqual([pages[i].after, pages[i].through])
+    }
+    // One batch of them all: every range walked once for both rounds, each reminder made once.
+    const results = await consume(
+      e,
+      bodies.map((body) => ({ body, attempts: 1 })),
+    )
+    expect(results.every((r) => r.acked && !r.retried)).toBe(true)
+    for (const u of users) expect((await remindedOf(u.id)).sort()).toEqual([...ids].sort())
+    const enqueued = e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)
+    expect(enqueued.sort()).toEqual((await deliveryIdsOf(users)).sort())
+    expect(enqueued).toHaveLength(10)
+  })
+
+  it('runs the pages of a range that failed together one by one, handing over what they made', async () => {
+    const { e, users, bodies, pages } = await twoRoundsInPages()
+    // A range holding some of these followers (earlier tests' users, deactivated, follow too).
+    const holds = (page: FanOutPage) => (u: { id: string }) =>
+      u.id > page.after && (page.through === null || u.id <= page.through)
+    const first = pages.findIndex((page) => users.some(holds(page)))
+    const range = first - (first % 2)
+    const held = users.filter(holds(pages[range]))
+    expect(held.length).toBeGreaterThan(0)
+    // The range's two pages: their walk makes the reminders of both, then the queue fails.
+    const working = e.NOTIFICATIONS_QUEUE.sendBatch
+    e.NOTIFICATIONS_QUEUE.sendBatch = async () => {
+      e.NOTIFICATIONS_QUEUE.sendBatch = working
+      throw new Error('queue unavailable')
+    }
+    const results = await consume(
+      e,
+      bodies.slice(range, range + 2).map((body) => ({ body, attempts: 1 })),
+    )
+    expect(results.every((r) => r.acked && !r.retried)).toBe(true)
+    const made = await deliveryIdsOf(held)
+    expect(made).toHaveLength(2 * held.length)
+    const enqueued = e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)
+    expect(enqueued.sort()).toEqual(made.sort())
+  })
+
   // Fan-out pages of two followers each (earlier tests' users, deactivated, follow too). A page
   // holding one of these users is consumed by an attempt whose queue fails once its reminders
   // are made: they exist, marked queued, and were never enqueued.

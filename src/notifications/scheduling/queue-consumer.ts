@@ -4,16 +4,18 @@ import { unmarkContestNotified } from '../../contests/notified.ts'
 import type { Env } from '../../env.ts'
 import { log } from '../../lib/log.ts'
 import type { QueueBatch, QueueMessage } from '../../ports/queue.ts'
-import { notifier } from '../context.ts'
+import { notifier, type Notifier } from '../context.ts'
 import { consumeDeadLetters, consumeNotifications } from '../delivery/consumer.ts'
 import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../delivery/status.ts'
 import { fanOutOf, type FanOutPage } from './fan-out-pages.ts'
 import { resumeFanOutPage } from './page-resume.ts'
-import { remindFanOutPage } from './reminders.ts'
+import { remindFanOutPages } from './reminders.ts'
+
+type PageMessage = { message: QueueMessage; page: FanOutPage }
 
 /** Splits the batch into fan-out pages and the rest (deliveries, or nothing usable). */
 function split(batch: QueueBatch) {
-  const pages: { message: QueueMessage; page: FanOutPage }[] = []
+  const pages: PageMessage[] = []
   const rest: QueueMessage[] = []
   for (const message of batch.messages) {
     const page = fanOutOf(message.body)
@@ -23,21 +25,49 @@ function split(batch: QueueBatch) {
   return { pages, rest }
 }
 
+/** The pages by their range of followers: the pages of one range are walked together. */
+function byRange(pages: readonly PageMessage[]) {
+  const ranges = new Map<string, PageMessage[]>()
+  for (const item of pages) {
+    const key = JSON.stringify([item.page.after, item.page.through])
+    const same = ranges.get(key) ?? []
+    same.push(item)
+    ranges.set(key, same)
+  }
+  return [...ranges.values()]
+}
+
+/**
+ * Makes the reminders of pages of one range and acks them. When they fail together, each is run
+ * again on its own, so one page's failure is not its neighbours'; those runs first enqueue what
+ * the failed walk made, as a retry does.
+ */
+async function remindPages(n: Notifier, pages: readonly PageMessage[], afterFailure = false) {
+  try {
+    await remindFanOutPages(
+      n,
+      pages.map(({ message, page }) => ({ page, resume: afterFailure || message.attempts > 1 })),
+      Date.now(),
+    )
+    for (const { message } of pages) message.ack()
+  } catch (error) {
+    if (pages.length > 1) {
+      for (const item of pages) await remindPages(n, [item], true)
+      return
+    }
+    // Made reminders stay made (their unique keys): the retry hands them over, then finishes
+    // the page.
+    const [{ message, page }] = pages
+    log.error('notification-fan-out-failed', { ...page, attempt: message.attempts, error })
+    message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
+  }
+}
+
 export async function consumeNotificationQueue(batch: QueueBatch, env: Env) {
   const { pages, rest } = split(batch)
   const n = notifier(env)
-  // One page after another: each is one writer's work, and D1 has one writer.
-  for (const { message, page } of pages) {
-    try {
-      await remindFanOutPage(n, page, Date.now(), { attempt: message.attempts })
-      message.ack()
-    } catch (error) {
-      // Made reminders stay made (their unique keys): the retry hands them over, then finishes
-      // the page.
-      log.error('notification-fan-out-failed', { ...page, attempt: message.attempts, error })
-      message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
-    }
-  }
+  // One range after another: each is one writer's work, and D1 has one writer.
+  for (const range of byRange(pages)) await remindPages(n, range)
   if (rest.length > 0) await consumeNotifications({ queue: batch.queue, messages: rest }, env)
 }
 

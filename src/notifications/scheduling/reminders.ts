@@ -19,7 +19,13 @@ import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { reminderDueAt, reminderKeyPrefix, reminderSpec } from '../kinds/reminder.ts'
 import { contestTags, filtersPassSql, typesAllowSql } from '../../contests/matching.ts'
-import { enqueueFanOutPages, FAN_OUT_PAGE, LAST_USER_ID, type FanOutPage } from './fan-out-pages.ts'
+import {
+  enqueueFanOutPages,
+  FAN_OUT_PAGE,
+  LAST_USER_ID,
+  type FanOutContest,
+  type FanOutPage,
+} from './fan-out-pages.ts'
 import { createNotifications, fanOutContext } from './fan-out.ts'
 import { resumeFanOutPage } from './page-resume.ts'
 import { DEFAULT_PAGE_SIZE, type PagingOptions } from './paging.ts'
@@ -111,23 +117,17 @@ function byLeadTime(rows: readonly DueRow[]): Map<number, string[]> {
   return groups
 }
 
-/**
- * Walks one audience of the contest page by page: each page is one D1 batch that inserts the
- * notifications and deliveries of every due lead time, then each lead time's deliveries are
- * enqueued with the delay until they are due. Memory holds one page. A fan-out page (`range`)
- * creates its deliveries marked queued (page-resume.ts).
- */
-async function remindAudience(
-  n: Notifier,
-  sql: string,
+/** Followers with ids above `after`, up to and including `through` (null: to the end). */
+type FollowerRange = Pick<FanOutPage, 'after' | 'through'>
+
+/** The eleven values `sql` binds for one contest, walking `range` (all followers without one). */
+function audienceBinds(
   contest: ContestRow,
   now: number,
   pageSize: number,
-  deadline: number,
-  range?: FanOutPage,
+  range: FollowerRange | undefined,
 ) {
-  const ctx = fanOutContext(n, now, { queuedOnCreate: range !== undefined })
-  const binds = [
+  return [
     contest.platform,
     range?.after ?? '',
     contest.startTime - now,
@@ -140,19 +140,42 @@ async function remindAudience(
     pageSize,
     range?.through ?? LAST_USER_ID,
   ]
+}
+
+/**
+ * Walks one audience of each contest page by page, side by side: a step reads the next page of
+ * every contest not done, then one D1 batch inserts the notifications and deliveries of every due
+ * lead time of them all, then each lead time's deliveries are enqueued with the delay until they
+ * are due. Contests of one platform share most of their followers, so a step writes each
+ * follower's stretch of the per-user index once for all of them, not once per contest. Memory
+ * holds one page per contest. A fan-out range creates its deliveries marked queued
+ * (page-resume.ts).
+ */
+async function remindAudience(
+  n: Notifier,
+  sql: string,
+  contests: readonly ContestRow[],
+  now: number,
+  pageSize: number,
+  deadline: number,
+  range?: FollowerRange,
+) {
+  const ctx = fanOutContext(n, now, { queuedOnCreate: range !== undefined })
+  let walks = contests.map((contest) => ({
+    contest,
+    binds: audienceBinds(contest, now, pageSize, range),
+  }))
   let created = 0
   let queued = 0
-  for (;;) {
+  while (walks.length > 0) {
     if (Date.now() > deadline) return { created, queued, complete: false }
-    const { results } = await n.d1
-      .prepare(sql)
-      .bind(...binds)
-      .all<DueRow>()
-    if (results.length === 0) break
-    const groups = [...byLeadTime(results)].map(([lead, userIds]) => ({
-      spec: reminderSpec(contest, now, lead),
-      userIds,
-    }))
+    const pages = await n.d1.batch<DueRow>(walks.map((w) => n.d1.prepare(sql).bind(...w.binds)))
+    const groups = walks.flatMap((w, i) =>
+      [...byLeadTime(pages[i].results)].map(([lead, userIds]) => ({
+        spec: reminderSpec(w.contest, now, lead),
+        userIds,
+      })),
+    )
     const page = await createNotifications(ctx, groups)
     created += page.created
     for (const [i, { spec }] of groups.entries()) {
@@ -162,16 +185,21 @@ async function remindAudience(
         markQueued: !ctx.queuedOnCreate,
       })
     }
-    if (results.length < pageSize) break
-    binds[1] = results[results.length - 1].id
+    walks = walks.filter((w, i) => {
+      const { results } = pages[i]
+      if (results.length < pageSize) return false
+      w.binds[1] = results[results.length - 1].id
+      return true
+    })
   }
   return { created, queued, complete: true }
 }
 
 /**
  * The contest's reminders due this run: platform followers first, then its own followers. A
- * platform with more followers than a page hands them to the queue page by page instead
- * (fan-out-pages.ts); its own followers, a few by nature, are reminded here.
+ * platform with more followers than a page leaves them to queued pages instead (fan-out-pages.ts):
+ * `fanOutEnds` are the ends of those pages, for the caller to enqueue with its other contests';
+ * its own followers, a few by nature, are reminded here.
  */
 export async function remindFollowers(
   n: Notifier,
@@ -181,58 +209,68 @@ export async function remindFollowers(
   deadline = Infinity,
   pageEndsOf = (platform: string) => followerPageEnds(n.d1, platform, fanOutPage),
 ) {
-  const ends = await pageEndsOf(contest.platform)
+  const fanOutEnds = await pageEndsOf(contest.platform)
   const platform =
-    ends.length > 0
-      ? {
-          created: 0,
-          queued: 0,
-          complete: true,
-          pages: await enqueueFanOutPages(n.queue, contest, ends),
-        }
-      : {
-          ...(await remindAudience(n, PLATFORM_DUE_SQL, contest, now, pageSize, deadline)),
-          pages: 0,
-        }
-  if (!platform.complete) return platform
-  const own = await remindAudience(n, FOLLOWERS_DUE_SQL, contest, now, pageSize, deadline)
+    fanOutEnds.length > 0
+      ? { created: 0, queued: 0, complete: true }
+      : await remindAudience(n, PLATFORM_DUE_SQL, [contest], now, pageSize, deadline)
+  if (!platform.complete) return { ...platform, fanOutEnds }
+  const own = await remindAudience(n, FOLLOWERS_DUE_SQL, [contest], now, pageSize, deadline)
   return {
     created: platform.created + own.created,
     queued: platform.queued + own.queued,
     complete: own.complete,
-    pages: platform.pages,
+    fanOutEnds,
   }
 }
 
+/** A queued fan-out page, and whether it first enqueues what an earlier attempt made. */
+export interface PageToRemind {
+  page: FanOutPage
+  /** Set for a page run again (a retry, or a page whose group failed): see page-resume.ts. */
+  resume: boolean
+}
+
 /**
- * One queued page of a contest's platform followers: their due reminders made and enqueued, as
- * the run would have. Nothing new when the contest is gone, moved or started since the page was
- * cut. A page run again first enqueues what an earlier attempt made (`attempt` counts from 1).
+ * Queued pages of one range of platform followers (the same `after` and `through`), each of its
+ * own contest: their due reminders made and enqueued as the run would have, all contests in one
+ * walk. Nothing new for a contest gone, moved or started since its page was cut. A page run again
+ * first enqueues what an earlier attempt made.
  */
-export async function remindFanOutPage(
+export async function remindFanOutPages(
   n: Notifier,
-  page: FanOutPage,
+  pages: readonly PageToRemind[],
   now: number,
-  { pageSize = DEFAULT_PAGE_SIZE, attempt = 1 } = {},
+  { pageSize = DEFAULT_PAGE_SIZE } = {},
 ) {
-  const resumed = attempt > 1 ? await resumeFanOutPage(n, page, now) : 0
-  const [contest] = await findContestsByIds(n.db, [page.contestId])
-  if (
-    !contest ||
-    !contest.isActive ||
-    contest.startTime !== page.startTime ||
-    contest.startTime <= now
-  ) {
-    return { created: 0, queued: resumed }
+  if (pages.length === 0) return { created: 0, queued: 0 }
+  const range = pages[0].page
+  if (pages.some(({ page }) => page.after !== range.after || page.through !== range.through)) {
+    throw new Error('The pages of one walk share their range of followers')
   }
+  let resumed = 0
+  for (const { page, resume } of pages) {
+    if (resume) resumed += await resumeFanOutPage(n, page, now)
+  }
+  const found = await findContestsByIds(n.db, [...new Set(pages.map(({ page }) => page.contestId))])
+  const contests = found.filter((contest) =>
+    pages.some(
+      ({ page }) =>
+        page.contestId === contest.id &&
+        contest.isActive &&
+        contest.startTime === page.startTime &&
+        contest.startTime > now,
+    ),
+  )
+  if (contests.length === 0) return { created: 0, queued: resumed }
   const { created, queued } = await remindAudience(
     n,
     PLATFORM_DUE_SQL,
-    contest,
+    contests,
     now,
     pageSize,
     Infinity,
-    page,
+    range,
   )
   return { created, queued: resumed + queued }
 }
@@ -253,14 +291,14 @@ export async function runReminders(n: Notifier, now: number, options: PagingOpti
   }
   let remindersCreated = 0
   let deliveriesQueued = 0
-  let fanOutPages = 0
   let unfinished = 0
   const done: { id: string; startTime: number }[] = []
+  const fanOuts: FanOutContest[] = []
   for (const [index, contest] of due.entries()) {
     const result = await remindFollowers(n, contest, now, options, deadline, pageEndsOf)
     remindersCreated += result.created
     deliveriesQueued += result.queued
-    fanOutPages += result.pages
+    if (result.fanOutEnds.length > 0) fanOuts.push({ contest, ends: result.fanOutEnds })
     if (!result.complete) {
       unfinished = due.length - index
       break
@@ -271,6 +309,8 @@ export async function runReminders(n: Notifier, now: number, options: PagingOpti
     if (reminderDueAt(contest, MIN_LEAD_MINUTES, now) <= now + SCHEDULER_PERIOD_MS)
       done.push(contest)
   }
+  // Queued before the contests are marked: a run that fails here leaves them to the next one.
+  const fanOutPages = await enqueueFanOutPages(n.queue, fanOuts)
   await markContestsNotified(n.db, done, now)
   return {
     contestsDue: due.length,
