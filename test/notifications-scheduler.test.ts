@@ -13,6 +13,7 @@ import {
   requeueStranded,
 } from '../src/notifications/delivery/enqueue.ts'
 import type { FanOutPage } from '../src/notifications/scheduling/fan-out-pages.ts'
+import { byRange } from '../src/notifications/scheduling/queue-consumer.ts'
 import { runNotificationScheduler } from '../src/notifications/scheduling/scheduler.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
@@ -393,6 +394,24 @@ describe('reminders', () => {
     const enqueued = e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)
     expect(enqueued.sort()).toEqual((await deliveryIdsOf(users)).sort())
     expect(enqueued).toHaveLength(10)
+  })
+
+  it('walks at most 10 pages of one range together, whatever the batch holds', () => {
+    const page = (contestId: string, after: string) => ({
+      message: {} as never,
+      page: { contestId, startTime: 1, after, through: after ? null : 'a' },
+    })
+    const batch = [
+      ...Array.from({ length: 12 }, (_, i) => page(`c${i}`, '')),
+      page('c0', 'a'),
+      page('c12', ''),
+    ]
+    const walks = byRange(batch).map((walk) => walk.map(({ page }) => page.contestId))
+    expect(walks).toEqual([
+      ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9'],
+      ['c10', 'c11', 'c12'],
+      ['c0'],
+    ])
   })
 
   it('runs the pages of a range that failed together one by one, handing over what they made', async () => {

@@ -25,16 +25,21 @@ function split(batch: QueueBatch) {
   return { pages, rest }
 }
 
+// Pages walked together at most: a step writes up to this many times 1,000 followers' reminders
+// in one D1 batch, whatever batch size a runtime's queue hands over.
+const PAGES_PER_WALK = 10
+
 /** The pages by their range of followers: the pages of one range are walked together. */
-function byRange(pages: readonly PageMessage[]) {
-  const ranges = new Map<string, PageMessage[]>()
+export function byRange(pages: readonly PageMessage[]) {
+  const ranges = new Map<string, PageMessage[][]>()
   for (const item of pages) {
     const key = JSON.stringify([item.page.after, item.page.through])
-    const same = ranges.get(key) ?? []
-    same.push(item)
-    ranges.set(key, same)
+    const walks = ranges.get(key) ?? [[]]
+    if (walks[walks.length - 1].length === PAGES_PER_WALK) walks.push([])
+    walks[walks.length - 1].push(item)
+    ranges.set(key, walks)
   }
-  return [...ranges.values()]
+  return [...ranges.values()].flat()
 }
 
 /**
