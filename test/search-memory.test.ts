@@ -36,6 +36,14 @@ describe('the tokenizer', () => {
       'プログラミング',
       '程序设计',
     ])
+    // The fullwidth punctuation of Chinese judges' titles (Luogu, Nowcoder) separates words.
+    expect(tokensOf('洛谷月赛（Div.2）：决赛 ＡＢＣ１２')).toEqual([
+      '洛谷月赛',
+      'div',
+      '2',
+      '决赛',
+      'ａｂｃ１２',
+    ])
   })
 
   it('covers no character where SQLite’s tables differ from the runtime’s', () => {

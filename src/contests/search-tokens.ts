@@ -28,6 +28,13 @@ const SAFE_RANGES: readonly [number, number][] = [
   [0x3099, 0x30ff], // Katakana
   [0x4e00, 0x9fcb], // CJK unified ideographs
   [0xac00, 0xd7a3], // Hangul syllables
+  [0xff01, 0xffbe], // Halfwidth and Fullwidth Forms (the （）：of Chinese judges' titles)
+  [0xffc2, 0xffc7], // and their assigned code points only
+  [0xffca, 0xffcf],
+  [0xffd2, 0xffd7],
+  [0xffda, 0xffdc],
+  [0xffe0, 0xffe6],
+  [0xffe8, 0xffee],
 ]
 
 function isSafe(code: number): boolean {
@@ -62,7 +69,7 @@ function foldOnce(char: string): string {
   let result = folded.get(char)
   if (result === undefined) {
     result = fold(char)
-    // Bounded by the safe ranges (about 33,500 characters).
+    // Bounded by the safe ranges (about 33,700 characters).
     folded.set(char, result)
   }
   return result
