@@ -156,6 +156,17 @@ describe('searching from memory', () => {
     expect(await searchInMemory(db, 'round', now, MAX_AGE_MS, Date.now())).toHaveLength(1)
   })
 
+  it('searches from memory a catalogue holding a Chinese judge’s title', async () => {
+    await addContests([
+      contest(1, { name: 'Round One' }),
+      contest(2, { platform: 'luogu', name: '【LGR-200】洛谷 11 月月赛（Div.2）：Round' }),
+    ])
+    const db = createDb(env.DB)
+    const version = await catalogueVersion(env.KV)
+    const found = await searchInMemory(db, '洛谷 round', version, MAX_AGE_MS, Date.now())
+    expect(found?.map((c) => c.platform)).toEqual(['luogu'])
+  })
+
   it('reads the catalogue once a version, again after a write or once too old', async () => {
     await addContests([contest(1, { name: 'First Round' })])
     const { d1, counter } = countingD1(env.DB)
