@@ -65,6 +65,9 @@ const RUNTIMES = {
   },
 }
 
+// What Chrome and Firefox send.
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd'
+
 const KV_COUNTING_WORKER = 'test/bench/kv-counting-worker.ts'
 
 function seedFile(now) {
@@ -88,7 +91,7 @@ async function kvCounts(base, reset = false) {
   return reset ? undefined : res.json()
 }
 
-function run(base, { title, path, bust, connections = CONNECTIONS }, caseIndex) {
+function run(base, { title, path, bust, headers = {}, connections = CONNECTIONS }, caseIndex) {
   let n = 0
   return new Promise((resolve, reject) => {
     autocannon(
@@ -102,7 +105,11 @@ function run(base, { title, path, bust, connections = CONNECTIONS }, caseIndex) 
             // A fresh query parameter per request makes every request a cache miss.
             setupRequest: (req) => ({
               ...req,
-              headers: { ...req.headers, 'CF-Connecting-IP': clientAddress(caseIndex, n) },
+              headers: {
+                ...req.headers,
+                ...headers,
+                'CF-Connecting-IP': clientAddress(caseIndex, n),
+              },
               path: bust ? `${path}${path.includes('?') ? '&' : '?'}_=${n++}` : (n++, path),
             }),
           },
@@ -190,6 +197,12 @@ async function main() {
     { title: 'GET /contests?limit=100 (cached)', path: '/contests?limit=100' },
     // The web app's home page: the HTML of the next two weeks, out of the same public cache.
     { title: 'GET / (cached)', path: '/' },
+    // As a browser asks for it: every browser sends Accept-Encoding, and gets the gzip twin.
+    {
+      title: 'GET / (cached, gzip as browsers ask)',
+      path: '/',
+      headers: { 'Accept-Encoding': BROWSER_ENCODINGS },
+    },
   ]
   const results = []
   let weights

@@ -91,6 +91,68 @@ describe('cached public reads', () => {
     expect(changed.status).toBe(200)
   })
 
+  it('hands the gzip twin of a hot answer to a client that asks for gzip, compressed once', async () => {
+    await addContests(Array.from({ length: 12 }, (_, i) => contest(i + 1, { name: `Round ${i}` })))
+    for (const path of ['/contests/upcoming', '/']) {
+      const miss = await call(path)
+      expect(miss.headers.get('Vary')).toBe('Accept-Encoding')
+      const plain = await miss.arrayBuffer()
+      expect(plain.byteLength).toBeGreaterThan(1024)
+      // The second read takes the answer from the Cache API into memory, gzipping it there.
+      const global = globalThis as unknown as { CompressionStream: typeof CompressionStream }
+      const Real = global.CompressionStream
+      let compressions = 0
+      global.CompressionStream = class extends Real {
+        constructor(format: ConstructorParameters<typeof Real>[0]) {
+          super(format)
+          compressions++
+        }
+      }
+      try {
+        expect((await call(path)).headers.get('X-Cache')).toBe('HIT')
+        const asked = { headers: { 'Accept-Encoding': 'gzip, deflate, br' } }
+        const zipped = [await call(path, asked), await call(path, asked)]
+        expect(compressions).toBe(1)
+        for (const res of zipped) {
+          expect(res.headers.get('Content-Encoding')).toBe('gzip')
+          expect(res.headers.get('Vary')).toBe('Accept-Encoding')
+          expect(res.headers.get('ETag')).toBe(miss.headers.get('ETag')!.replace(/"$/, '-gzip"'))
+          const unzipped = res.body!.pipeThrough(new DecompressionStream('gzip'))
+          expect(new Uint8Array(await new Response(unzipped).arrayBuffer())).toEqual(
+            new Uint8Array(plain),
+          )
+        }
+      } finally {
+        global.CompressionStream = Real
+      }
+      // Each representation revalidates against its own ETag.
+      const etag = (await call(path, { headers: { 'Accept-Encoding': 'gzip' } })).headers.get(
+        'ETag',
+      )
+      const revalidated = await call(path, {
+        headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': etag! },
+      })
+      expect(revalidated.status).toBe(304)
+      expect(revalidated.headers.get('Vary')).toBe('Accept-Encoding')
+      expect((await call(path, { headers: { 'If-None-Match': etag! } })).status).toBe(200)
+      // A client that refuses gzip gets the bytes as they are.
+      const refused = await call(path, { headers: { 'Accept-Encoding': 'gzip;q=0, identity' } })
+      expect(refused.headers.get('Content-Encoding')).toBeNull()
+      expect(new Uint8Array(await refused.arrayBuffer())).toEqual(new Uint8Array(plain))
+    }
+  })
+
+  it('leaves a small answer uncompressed', async () => {
+    await call('/contests/upcoming')
+    const asked = { headers: { 'Accept-Encoding': 'gzip' } }
+    await call('/contests/upcoming', asked)
+    const hot = await call('/contests/upcoming', asked)
+    expect(hot.headers.get('X-Cache')).toBe('HIT')
+    expect(hot.headers.get('Content-Encoding')).toBeNull()
+    expect(hot.headers.get('Vary')).toBeNull()
+    expect(await hot.json()).toEqual([])
+  })
+
   it('does not cache errors or the health check', async () => {
     const bad = await call('/contests/upcoming?platform=nope')
     expect(bad.status).toBe(400)

@@ -2,10 +2,12 @@
 // with 304, and the Cache API keyed by the catalogue version so a write is seen on the next read.
 // In front of the Cache API each isolate keeps its most read answers in memory, so a hot read
 // costs no Cache API call at all. An answer enters memory on its second read (from the Cache API),
-// so a stream of one-off searches never pushes the catalogue's hot answers out.
+// so a stream of one-off searches never pushes the catalogue's hot answers out. An answer in
+// memory also keeps its gzip twin, for the clients that ask for it (gzip-variant.ts).
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { defer } from './defer.ts'
+import { acceptsGzip, gzip, gzipEtag, gzipResponse, worthGzip } from './gzip-variant.ts'
 
 const CACHE_NAME = 'public-catalogue'
 
@@ -16,9 +18,13 @@ const HOT_ENTRY_BYTES = 1024 * 1024
 
 interface HotEntry {
   body: ArrayBuffer
+  /** The same body gzipped, when its type and size make that worth it. */
+  gzip?: ArrayBuffer
   headers: [string, string][]
   storedAt: number
 }
+
+const bytesOf = (entry: HotEntry) => entry.body.byteLength + (entry.gzip?.byteLength ?? 0)
 
 const hot = new Map<string, HotEntry>()
 let hotBytes = 0
@@ -27,18 +33,17 @@ function forget(key: string) {
   const entry = hot.get(key)
   if (!entry) return
   hot.delete(key)
-  hotBytes -= entry.body.byteLength
+  hotBytes -= bytesOf(entry)
 }
 
 /** Keeps an answer in memory, the least recently read ones making room. */
 function keepHot(key: string, entry: HotEntry) {
-  if (entry.body.byteLength > HOT_ENTRY_BYTES) return
   forget(key)
-  while (hot.size >= HOT_ENTRIES || hotBytes + entry.body.byteLength > HOT_BYTES) {
+  while (hot.size >= HOT_ENTRIES || hotBytes + bytesOf(entry) > HOT_BYTES) {
     forget(hot.keys().next().value!)
   }
   hot.set(key, entry)
-  hotBytes += entry.body.byteLength
+  hotBytes += bytesOf(entry)
 }
 
 /** An answer held in memory and still fresh, marked most recently read. */
@@ -48,7 +53,7 @@ function hotHit(key: string, maxAgeMs: number, now: number): HotEntry | undefine
   forget(key)
   if (now - entry.storedAt > maxAgeMs) return undefined
   hot.set(key, entry)
-  hotBytes += entry.body.byteLength
+  hotBytes += bytesOf(entry)
   return entry
 }
 
@@ -64,10 +69,13 @@ async function etagOf(body: ArrayBuffer): Promise<string> {
   return `"${hex}"`
 }
 
-function notModified(request: Request, etag: string | null, cacheControl: string | null) {
+/** A 304 when the client holds the representation `answer` describes (its ETag and Vary). */
+function notModified(request: Request, answer: Headers, cacheControl: string) {
+  const etag = answer.get('ETag')
   if (!etag || request.headers.get('If-None-Match') !== etag) return undefined
-  const headers = new Headers({ ETag: etag })
-  if (cacheControl) headers.set('Cache-Control', cacheControl)
+  const headers = new Headers({ ETag: etag, 'Cache-Control': cacheControl })
+  const vary = answer.get('Vary')
+  if (vary) headers.set('Vary', vary)
   return new Response(null, { status: 304, headers })
 }
 
@@ -98,8 +106,12 @@ export function publicCache(
       const headers = new Headers(held.headers)
       headers.set('X-Cache', 'HIT')
       headers.set('Age', String(Math.floor((now - held.storedAt) / 1000)))
+      if (held.gzip && acceptsGzip(c)) {
+        headers.set('ETag', gzipEtag(headers.get('ETag')!))
+        return notModified(c.req.raw, headers, cacheControl) ?? gzipResponse(held.gzip, headers)
+      }
       return (
-        notModified(c.req.raw, headers.get('ETag'), cacheControl) ??
+        notModified(c.req.raw, headers, cacheControl) ??
         new Response(held.body, { status: 200, headers })
       )
     }
@@ -115,13 +127,17 @@ export function publicCache(
     headers.set('Cache-Control', cacheControl)
     headers.set('ETag', etag)
     headers.set('Date', new Date(now).toUTCString())
+    // Later reads may get the gzip twin: caches between must keep the two apart.
+    if (worthGzip(headers.get('Content-Type'), body.byteLength)) {
+      headers.append('Vary', 'Accept-Encoding')
+    }
     if (key !== undefined) {
       const stored = new Response(body, { status: 200, headers })
       await defer(c, async () => (await caches.open(CACHE_NAME)).put(key, stored.clone()))
     }
     headers.set('X-Cache', 'MISS')
     c.res =
-      notModified(c.req.raw, etag, cacheControl) ?? new Response(body, { status: 200, headers })
+      notModified(c.req.raw, headers, cacheControl) ?? new Response(body, { status: 200, headers })
   }
 }
 
@@ -133,6 +149,11 @@ async function fromCacheApi(key: string, maxAgeSeconds: number, now: number) {
   // A Date that does not parse is no fresh answer.
   if (!(now - storedAt <= maxAgeSeconds * 1000)) return undefined
   const entry: HotEntry = { body: await hit.arrayBuffer(), headers: [...hit.headers], storedAt }
+  // Too big to keep, it is served from the Cache API each time, as it is.
+  if (entry.body.byteLength > HOT_ENTRY_BYTES) return entry
+  if (worthGzip(hit.headers.get('Content-Type'), entry.body.byteLength)) {
+    entry.gzip = await gzip(entry.body)
+  }
   keepHot(key, entry)
   return entry
 }
