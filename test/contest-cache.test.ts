@@ -153,6 +153,20 @@ describe('cached public reads', () => {
     expect(await hot.json()).toEqual([])
   })
 
+  it('on Workers, reads what the client accepts from cf, not from the header the runtime set', async () => {
+    await addContests(Array.from({ length: 12 }, (_, i) => contest(i + 1, { name: `Round ${i}` })))
+    await call('/contests/upcoming')
+    await call('/contests/upcoming')
+    const asking = (cf: IncomingRequestCfProperties | Record<string, never>) =>
+      call('/contests/upcoming', { headers: { 'Accept-Encoding': 'br, gzip' }, cf })
+    // A client that sent no Accept-Encoding: the runtime's header alone, nothing in cf.
+    expect((await asking({})).headers.get('Content-Encoding')).toBeNull()
+    const browser = {
+      clientAcceptEncoding: 'gzip, deflate, br, zstd',
+    } as IncomingRequestCfProperties
+    expect((await asking(browser)).headers.get('Content-Encoding')).toBe('gzip')
+  })
+
   it('does not cache errors or the health check', async () => {
     const bad = await call('/contests/upcoming?platform=nope')
     expect(bad.status).toBe(400)

@@ -2,7 +2,7 @@
 // handed as is to every client that asks for gzip, as browsers and calendar apps do. Left to the
 // runtime (workerd, Deno.serve), the same 200 KB page was compressed again on every request.
 import type { Context } from 'hono'
-import { accepts } from 'hono/accepts'
+import { parseAccept } from 'hono/utils/accept'
 
 // Below this the header and the gzip frame eat most of the saving.
 const MIN_BYTES = 1024
@@ -19,9 +19,18 @@ export async function gzip(body: ArrayBuffer): Promise<ArrayBuffer> {
   return new Response(stream).arrayBuffer()
 }
 
-/** Whether the client takes gzip: named in Accept-Encoding with a non-zero q. */
-export const acceptsGzip = (c: Context) =>
-  accepts(c, { header: 'Accept-Encoding', supports: ['gzip'], default: 'identity' }) === 'gzip'
+/**
+ * Whether the client takes gzip: named in its Accept-Encoding with a non-zero q. On Workers the
+ * request's header is the runtime's "br, gzip" even when the client sent none (curl without
+ * --compressed), and gzip bytes would reach it as they are. The client's own header is in
+ * `cf.clientAcceptEncoding`, there only when Cloudflare changed it, as it does a browser's; a
+ * client it is missing for gets the plain bytes, which the runtime compresses as before if it may.
+ */
+export function acceptsGzip(c: Context): boolean {
+  const cf = c.req.raw.cf as { clientAcceptEncoding?: string } | undefined
+  const header = cf ? cf.clientAcceptEncoding : c.req.header('Accept-Encoding')
+  return parseAccept(header ?? '').some((a) => a.type.toLowerCase() === 'gzip' && a.q > 0)
+}
 
 /** The twin's ETag: a strong ETag names one representation, and the gzip bytes are another. */
 export const gzipEtag = (etag: string) => etag.replace(/"$/, '-gzip"')
