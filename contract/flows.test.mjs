@@ -9,10 +9,11 @@
 // still counting, so every flow's counts stay its own.
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:http'
+import { createServer, get } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { gunzipSync } from 'node:zlib'
 import { Webhook } from 'standardwebhooks'
 import {
   client,
@@ -807,6 +808,35 @@ describe(`contract (${RUNTIME})`, () => {
       await holds('two attempts only', async () => (await transient.reminders()).length === 2, {
         forMs: 1_000,
       })
+    }),
+  )
+
+  test(
+    'a cached page goes plain to a client that names no encoding, and gzip to one that asks',
+    FLOW,
+    noted(async () => {
+      // Raw HTTP, as curl sends it without --compressed: fetch would ask for gzip and decode it.
+      const raw = (headers) =>
+        new Promise((resolve, reject) => {
+          get(`${service.base}/`, { headers }, (res) => {
+            const chunks = []
+            res.on('data', (chunk) => chunks.push(chunk))
+            res.on('end', () =>
+              resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+            )
+          }).on('error', reject)
+        })
+      // Read until the answer is in memory, where it keeps its gzip twin.
+      for (let i = 0; i < 3; i++) await raw({})
+      const plain = await raw({})
+      assert.equal(plain.encoding, undefined)
+      assert.match(plain.body.toString(), /<h1>Programming contests<\/h1>[\s\S]*<\/html>$/)
+      const zipped = await raw({ 'Accept-Encoding': 'gzip, deflate, br, zstd' })
+      assert.equal(zipped.encoding, 'gzip')
+      assert.match(
+        gunzipSync(zipped.body).toString(),
+        /<h1>Programming contests<\/h1>[\s\S]*<\/html>$/,
+      )
     }),
   )
 

@@ -41,6 +41,8 @@ export const gzipEtag = (etag: string) => etag.replace(/"$/, '-gzip"')
  */
 export function gzipResponse(body: ArrayBuffer, headers: Headers): Response {
   headers.set('Content-Encoding', 'gzip')
+  // A stored Content-Length is the plain body's; the runtime counts these bytes itself.
+  headers.delete('Content-Length')
   const init: ResponseInit & { encodeBody?: 'manual' } = { status: 200, headers }
   init.encodeBody = 'manual'
   return new Response(body, init)
