@@ -197,7 +197,9 @@ async function main() {
     { title: 'GET /contests?limit=100 (cached)', path: '/contests?limit=100' },
     // The web app's home page: the HTML of the next two weeks, out of the same public cache.
     { title: 'GET / (cached)', path: '/' },
-    // As a browser asks for it: every browser sends Accept-Encoding, and gets the gzip twin.
+    // As a browser asks for it, with Accept-Encoding. Deno hands it the gzip twin kept in memory;
+    // under `wrangler dev` the proxy keeps the browser's header from the Worker (no
+    // cf.clientAcceptEncoding), so the Worker answers plain and the runtime compresses.
     {
       title: 'GET / (cached, gzip as browsers ask)',
       path: '/',
