@@ -125,7 +125,7 @@ describe('cached public reads', () => {
       } finally {
         global.CompressionStream = Real
       }
-      // Each representation revalidates against its own ETag.
+      // The twin revalidates against its own ETag; the plain answer does not take the twin's.
       const etag = (await call(path, { headers: { 'Accept-Encoding': 'gzip' } })).headers.get(
         'ETag',
       )
@@ -135,6 +135,12 @@ describe('cached public reads', () => {
       expect(revalidated.status).toBe(304)
       expect(revalidated.headers.get('Vary')).toBe('Accept-Encoding')
       expect((await call(path, { headers: { 'If-None-Match': etag! } })).status).toBe(200)
+      // The plain answer a miss gave holds the same content: still good for a client taking gzip.
+      const plainHeld = await call(path, {
+        headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': miss.headers.get('ETag')! },
+      })
+      expect(plainHeld.status).toBe(304)
+      expect(plainHeld.headers.get('ETag')).toBe(miss.headers.get('ETag'))
       // A client that refuses gzip gets the bytes as they are.
       const refused = await call(path, { headers: { 'Accept-Encoding': 'gzip;q=0, identity' } })
       expect(refused.headers.get('Content-Encoding')).toBeNull()

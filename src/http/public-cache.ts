@@ -69,10 +69,19 @@ async function etagOf(body: ArrayBuffer): Promise<string> {
   return `"${hex}"`
 }
 
-/** A 304 when the client holds the representation `answer` describes (its ETag and Vary). */
-function notModified(request: Request, answer: Headers, cacheControl: string) {
-  const etag = answer.get('ETag')
-  if (!etag || request.headers.get('If-None-Match') !== etag) return undefined
+/**
+ * A 304 when the client holds the representation `answer` describes (its ETag and Vary), or the
+ * one of the same content whose ETag is `sameContent`.
+ */
+function notModified(
+  request: Request,
+  answer: Headers,
+  cacheControl: string,
+  sameContent?: string,
+) {
+  const held = request.headers.get('If-None-Match')
+  const etag = [answer.get('ETag'), sameContent].find((e) => e && e === held)
+  if (!etag) return undefined
   const headers = new Headers({ ETag: etag, 'Cache-Control': cacheControl })
   const vary = answer.get('Vary')
   if (vary) headers.set('Vary', vary)
@@ -107,8 +116,13 @@ export function publicCache(
       headers.set('X-Cache', 'HIT')
       headers.set('Age', String(Math.floor((now - held.storedAt) / 1000)))
       if (held.gzip && acceptsGzip(c)) {
-        headers.set('ETag', gzipEtag(headers.get('ETag')!))
-        return notModified(c.req.raw, headers, cacheControl) ?? gzipResponse(held.gzip, headers)
+        // The client may hold the plain answer, as a miss gave it before the twin was made: the
+        // same content, so still a 304.
+        const plain = headers.get('ETag')!
+        headers.set('ETag', gzipEtag(plain))
+        return (
+          notModified(c.req.raw, headers, cacheControl, plain) ?? gzipResponse(held.gzip, headers)
+        )
       }
       return (
         notModified(c.req.raw, headers, cacheControl) ??
