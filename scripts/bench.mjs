@@ -197,9 +197,8 @@ async function main() {
     { title: 'GET /contests?limit=100 (cached)', path: '/contests?limit=100' },
     // The web app's home page: the HTML of the next two weeks, out of the same public cache.
     { title: 'GET / (cached)', path: '/' },
-    // As a browser asks for it, with Accept-Encoding. Deno hands it the gzip twin kept in memory;
-    // under `wrangler dev` the proxy keeps the browser's header from the Worker (no
-    // cf.clientAcceptEncoding), so the Worker answers plain and the runtime compresses.
+    // As a browser asks for it, with Accept-Encoding: the gzip twin kept in memory. Under
+    // `wrangler dev` its proxy decodes every HTML answer to rewrite it, and encodes it again.
     {
       title: 'GET / (cached, gzip as browsers ask)',
       path: '/',
