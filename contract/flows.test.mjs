@@ -826,17 +826,15 @@ describe(`contract (${RUNTIME})`, () => {
             )
           }).on('error', reject)
         })
+      const page = /<h1>Programming contests<\/h1>[\s\S]*<\/html>$/
       // Read until the answer is in memory, where it keeps its gzip twin.
       for (let i = 0; i < 3; i++) await raw({})
       const plain = await raw({})
       assert.equal(plain.encoding, undefined)
-      assert.match(plain.body.toString(), /<h1>Programming contests<\/h1>[\s\S]*<\/html>$/)
+      assert.match(plain.body.toString(), page)
       const zipped = await raw({ 'Accept-Encoding': 'gzip, deflate, br, zstd' })
       assert.equal(zipped.encoding, 'gzip')
-      assert.match(
-        gunzipSync(zipped.body).toString(),
-        /<h1>Programming contests<\/h1>[\s\S]*<\/html>$/,
-      )
+      assert.match(gunzipSync(zipped.body).toString(), page)
     }),
   )
 

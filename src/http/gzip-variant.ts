@@ -1,7 +1,6 @@
 // The gzip twin of a cached public answer: compressed once when the answer is kept in memory, then
 // handed as is to every client that asks for gzip, as browsers and calendar apps do. Left to the
 // runtime (workerd, Deno.serve), the same 200 KB page was compressed again on every request.
-import type { Context } from 'hono'
 import { parseAccept } from 'hono/utils/accept'
 
 // Below this the header and the gzip frame eat most of the saving.
@@ -26,9 +25,9 @@ export async function gzip(body: ArrayBuffer): Promise<ArrayBuffer> {
  * `cf.clientAcceptEncoding`, there only when Cloudflare changed it, as it does a browser's; a
  * client it is missing for gets the plain bytes, which the runtime compresses as before if it may.
  */
-export function acceptsGzip(c: Context): boolean {
-  const cf = c.req.raw.cf as { clientAcceptEncoding?: string } | undefined
-  const header = cf ? cf.clientAcceptEncoding : c.req.header('Accept-Encoding')
+export function acceptsGzip(request: Request): boolean {
+  const cf = request.cf as { clientAcceptEncoding?: string } | undefined
+  const header = cf ? cf.clientAcceptEncoding : request.headers.get('Accept-Encoding')
   return parseAccept(header ?? '').some((a) => a.type.toLowerCase() === 'gzip' && a.q > 0)
 }
 

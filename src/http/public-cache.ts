@@ -115,7 +115,7 @@ export function publicCache(
       const headers = new Headers(held.headers)
       headers.set('X-Cache', 'HIT')
       headers.set('Age', String(Math.floor((now - held.storedAt) / 1000)))
-      if (held.gzip && acceptsGzip(c)) {
+      if (held.gzip && acceptsGzip(c.req.raw)) {
         // The client may hold the plain answer, as a miss gave it before the twin was made: the
         // same content, so still a 304.
         const plain = headers.get('ETag')!
