@@ -1,6 +1,7 @@
-// `npm run bench [-- --runtime workers|deno]`: load-tests the catalogue with 20,000 contests, under
-// `wrangler dev` (workers, the default) or on the Deno entry (deno/main.ts), and writes that
-// runtime's figures into docs/performance.md, keeping the other runtime's. Each endpoint's throughput
+// `npm run bench [-- --runtime workers|workerd|deno]`: load-tests the catalogue with 20,000
+// contests, under `wrangler dev` (workers, the default), in workerd without wrangler's dev proxy
+// (workerd), or on the Deno entry (deno/main.ts), and writes that runtime's figures into
+// docs/performance.md, keeping the other runtimes'. Each endpoint's throughput
 // is also given as a ratio to /contests/health measured in the same run on the same runtime, which
 // makes figures comparable across machines and runtimes.
 import autocannon from 'autocannon'
@@ -8,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { startDenoServer, startDevServer } from './lib/dev-server.mjs'
+import { startDenoServer, startDevServer, startWorkerdServer } from './lib/dev-server.mjs'
 import { readSection, replaceSection } from './lib/performance-doc.mjs'
 import {
   denoVersion,
@@ -17,7 +18,7 @@ import {
   writeCatalogueSql,
 } from './lib/synthetic-contests.mjs'
 
-const USAGE = `Usage: npm run bench [-- --runtime workers|deno] [--no-write]
+const USAGE = `Usage: npm run bench [-- --runtime workers|workerd|deno] [--no-write]
 
   --runtime   the runtime to measure (BENCH_RUNTIME; default workers)
   --no-write  print the figures only, leave docs/performance.md alone (BENCH_WRITE=0)
@@ -52,6 +53,23 @@ const RUNTIMES = {
     start: (state) =>
       startDevServer({ port: PORT, persistTo: state, vars: SETTINGS, script: KV_COUNTING_WORKER }),
     countsKv: true,
+  },
+  // The same Worker, bindings and state without `wrangler dev`'s proxy, which parses every HTML
+  // answer (to add its live-reload script): the page as production serves it, with no such step.
+  workerd: {
+    label: 'workerd',
+    state: '.wrangler/bench-workerd-state',
+    describe: () =>
+      `the Worker in workerd through Miniflare, without \`wrangler dev\`'s proxy ` +
+      `(scripts/lib/workerd-serve.mjs), Node ${process.version}`,
+    seed: seedWorkersState,
+    start: (state) =>
+      startWorkerdServer({
+        port: PORT,
+        persistTo: state,
+        vars: SETTINGS,
+        script: KV_COUNTING_WORKER,
+      }),
   },
   deno: {
     label: 'Deno',

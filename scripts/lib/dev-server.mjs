@@ -194,6 +194,27 @@ export async function startDevServer({
 }
 
 /**
+ * The Worker in workerd through Miniflare, without `wrangler dev`'s proxy (workerd-serve.mjs), on
+ * `port` with the state `wrangler dev --persist-to persistTo` would use; `script` and `vars` as
+ * for startDevServer.
+ */
+export function startWorkerdServer({ port, persistTo, script, vars = {}, output = 'inherit' }) {
+  const args = ['scripts/lib/workerd-serve.mjs', '--port', String(port), '--persist-to', persistTo]
+  if (script) args.push('--script', script)
+  for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`)
+  const name = 'workerd'
+  return startService({
+    name,
+    command: 'node',
+    args,
+    env: offlineEnv,
+    port,
+    output,
+    readyTimeoutMs: 120_000,
+  })
+}
+
+/**
  * The Deno entry (deno/main.ts) on `port` with its SQLite and KV files under `state`. Its settings
  * are `vars` alone: nothing of this process's environment but what Deno itself needs to run.
  * `testScheduled` opens the route that runs a cron's job when asked, as `wrangler dev
