@@ -1,9 +1,9 @@
 // `npm run bench [-- --runtime workers|workerd|deno]`: load-tests the catalogue with 20,000
 // contests, under `wrangler dev` (workers, the default), in workerd without wrangler's dev proxy
 // (workerd), or on the Deno entry (deno/main.ts), and writes that runtime's figures into
-// docs/performance.md, keeping the other runtimes'. Each endpoint's throughput
-// is also given as a ratio to /contests/health measured in the same run on the same runtime, which
-// makes figures comparable across machines and runtimes.
+// docs/performance.md, keeping the other runtimes'. Each endpoint's throughput is also given as a
+// ratio to /contests/health measured in the same run on the same runtime, which makes figures
+// comparable across machines and runtimes.
 import autocannon from 'autocannon'
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'

@@ -202,9 +202,8 @@ export function startWorkerdServer({ port, persistTo, script, vars = {}, output 
   const args = ['scripts/lib/workerd-serve.mjs', '--port', String(port), '--persist-to', persistTo]
   if (script) args.push('--script', script)
   for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`)
-  const name = 'workerd'
   return startService({
-    name,
+    name: 'workerd',
     command: 'node',
     args,
     env: offlineEnv,

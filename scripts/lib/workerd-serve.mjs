@@ -41,6 +41,7 @@ const mf = new Miniflare({
     ...texts.map((f) => ({ type: 'Text', path: join(outdir, f) })),
   ],
   modulesRoot: outdir,
+  // The modules are listed above; wrangler.toml's rules name paths of the sources, not of these.
   modulesRules: undefined,
   bindings: { ...workerOptions.bindings, ...vars },
   // The layout of `wrangler dev --persist-to`, so the state it seeded is the state served.
