@@ -8,13 +8,9 @@ import { build } from 'esbuild'
 import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { createRequire } from 'node:module'
 import { execFileSync } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
-
-// The Miniflare (and workerd) that `wrangler dev` itself runs, not whichever copy is hoisted.
-const fromWrangler = createRequire(createRequire(import.meta.url).resolve('wrangler/package.json'))
-const { Miniflare } = fromWrangler('miniflare')
+import { Miniflare } from './lib/wrangler-miniflare.mjs'
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000)
 const CONTESTS = Number(process.env.BENCH_CONTESTS ?? 50)

@@ -3,12 +3,8 @@
 // against the real Worker with local D1, KV and the rate-limiter Durable Object.
 import { build } from 'esbuild'
 import { readdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
-
-// The Miniflare (and workerd) that `wrangler dev` itself runs, not whichever copy is hoisted.
-const fromWrangler = createRequire(createRequire(import.meta.url).resolve('wrangler/package.json'))
-const { Miniflare } = fromWrangler('miniflare')
+import { Miniflare } from './lib/wrangler-miniflare.mjs'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20)
 const COMPATIBILITY_DATE = '2026-04-20'

@@ -7,6 +7,9 @@ import { keepNetworkPanelOff } from './quiet-inspector.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
+/** `--var K:V` for each setting, as `wrangler dev` (and workerd-serve.mjs) take them. */
+const varFlags = (vars) => Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
+
 export const offlineEnv = {
   ...process.env,
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
@@ -152,7 +155,6 @@ export async function startDevServer({
   logLevel = process.env.WRANGLER_LOG_LEVEL ?? 'error',
   readyTimeoutMs = 60_000,
 }) {
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
   const inspectorPort = await freePort()
   const args = [
     'wrangler',
@@ -170,7 +172,7 @@ export async function startDevServer({
     '--log-level',
     logLevel,
     ...(envFile ? ['--env-file', envFile] : []),
-    ...varArgs,
+    ...varFlags(vars),
     ...(testScheduled ? ['--test-scheduled'] : []),
   ]
   const server = await startService({
@@ -201,7 +203,7 @@ export async function startDevServer({
 export function startWorkerdServer({ port, persistTo, script, vars = {}, output = 'inherit' }) {
   const args = ['scripts/lib/workerd-serve.mjs', '--port', String(port), '--persist-to', persistTo]
   if (script) args.push('--script', script)
-  for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`)
+  args.push(...varFlags(vars))
   return startService({
     name: 'workerd',
     command: 'node',

@@ -3,16 +3,11 @@
 // HTMLRewriter (to add its live-reload script) and so costs a page far more than production does.
 // Usage: node scripts/lib/workerd-serve.mjs --port P --persist-to DIR [--script ENTRY] [--var K:V]...
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { wrangler } from './dev-server.mjs'
-
-// The Miniflare (and workerd) that `wrangler dev` itself runs, not whichever copy is hoisted.
-const fromWrangler = createRequire(createRequire(import.meta.url).resolve('wrangler/package.json'))
-const { Miniflare } = fromWrangler('miniflare')
-const { unstable_getMiniflareWorkerOptions } = fromWrangler('wrangler')
+import { Miniflare, miniflareOptionsOf } from './wrangler-miniflare.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -33,7 +28,7 @@ wrangler(`deploy ${values.script ?? ''} --dry-run --outdir ${outdir}`)
 const entry = `${basename(values.script ?? 'index.ts').replace(/\.ts$/, '')}.js`
 const texts = readdirSync(outdir).filter((f) => f.endsWith('.js') && f !== entry)
 
-const { workerOptions } = unstable_getMiniflareWorkerOptions('wrangler.toml')
+const { workerOptions } = miniflareOptionsOf('wrangler.toml')
 const mf = new Miniflare({
   ...workerOptions,
   modules: [
