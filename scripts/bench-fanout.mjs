@@ -417,6 +417,8 @@ try {
   // The seeding's statements are not the run's.
   if (PROFILE) await call('/profile')
   const run = await measured(() => call(`/schedule${QUEUE}`))
+  // The first run's statements alone: the runs after it find nothing new to make.
+  const schedulerProfile = PROFILE ? await call('/profile') : undefined
   const counts = await call('/count')
   const afterRun = await call('/size')
   const again = await measured(() => call('/schedule'))
@@ -440,7 +442,7 @@ try {
       stored: after,
     }
   }
-  const schedulerProfile = PROFILE ? await call('/profile') : undefined
+  if (PROFILE) await call('/profile')
   const callsBefore = providerCalls
   const consume = await measured(() => call(`/consume?n=${CONSUMED}`))
   const consumerProfile = PROFILE ? await call('/profile') : undefined
