@@ -1,5 +1,6 @@
 // Web Push subscriptions of a user: register (at most 10 a user; an endpoint changes account only
 // with its keys), renew when the browser replaces one, and remove.
+import { addToGroup } from '../lib/group.ts'
 import { and, eq, sql } from 'drizzle-orm'
 import { MAX_PUSH_SUBSCRIPTIONS } from '../channels/push/index.ts'
 import type { Db } from '../db/client.ts'
@@ -125,6 +126,6 @@ export async function pushSubscriptionsOf(db: Db, userIds: readonly string[]) {
     .select()
     .from(pushSubscriptions)
     .where(sql`${pushSubscriptions.userId} IN ${idList(userIds)}`)
-  for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row])
+  for (const row of rows) addToGroup(byUser, row.userId, row)
   return byUser
 }

@@ -1,6 +1,7 @@
 // Queue consumers: the notifications queue attempts every delivery of a batch's messages at once
 // and then settles each message (ack, retry, or deliveries handed on to a new message); the
 // dead-letter queue records what the queue gave up on as FAILED.
+import { addToGroup } from '../../lib/group.ts'
 import type { Env } from '../../env.ts'
 import { log } from '../../lib/log.ts'
 import type { QueueBatch, QueueMessage } from '../../ports/queue.ts'
@@ -44,7 +45,7 @@ async function settle(
     const wait = waitOf(outcome)
     if (wait === undefined) continue
     held ||= outcome?.kind === 'held'
-    byWait.set(wait, [...(byWait.get(wait) ?? []), id])
+    addToGroup(byWait, wait, id)
   }
   const [only] = byWait
   if (byWait.size === 1 && only[1].length === ids.length && !held) {

@@ -1,6 +1,7 @@
 // Hands deliveries to the notifications queue, many to a message (one channel each, so a message's
 // emails are one provider call), then records them as queued; deliveries a crashed run left
 // unqueued are picked up again later.
+import { addToGroup } from '../../lib/group.ts'
 import { perChannel, type Channel } from '../../channels/registry.ts'
 import type { QueueProducer } from '../../ports/queue.ts'
 
@@ -101,7 +102,7 @@ export async function enqueueNotificationDeliveries(
 ): Promise<number> {
   const byChannel = new Map<Channel, string[]>()
   for (const { id, channel } of deliveries) {
-    byChannel.set(channel, [...(byChannel.get(channel) ?? []), id])
+    addToGroup(byChannel, channel, id)
   }
   const messages = [...byChannel].flatMap(([channel, ids]) =>
     deliveryMessages(ids, DELIVERIES_PER_MESSAGE_OF[channel]),
@@ -155,7 +156,7 @@ export async function enqueueWhenDue(
   const byDelay = new Map<number, { id: string; channel: Channel }[]>()
   for (const { scheduledAt, ...delivery } of deliveries) {
     const delaySeconds = Math.max(0, Math.ceil(((scheduledAt ?? now) - now) / 1000))
-    byDelay.set(delaySeconds, [...(byDelay.get(delaySeconds) ?? []), delivery])
+    addToGroup(byDelay, delaySeconds, delivery)
   }
   let sent = 0
   for (const [delaySeconds, group] of byDelay) {

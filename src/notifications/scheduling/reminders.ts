@@ -1,6 +1,7 @@
 // The reminder step of the half-hourly scheduler: contests within the look-ahead window, their
 // due recipients matched in SQL page by page, one CONTEST_REMINDER per (user, lead
 // time), each held by the consumer until it is due, and the sends enqueued.
+import { addToGroup } from '../../lib/group.ts'
 import {
   findContestsByIds,
   listContestsToNotify,
@@ -108,11 +109,7 @@ interface DueRow {
 function byLeadTime(rows: readonly DueRow[]): Map<number, string[]> {
   const groups = new Map<number, string[]>()
   for (const row of rows) {
-    for (const lead of JSON.parse(row.leads) as number[]) {
-      const users = groups.get(lead) ?? []
-      users.push(row.id)
-      groups.set(lead, users)
-    }
+    for (const lead of JSON.parse(row.leads) as number[]) addToGroup(groups, lead, row.id)
   }
   return groups
 }

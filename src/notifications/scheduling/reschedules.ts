@@ -1,5 +1,6 @@
 // Announces contests the sync found rescheduled: everyone already reminded of the old time hears
 // the new one, and the reminders re-arm because their key is the start time they are for.
+import { addToGroup } from '../../lib/group.ts'
 import {
   findContestsByIds,
   markReschedulesHandled,
@@ -47,7 +48,7 @@ async function announce(n: Notifier, contest: ContestRow, now: number, pageSize:
     const notYet: string[] = []
     for (const { id, dueLead } of results) {
       if (dueLead === null) notYet.push(id)
-      else dueLeads.set(dueLead, [...(dueLeads.get(dueLead) ?? []), id])
+      else addToGroup(dueLeads, dueLead, id)
     }
     const page = await createNotifications(ctx, [
       ...[...dueLeads].map(([lead, userIds]) => ({ spec: dueNow(lead), userIds })),
