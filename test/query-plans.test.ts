@@ -76,17 +76,12 @@ describe('query plans', () => {
     }
   })
 
-  // The reminder scheduler's recipient queries: ten parameters, see reminders.ts.
+  // The reminder scheduler's recipient queries: six parameters, see reminders.ts.
   const dueParams = [
     'codeforces',
     '',
-    HOUR_MS,
     30 * 60_000,
-    'c1',
-    '1:',
-    '["cf"]',
-    120,
-    'round',
+    JSON.stringify([['c1', HOUR_MS, '1:', ['cf'], 120, 'round']]),
     500,
     '~',
   ]

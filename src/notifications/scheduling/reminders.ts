@@ -44,72 +44,97 @@ export const SCHEDULER_PERIOD_MS = 30 * MINUTE_MS
 const CONTESTS_PER_RUN = 200
 
 /**
- * SQL over the user `u`: the lead times (a JSON array of minutes) whose reminder this run makes for
- * a contest starting in ?3 ms with start-time key prefix ?6 (bound as a string). A lead time is
- * due once its moment is within a period (minutes * 60000 >= untilStart - period, ?4); one whose
- * moment has passed is skipped when a shorter lead time's moment has passed too, since that
- * shorter one is the reminder that counts now (a user who adds a day-ahead reminder an hour
- * before the start gets the hour's, not a stale "in a day"); and none already made is made again.
+ * The contests of one walk, bound at ?4 as a JSON array of [id, ms until the start, start-time key
+ * prefix, tags, duration, lower-cased name] (contestRow) and read once a statement into `c`, so
+ * the conditions on each follower read plain columns rather than parse the JSON again.
  */
-const DUE_LEADS_FROM = `json_each(u.lead_times) lt
-  WHERE lt.value * ${MINUTE_MS} >= ?3 - ?4
+const CONTESTS_CTE = `WITH c(k, id, until_start, key_prefix, tags, duration, name) AS MATERIALIZED (
+  SELECT key, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
+  FROM json_each(?4))`
+
+/**
+ * SQL over the user `u` and the contest `c`: the lead times (a JSON array of minutes) whose
+ * reminder this run makes. A lead time is due once its moment is within a period (minutes * 60000
+ * >= untilStart - period, ?3); one whose moment has passed is skipped when a shorter lead time's
+ * moment has passed too, since that shorter one is the reminder that counts now (a user who adds
+ * a day-ahead reminder an hour before the start gets the hour's, not a stale "in a day"); and none
+ * already made is made again.
+ */
+const DUE_LEADS_SQL = `(SELECT json_group_array(lt.value) FROM json_each(u.lead_times) lt
+  WHERE lt.value * ${MINUTE_MS} >= c.until_start - ?3
     AND NOT EXISTS (SELECT 1 FROM json_each(u.lead_times) sl
-      WHERE sl.value < lt.value AND sl.value * ${MINUTE_MS} >= ?3)
+      WHERE sl.value < lt.value AND sl.value * ${MINUTE_MS} >= c.until_start)
     AND NOT EXISTS (SELECT 1 FROM notification_contents k CROSS JOIN notifications n
-      ON n.contest_id = ?5 AND n.user_id = u.id AND n.content_id = k.id
-      WHERE k.contest_id = ?5 AND k.type = 'CONTEST_REMINDER' AND k.dedupe_key = ?6 || lt.value)`
+      ON n.contest_id = c.id AND n.user_id = u.id AND n.content_id = k.id
+      WHERE k.contest_id = c.id AND k.type = 'CONTEST_REMINDER'
+        AND k.dedupe_key = c.key_prefix || lt.value))`
 
-const DUE_LEADS_SQL = `(SELECT json_group_array(lt.value) FROM ${DUE_LEADS_FROM})`
-
-/**
- * The followers `candidates` selects in id order, with their due lead times, keeping those that
- * have one: the lead times are worked out once per follower (a condition on them in the same
- * SELECT worked them out twice). `LIMIT -1` (no limit) keeps SQLite from merging the two SELECTs,
- * which would put the lead times back in the condition; the inner one is streamed in order, so
- * the outer LIMIT still stops the walk at a page.
- */
-const withDueLeads = (candidates: string) => `SELECT id, leads FROM (${candidates} LIMIT -1)
-  WHERE leads <> '[]' LIMIT ?10`
+/** Per follower, [k, due lead times] for each contest of the walk that `condition` lets through. */
+const dueSql = (
+  condition: string,
+) => `(SELECT json_group_array(json_array(c.k, json(${DUE_LEADS_SQL})))
+  FROM c WHERE ${condition})`
 
 /**
- * Followers of the contest's platform, through the user_platforms (platform, user_id) index, who
- * can be notified, want reminders, allow the contest's type (?7) and pass their noise filters
- * (duration ?8, lower-cased name ?9), did not mute it, and have a due lead time. Keyset-paged by
- * user id (?2), ?10 a page, up to and including user ?11 (LAST_USER_ID: to the end), so a page of
- * the fan-out walks its own stretch of the index and no further.
+ * Followers of a platform (?1), through the user_platforms (platform, user_id) index, who can be
+ * notified and want reminders, each with the contests of the walk (all of that platform) whose
+ * type they allow and whose name and duration pass their noise filters, that they did not mute.
+ * A follower's row is read once for all the walk's contests: a fan-out page's contests share
+ * their followers. Keyset-paged by user id (?2), ?5 a page, up to and including user ?6
+ * (LAST_USER_ID: to the end), so a page of the fan-out walks its own stretch of the index.
  */
-export const PLATFORM_DUE_SQL = withDueLeads(`SELECT up.user_id AS id, ${DUE_LEADS_SQL} AS leads
+export const PLATFORM_DUE_SQL = `${CONTESTS_CTE}
+SELECT up.user_id AS id, ${dueSql(`${typesAllowSql('u.contest_types', 'c.tags')}
+    AND ${filtersPassSql('c.duration', 'c.name')} AND NOT ${chose('mute', 'c.id')}`)} AS due
   FROM ${PLATFORM_FOLLOWERS_FROM}
-  WHERE up.platform = ?1 AND up.user_id > ?2
+  WHERE up.platform = ?1 AND up.user_id > ?2 AND up.user_id <= ?6
     AND u.alert_frequency = 'immediate' AND ${LIVE_RECIPIENT_SQL}
-    AND ${typesAllowSql('u.contest_types', '?7')}
-    AND ${filtersPassSql('?8', '?9')}
-    AND NOT ${chose('mute', '?5')}
-    AND up.user_id <= ?11
-  ORDER BY up.user_id`)
+  ORDER BY up.user_id LIMIT ?5`
 
 /**
- * Users who follow this one contest, through the (contest_id, mode, user_id) index: reminded
- * whatever their platforms, types, filters or alert frequency say. It binds the same eleven values
- * (SQLite counts parameters up to the highest number), leaving ?1 and ?7 to ?9 unused.
+ * Users who follow one contest (?1), through the (contest_id, mode, user_id) index: reminded
+ * whatever their platforms, types, filters or alert frequency say. Binds as PLATFORM_DUE_SQL.
  */
-export const FOLLOWERS_DUE_SQL = withDueLeads(`SELECT cs.user_id AS id, ${DUE_LEADS_SQL} AS leads
+export const FOLLOWERS_DUE_SQL = `${CONTESTS_CTE}
+SELECT cs.user_id AS id, ${dueSql('c.id = ?1')} AS due
   FROM ${CONTEST_FOLLOWERS_FROM}
-  WHERE cs.contest_id = ?5 AND cs.mode = 'follow' AND cs.user_id > ?2
-    AND ${LIVE_RECIPIENT_SQL} AND cs.user_id <= ?11
-  ORDER BY cs.user_id`)
+  WHERE cs.contest_id = ?1 AND cs.mode = 'follow' AND cs.user_id > ?2 AND cs.user_id <= ?6
+    AND ${LIVE_RECIPIENT_SQL}
+  ORDER BY cs.user_id LIMIT ?5`
+
+/** Who a walk goes through: the platform's followers or the contest's own. */
+interface Audience {
+  sql: string
+  /** What the walk's ?1 is for a contest; contests with the same one are walked together. */
+  keyOf: (contest: ContestRow) => string
+}
+
+const PLATFORM_FOLLOWERS: Audience = { sql: PLATFORM_DUE_SQL, keyOf: (c) => c.platform }
+const CONTEST_FOLLOWERS: Audience = { sql: FOLLOWERS_DUE_SQL, keyOf: (c) => c.id }
 
 interface DueRow {
   id: string
-  /** JSON array of the lead times (minutes) due for this user. */
-  leads: string
+  /** JSON array of [k, lead times due] per contest of the walk (k its place in the walk). */
+  due: string
 }
 
-/** The page's users grouped by lead time: one spec (key, due time) per lead time. */
-function byLeadTime(rows: readonly DueRow[]): Map<number, string[]> {
-  const groups = new Map<number, string[]>()
+/** A contest's row of the walk's contests (CONTESTS_CTE). */
+const contestRow = (contest: ContestRow, now: number) => [
+  contest.id,
+  contest.startTime - now,
+  reminderKeyPrefix(contest),
+  contestTags(contest),
+  contest.durationMinutes,
+  contest.name.toLowerCase(),
+]
+
+/** A page's users grouped by contest (its place in the walk), then by due lead time. */
+function byContestAndLead(rows: readonly DueRow[], contests: number) {
+  const groups = Array.from({ length: contests }, () => new Map<number, string[]>())
   for (const row of rows) {
-    for (const lead of JSON.parse(row.leads) as number[]) addToGroup(groups, lead, row.id)
+    for (const [k, leads] of JSON.parse(row.due) as [number, number[]][]) {
+      for (const lead of leads) addToGroup(groups[k], lead, row.id)
+    }
   }
   return groups
 }
@@ -117,40 +142,18 @@ function byLeadTime(rows: readonly DueRow[]): Map<number, string[]> {
 /** Followers with ids above `after`, up to and including `through` (null: to the end). */
 type FollowerRange = Pick<FanOutPage, 'after' | 'through'>
 
-/** The eleven values `sql` binds for one contest, walking `range` (all followers without one). */
-function audienceBinds(
-  contest: ContestRow,
-  now: number,
-  pageSize: number,
-  range: FollowerRange | undefined,
-) {
-  return [
-    contest.platform,
-    range?.after ?? '',
-    contest.startTime - now,
-    SCHEDULER_PERIOD_MS,
-    contest.id,
-    reminderKeyPrefix(contest),
-    JSON.stringify(contestTags(contest)),
-    contest.durationMinutes,
-    contest.name.toLowerCase(),
-    pageSize,
-    range?.through ?? LAST_USER_ID,
-  ]
-}
-
 /**
- * Walks one audience of each contest page by page, side by side: a step reads the next page of
- * every contest not done, then one D1 batch inserts the notifications and deliveries of every due
- * lead time of them all, then each lead time's deliveries are enqueued with the delay until they
- * are due. Contests of one platform share most of their followers, so a step writes each
- * follower's stretch of the per-user index once for all of them, not once per contest. Memory
- * holds one page per contest. A fan-out range creates its deliveries marked queued
- * (page-resume.ts).
+ * Walks one audience of the contests page by page, the contests with the same walk key together
+ * and every walk side by side: a step reads the next page of every walk not done, then one D1
+ * batch inserts the notifications and deliveries of every due lead time of them all, then each
+ * lead time's deliveries are enqueued with the delay until they are due. Contests of one platform
+ * share their followers, so a step reads each follower once for all of them, and writes each
+ * follower's stretch of the per-user index once for all of them. Memory holds one page per walk.
+ * A fan-out range creates its deliveries marked queued (page-resume.ts).
  */
 async function remindAudience(
   n: Notifier,
-  sql: string,
+  audience: Audience,
   contests: readonly ContestRow[],
   now: number,
   pageSize: number,
@@ -158,20 +161,33 @@ async function remindAudience(
   range?: FollowerRange,
 ) {
   const ctx = fanOutContext(n, now, { queuedOnCreate: range !== undefined })
-  let walks = contests.map((contest) => ({
-    contest,
-    binds: audienceBinds(contest, now, pageSize, range),
+  const together = new Map<string, ContestRow[]>()
+  for (const contest of contests) addToGroup(together, audience.keyOf(contest), contest)
+  let walks = [...together].map(([key, walked]) => ({
+    contests: walked,
+    binds: [
+      key,
+      range?.after ?? '',
+      SCHEDULER_PERIOD_MS,
+      JSON.stringify(walked.map((contest) => contestRow(contest, now))),
+      pageSize,
+      range?.through ?? LAST_USER_ID,
+    ],
   }))
   let created = 0
   let queued = 0
   while (walks.length > 0) {
     if (Date.now() > deadline) return { created, queued, complete: false }
-    const pages = await n.d1.batch<DueRow>(walks.map((w) => n.d1.prepare(sql).bind(...w.binds)))
+    const pages = await n.d1.batch<DueRow>(
+      walks.map((w) => n.d1.prepare(audience.sql).bind(...w.binds)),
+    )
     const groups = walks.flatMap((w, i) =>
-      [...byLeadTime(pages[i].results)].map(([lead, userIds]) => ({
-        spec: reminderSpec(w.contest, now, lead),
-        userIds,
-      })),
+      byContestAndLead(pages[i].results, w.contests.length).flatMap((leads, k) =>
+        [...leads].map(([lead, userIds]) => ({
+          spec: reminderSpec(w.contests[k], now, lead),
+          userIds,
+        })),
+      ),
     )
     const page = await createNotifications(ctx, groups)
     created += page.created
@@ -210,9 +226,9 @@ export async function remindFollowers(
   const platform =
     fanOutEnds.length > 0
       ? { created: 0, queued: 0, complete: true }
-      : await remindAudience(n, PLATFORM_DUE_SQL, [contest], now, pageSize, deadline)
+      : await remindAudience(n, PLATFORM_FOLLOWERS, [contest], now, pageSize, deadline)
   if (!platform.complete) return { ...platform, fanOutEnds }
-  const own = await remindAudience(n, FOLLOWERS_DUE_SQL, [contest], now, pageSize, deadline)
+  const own = await remindAudience(n, CONTEST_FOLLOWERS, [contest], now, pageSize, deadline)
   return {
     created: platform.created + own.created,
     queued: platform.queued + own.queued,
@@ -262,7 +278,7 @@ export async function remindFanOutPages(
   if (contests.length === 0) return { created: 0, queued: resumed }
   const { created, queued } = await remindAudience(
     n,
-    PLATFORM_DUE_SQL,
+    PLATFORM_FOLLOWERS,
     contests,
     now,
     pageSize,
