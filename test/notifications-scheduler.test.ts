@@ -30,6 +30,7 @@ import {
   type StoredDelivery,
 } from './helpers/notifications.ts'
 import { api } from './helpers/users.ts'
+import { setSubscription } from '../src/users/contest-subscriptions.ts'
 import { emailBatchKey } from '../src/channels/email/index.ts'
 
 beforeEach(resetNotifications)
@@ -394,6 +395,36 @@ describe('reminders', () => {
     const enqueued = e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)
     expect(enqueued.sort()).toEqual((await deliveryIdsOf(users)).sort())
     expect(enqueued).toHaveLength(10)
+  })
+
+  it('walks a range once for all its rounds, each follower reminded of the rounds their own choices let through', async () => {
+    const div2Only = await recipient({ contestTypes: ['div2'] })
+    const noKotlin = await recipient({ filters: { excludeWords: ['kotlin'] } })
+    const muter = await recipient()
+    const hourAhead = await recipient({ leadTimes: [60] })
+    const [div1, div2, kotlin] = await addContests([
+      contest(3, { platformMetadata: { division: 'div1' } }),
+      contest(3, { platformMetadata: { division: 'div2' } }),
+      contest(1, { name: 'Kotlin Heroes: Episode 13' }),
+    ])
+    await setSubscription(createDb(env.DB), muter.id, div1.id, 'mute', Date.now())
+    const e = testEnv()
+    const counts = await runNotificationScheduler(e, Date.now(), { fanOutPage: 2 })
+    expect(counts.remindersCreated).toBe(0)
+    // Every page of all three rounds in one batch: each range is one walk of three rounds.
+    const pages = e.NOTIFICATIONS_QUEUE.bodies.splice(0).map((body) => ({ body, attempts: 1 }))
+    expect(pages).toHaveLength(counts.fanOutPagesQueued)
+    const results = await consume(e, pages)
+    expect(results.every((r) => r.acked && !r.retried)).toBe(true)
+    const keysOf = async (userId: string) =>
+      (await reminded(userId)).map((n) => `${n.contestId} ${n.dedupeKey}`).sort()
+    const key = (round: { id: string; startTime: number }, lead: number) =>
+      `${round.id} ${round.startTime}:${lead}`
+    expect(await keysOf(div2Only.id)).toEqual([key(div2, 1440)])
+    expect(await keysOf(noKotlin.id)).toEqual([key(div1, 1440), key(div2, 1440)].sort())
+    expect(await keysOf(muter.id)).toEqual([key(div2, 1440), key(kotlin, 1440)].sort())
+    // A 60-minute lead time is due this run for the round an hour away only.
+    expect(await keysOf(hourAhead.id)).toEqual([key(kotlin, 60)])
   })
 
   it('walks at most 10 pages of one range together, whatever the batch holds', () => {
