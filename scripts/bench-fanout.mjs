@@ -442,6 +442,7 @@ try {
       stored: after,
     }
   }
+  // The runs after the first are left out of both profiles.
   if (PROFILE) await call('/profile')
   const callsBefore = providerCalls
   const consume = await measured(() => call(`/consume?n=${CONSUMED}`))

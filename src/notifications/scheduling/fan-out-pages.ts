@@ -2,6 +2,7 @@
 // pages and queues one message per (contest, page), so consumers make the pages' reminders side by
 // side and the run ends in seconds whatever the audience.
 import type { ContestRow } from '../../db/schema.ts'
+import { addToGroup } from '../../lib/group.ts'
 import type { QueueProducer } from '../../ports/queue.ts'
 
 /** Followers per page: a page's reminders are made by one consumer invocation in about a second. */
@@ -55,10 +56,7 @@ export interface FanOutContest {
 export async function enqueueFanOutPages(queue: QueueProducer, fanOuts: readonly FanOutContest[]) {
   const sameEnds = new Map<string, FanOutContest[]>()
   for (const fanOut of fanOuts) {
-    const key = fanOut.ends.join('\n')
-    const same = sameEnds.get(key) ?? []
-    same.push(fanOut)
-    sameEnds.set(key, same)
+    addToGroup(sameEnds, fanOut.ends.join('\n'), fanOut)
   }
   const messages = [...sameEnds.values()].flatMap((same) => {
     const ends = same[0].ends

@@ -1,6 +1,7 @@
 // The time zones the settings page offers: the runtime's IANA zones under their current names
 // (ICU still answers some legacy ones, such as Asia/Calcutta for Asia/Kolkata), UTC, grouped by
 // region, and a zone's name and offset in words.
+import { addToGroup } from '../../lib/group.ts'
 import { currentZoneName } from '../../lib/time-zones.ts'
 
 export interface ZoneGroup {
@@ -22,9 +23,7 @@ function zoneGroups(): ZoneGroup[] {
   for (const id of [...ids].sort()) {
     if (!id.includes('/')) continue
     const region = id.split('/')[0]
-    const zones = byRegion.get(region) ?? []
-    zones.push({ id, label: placeOf(id) })
-    byRegion.set(region, zones)
+    addToGroup(byRegion, region, { id, label: placeOf(id) })
   }
   groups = [...byRegion].map(([region, zones]) => ({ region, zones }))
   return groups
