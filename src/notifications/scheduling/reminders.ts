@@ -69,38 +69,44 @@ const DUE_LEADS_SQL = `(SELECT json_group_array(lt.value) FROM json_each(u.lead_
       WHERE k.contest_id = c.id AND k.type = 'CONTEST_REMINDER'
         AND k.dedupe_key = c.key_prefix || lt.value))`
 
-/** Per follower, [k, due lead times] for each contest of the walk that `condition` lets through. */
-const dueSql = (
-  condition: string,
-) => `(SELECT json_group_array(json_array(c.k, json(${DUE_LEADS_SQL})))
-  FROM c WHERE ${condition})`
+/**
+ * A walk over followers, keyset-paged by user id `id`: above ?2, up to and including ?6
+ * (LAST_USER_ID: to the end), ?5 a page, so a page of the fan-out walks its own stretch of its
+ * index. Each follower comes with a JSON array of [k, due lead times] for each contest of the
+ * walk that `condition` lets through (k the contest's place in ?4).
+ */
+const dueWalkSql = (id: string, from: string, where: string, condition: string) => `${CONTESTS_CTE}
+SELECT ${id} AS id, (SELECT json_group_array(json_array(c.k, json(${DUE_LEADS_SQL})))
+    FROM c WHERE ${condition}) AS due
+  FROM ${from}
+  WHERE ${where} AND ${id} > ?2 AND ${id} <= ?6
+  ORDER BY ${id} LIMIT ?5`
 
 /**
  * Followers of a platform (?1), through the user_platforms (platform, user_id) index, who can be
  * notified and want reminders, each with the contests of the walk (all of that platform) whose
  * type they allow and whose name and duration pass their noise filters, that they did not mute.
  * A follower's row is read once for all the walk's contests: a fan-out page's contests share
- * their followers. Keyset-paged by user id (?2), ?5 a page, up to and including user ?6
- * (LAST_USER_ID: to the end), so a page of the fan-out walks its own stretch of the index.
+ * their followers.
  */
-export const PLATFORM_DUE_SQL = `${CONTESTS_CTE}
-SELECT up.user_id AS id, ${dueSql(`${typesAllowSql('u.contest_types', 'c.tags')}
-    AND ${filtersPassSql('c.duration', 'c.name')} AND NOT ${chose('mute', 'c.id')}`)} AS due
-  FROM ${PLATFORM_FOLLOWERS_FROM}
-  WHERE up.platform = ?1 AND up.user_id > ?2 AND up.user_id <= ?6
-    AND u.alert_frequency = 'immediate' AND ${LIVE_RECIPIENT_SQL}
-  ORDER BY up.user_id LIMIT ?5`
+export const PLATFORM_DUE_SQL = dueWalkSql(
+  'up.user_id',
+  PLATFORM_FOLLOWERS_FROM,
+  `up.platform = ?1 AND u.alert_frequency = 'immediate' AND ${LIVE_RECIPIENT_SQL}`,
+  `${typesAllowSql('u.contest_types', 'c.tags')} AND ${filtersPassSql('c.duration', 'c.name')}
+    AND NOT ${chose('mute', 'c.id')}`,
+)
 
 /**
  * Users who follow one contest (?1), through the (contest_id, mode, user_id) index: reminded
  * whatever their platforms, types, filters or alert frequency say. Binds as PLATFORM_DUE_SQL.
  */
-export const FOLLOWERS_DUE_SQL = `${CONTESTS_CTE}
-SELECT cs.user_id AS id, ${dueSql('c.id = ?1')} AS due
-  FROM ${CONTEST_FOLLOWERS_FROM}
-  WHERE cs.contest_id = ?1 AND cs.mode = 'follow' AND cs.user_id > ?2 AND cs.user_id <= ?6
-    AND ${LIVE_RECIPIENT_SQL}
-  ORDER BY cs.user_id LIMIT ?5`
+export const FOLLOWERS_DUE_SQL = dueWalkSql(
+  'cs.user_id',
+  CONTEST_FOLLOWERS_FROM,
+  `cs.contest_id = ?1 AND cs.mode = 'follow' AND ${LIVE_RECIPIENT_SQL}`,
+  'c.id = ?1',
+)
 
 /** Who a walk goes through: the platform's followers or the contest's own. */
 interface Audience {
