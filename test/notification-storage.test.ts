@@ -190,6 +190,53 @@ describe('the ids of a page', () => {
     expect(result.toQueue.map((d) => d.id)).toEqual(deliveries)
   })
 
+  it.each([
+    ['one statement', undefined],
+    ['statements of two users each', 2],
+  ])(
+    'write several groups one after the other, each delivery handed to its own group (%s)',
+    async (_, usersPerStatement) => {
+      const { ctx, spec, userIds } = await page(4, 'First Group Round')
+      const [other] = await addContests([contest(6, { name: 'Second Group Round' })])
+      const otherSpec = reminderSpec(other, ctx.now, 1440)
+      const [u0, u1, u2, u3] = userIds
+      const groups = [
+        { spec, userIds: [u0, u1, u2] },
+        { spec: otherSpec, userIds: [u1, u2, u3] },
+        { spec: reminderSpec(other, ctx.now, 60), userIds: [] },
+      ]
+      const result = await createNotifications(ctx, groups, { usersPerStatement })
+      expect(result.created).toBe(6)
+      const { results } = await env.DB.prepare(
+        `SELECT n.id AS id, n.user_id AS userId, n.contest_id AS contestId, d.id AS deliveryId
+          FROM notifications n JOIN notification_deliveries d ON d.notification_id = n.id
+          WHERE n.user_id IN (SELECT value FROM json_each(?1))
+          ORDER BY n.contest_id <> ?2, n.user_id`,
+      )
+        .bind(JSON.stringify(userIds), spec.contestId)
+        .all<{ id: string; userId: string; contestId: string; deliveryId: string }>()
+      expect(results.map((r) => [r.userId, r.contestId])).toEqual([
+        [u0, spec.contestId],
+        [u1, spec.contestId],
+        [u2, spec.contestId],
+        [u1, other.id],
+        [u2, other.id],
+        [u3, other.id],
+      ])
+      // Within a statement the ids follow the groups, then each group's users.
+      if (usersPerStatement === undefined) {
+        expect(results.map((r) => r.id)).toEqual(results.map((r) => r.id).sort())
+      }
+      const contestOf = new Map(results.map((r) => [r.deliveryId, r.contestId]))
+      expect(result.toQueueByGroup.map((ds) => ds.map((d) => contestOf.get(d.id)))).toEqual([
+        [spec.contestId, spec.contestId, spec.contestId],
+        [other.id, other.id, other.id],
+        [],
+      ])
+      expect(result.toQueue).toHaveLength(6)
+    },
+  )
+
   it('fail whole, skipping nobody, when two pages drew the same bytes in the same second', async () => {
     const now = Date.now()
     const first = await page(3, 'First Round', now)

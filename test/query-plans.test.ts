@@ -21,6 +21,10 @@ import {
   RECORD_SQL,
 } from '../src/notifications/delivery/delivery-store.ts'
 import { FOLLOWERS_DUE_SQL, PLATFORM_DUE_SQL } from '../src/notifications/scheduling/reminders.ts'
+import {
+  INSERT_DELIVERIES_SQL,
+  INSERT_NOTIFICATIONS_SQL,
+} from '../src/notifications/scheduling/fan-out.ts'
 import { PAGE_UNTOUCHED_SQL } from '../src/notifications/scheduling/page-resume.ts'
 import { REMINDED_SQL } from '../src/notifications/scheduling/reschedules.ts'
 
@@ -115,6 +119,20 @@ describe('query plans', () => {
     expect(detail).toMatch(
       /SEARCH d USING INDEX notification_deliveries_channel \(notification_id=\?\)/,
     )
+  })
+
+  it('a page inserts group by group, each user and notification looked up by key', async () => {
+    const params = ['[]', 0, '0000000000', 0, now, '[[0,["u1"]]]']
+    const notified = await plan({ sql: INSERT_NOTIFICATIONS_SQL, params })
+    const delivered = await plan({ sql: INSERT_DELIVERIES_SQL, params })
+    expect(notified).toMatch(/SEARCH u USING INDEX sqlite_autoindex_users_1 \(id=\?\)/)
+    expect(delivered).toMatch(
+      /SEARCH n USING INDEX notifications_dedupe \(contest_id=\? AND user_id=\? AND content_id=\?\)/,
+    )
+    for (const detail of [notified, delivered]) {
+      expect(detail).toMatch(/SCAN g\nSCAN p VIRTUAL TABLE/)
+      expect(detail).not.toContain('TEMP B-TREE')
+    }
   })
 
   it('the followers of one contest come from the (contest_id, mode, user_id) index', async () => {

@@ -24,15 +24,9 @@ export async function contentKey(spec: NotificationSpec): Promise<ContentKey> {
 
 const isNotice = (key: ContentKey): key is NoticeKey => 'contestId' in key
 
-/** The parameters `contentSql` numbers from `first`. */
-export const contentParams = (key: ContentKey): unknown[] =>
+/** The parameters of a content key, in the order of its columns. */
+const contentParams = (key: ContentKey): unknown[] =>
   isNotice(key) ? [key.contestId, key.type, key.dedupeKey] : [key.digest]
-
-/** A condition on notification_contents for the content of `key`, its parameters from `first`. */
-const contentWhere = (key: ContentKey, first: number) =>
-  isNotice(key)
-    ? `contest_id = ?${first} AND type = ?${first + 1} AND dedupe_key = ?${first + 2}`
-    : `digest = ?${first}`
 
 /**
  * Keeps the content of `key` with the spec's words (the words it was first kept with stay) and
@@ -52,14 +46,17 @@ export function keepContent(d1: D1Database, spec: NotificationSpec, key: Content
     .bind(...params, spec.title, spec.message, JSON.stringify(spec.payload), now)
 }
 
-/** The content of `key` as a table (id, title, message, payload), its parameters from `first`. */
-export const contentSql = (key: ContentKey, first: number) =>
-  `(SELECT id, title, message, payload FROM notification_contents
-    WHERE ${contentWhere(key, first)})`
+/** The content key as a JSON object, for statements that bind many keys at once (fan-out.ts). */
+export const contentKeyJson = (key: ContentKey) =>
+  isNotice(key)
+    ? { contestId: key.contestId, type: key.type, dedupeKey: key.dedupeKey }
+    : { digest: key.digest }
 
-/** The id of the content of `key`, its parameters from `first`. */
-export const contentIdSql = (key: ContentKey, first: number) =>
-  `(SELECT id FROM notification_contents WHERE ${contentWhere(key, first)})`
+/** The id of the content whose key is the JSON object `keyExpr` (contentKeyJson). */
+export const contentIdOfKeySql = (keyExpr: string) => `(CASE WHEN ${keyExpr} ->> 'digest' IS NULL
+    THEN (SELECT id FROM notification_contents WHERE contest_id = ${keyExpr} ->> 'contestId'
+      AND type = ${keyExpr} ->> 'type' AND dedupe_key = ${keyExpr} ->> 'dedupeKey')
+    ELSE (SELECT id FROM notification_contents WHERE digest = ${keyExpr} ->> 'digest') END)`
 
 /** The dedupe key a notification row stores: a notice's is its content's. */
 export const rowDedupeKey = (key: ContentKey, spec: NotificationSpec) =>

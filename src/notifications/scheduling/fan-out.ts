@@ -7,10 +7,9 @@ import { DAY_MS } from '../../lib/time.ts'
 import { joinUserSql, REACHABLE_ON_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
 import {
-  contentIdSql,
+  contentIdOfKeySql,
   contentKey,
-  contentParams,
-  contentSql,
+  contentKeyJson,
   keepContent,
   rowDedupeKey,
   type ContentKey,
@@ -66,123 +65,164 @@ export interface PageResult {
 const pageIdSql = (secondsParam: string, randomParam: string, position: string) =>
   `printf('%08x', ${secondsParam}) || ${randomParam} || printf('%06x', ${position})`
 const randomHex = (bytes: number) => toHex(crypto.getRandomValues(new Uint8Array(bytes)))
-// A position takes 3 bytes, and a delivery's is its user's times the channels, plus its channel's.
-const MAX_PAGE_USERS = Math.floor(0x1000000 / CHANNELS.length)
 
-// The user's channels as a JSON array: the channel is allowed here (?12 onwards, in CHANNELS'
-// order), the user turned it on, and the user can be reached on it (a verified phone number, a
-// push subscription, a linked Telegram chat, a Discord webhook).
+/**
+ * Users a statement takes at most, in all its groups: a user id is bound as about 27 bytes of
+ * JSON, and D1 takes a string of 2 MB at most. A position takes 3 bytes, and a delivery's is its
+ * user's times the channels, plus its channel's: well within.
+ */
+export const USERS_PER_STATEMENT = 50_000
+
+/**
+ * The groups of a page, bound at ?1 as a JSON array (groupJson), read once a statement into `g`
+ * with the id and words of each group's content, and where the group's users start in the
+ * statement's positions: ?6 holds, for each group, [that start, [its user ids]].
+ */
+const GROUPS_CTE = `WITH g AS MATERIALIZED (SELECT j.key AS k, j.value ->> 'contestId' AS contest_id,
+    j.value ->> 'type' AS type, j.value ->> 'title' AS title, j.value ->> 'message' AS message,
+    j.value ->> 'payload' AS payload, j.value ->> 'dedupeKey' AS dedupe_key,
+    j.value ->> 'scheduledAt' AS scheduled_at,
+    ${CHANNELS.map((c, i) => `j.value -> 'allowed' ->> ${i} AS allow_${c}`).join(', ')},
+    k.id AS content_id, k.title AS content_title, k.message AS content_message,
+    k.payload AS content_payload, ?6 ->> ('$[' || j.key || '][0]') AS start
+  FROM json_each(?1) j JOIN notification_contents k ON k.id = ${contentIdOfKeySql("(j.value -> 'key')")})`
+
+/**
+ * Each group's users in this statement, group after group, `p.value` the user id: the statement
+ * walks one group's users in their order and writes that stretch of each index, then the next.
+ * The path reads ?6 parsed once a statement, so a row costs no JSON parsing.
+ */
+const USERS_FROM = `g CROSS JOIN json_each(?6, '$[' || g.k || '][1]') p`
+/** A user's position in the statement, for its ids (pageIdSql). */
+const POSITION_SQL = `(g.start + p.key)`
+
+// The user's channels as a JSON array: the group allows the channel, the user turned it on, and
+// the user can be reached on it (a verified phone number, a push subscription, a linked Telegram
+// chat, a Discord webhook).
 const CHANNELS_SQL = `'[' || trim(
     ${CHANNELS.map(
-      (c, i) => `(CASE WHEN ?${12 + i} AND ${REACHABLE_ON_SQL[c]} THEN '"${c}",' ELSE '' END)`,
+      (c) => `(CASE WHEN g.allow_${c} AND ${REACHABLE_ON_SQL[c]} THEN '"${c}",' ELSE '' END)`,
     ).join(' ||\n    ')}, ',') || ']'`
-// The ids' random bytes come after the channels' parameters, the content's after them.
-const RANDOM_PARAM = 12 + CHANNELS.length
-const CONTENT_PARAM = RANDOM_PARAM + 1
 
 // A row keeps its own words only where they differ from its content's (contents.ts).
-const insertNotificationsSql = (key: ContentKey) => `INSERT INTO notifications (id, user_id,
-    contest_id, type, title, message, payload, content_id, channels, status, dedupe_key,
-    scheduled_at, is_read, expires_at, created_at, updated_at)
-  SELECT ${pageIdSql('?1', `?${RANDOM_PARAM}`, 'r.position')}, r.id, ?2, ?3,
-    CASE WHEN k.title = ?4 THEN '' ELSE ?4 END,
-    CASE WHEN k.message = ?5 THEN '' ELSE ?5 END, CASE WHEN k.payload = ?6 THEN NULL ELSE ?6 END,
-    k.id, r.channels, 'PENDING', ?7, ?8, 0, ?9, ?10, ?10
-  FROM ${contentSql(key, CONTENT_PARAM)} k CROSS JOIN (SELECT u.id AS id, j.key AS position,
-      ${CHANNELS_SQL} AS channels
-    FROM json_each(?11) j ${joinUserSql('j.value')}) r
+export const INSERT_NOTIFICATIONS_SQL = `${GROUPS_CTE}
+INSERT INTO notifications (id, user_id, contest_id, type, title, message, payload, content_id,
+    channels, status, dedupe_key, scheduled_at, is_read, expires_at, created_at, updated_at)
+  SELECT ${pageIdSql('?2', '?3', 'r.position')}, r.user_id, r.contest_id, r.type,
+    CASE WHEN r.content_title = r.title THEN '' ELSE r.title END,
+    CASE WHEN r.content_message = r.message THEN '' ELSE r.message END,
+    CASE WHEN r.content_payload = r.payload THEN NULL ELSE r.payload END,
+    r.content_id, r.channels, 'PENDING', r.dedupe_key, r.scheduled_at, 0, ?4, ?5, ?5
+  FROM (SELECT ${POSITION_SQL} AS position, u.id AS user_id, g.*, ${CHANNELS_SQL} AS channels
+    FROM ${USERS_FROM} ${joinUserSql('p.value')}) r
   WHERE r.channels <> '[]'
   ON CONFLICT (contest_id, user_id, content_id) DO NOTHING
   ON CONFLICT (user_id, type, dedupe_key) WHERE ${DIGEST_KEY_SQL} DO NOTHING`
 
 /**
- * The page's notifications of one content, through the (contest, user, content) key. CROSS JOIN
- * makes SQLite walk the page's user ids and look each up by that key; left to itself it scans
- * every notification of the contest once per page, which grows with the audience.
+ * The deliveries of the statement's notifications, found through the (contest, user, content)
+ * key; CROSS JOIN keeps SQLite walking the users and looking each up by that key. RETURNING
+ * gives only the rows inserted: a delivery another run made first is that run's to enqueue, or
+ * the sweep's if it died before (enqueue.ts).
  */
-const pageNotifications = (key: ContentKey) => `json_each(?3) j
-  CROSS JOIN notifications n ON n.contest_id IS ?4 AND n.user_id = j.value
-    AND n.content_id = ${contentIdSql(key, 7)}`
-
-// RETURNING gives only the rows inserted: a delivery another run made first is that run's to
-// enqueue, or the sweep's if it died before (enqueue.ts).
-const insertDeliveriesSql = (key: ContentKey) => `INSERT INTO notification_deliveries (id,
-    notification_id, channel, status, retry_count, attempts, queued_at, created_at, updated_at)
-  SELECT ${pageIdSql('?1', '?6', `j.key * ${CHANNELS.length} + c.key`)}, n.id, c.value,
-    'PENDING', 0, 0, ?5, ?2, ?2
-  FROM ${pageNotifications(key)} JOIN json_each(n.channels) c
+export const INSERT_DELIVERIES_SQL = `${GROUPS_CTE}
+INSERT INTO notification_deliveries (id, notification_id, channel, status, retry_count, attempts,
+    queued_at, created_at, updated_at)
+  SELECT ${pageIdSql('?2', '?3', `${POSITION_SQL} * ${CHANNELS.length} + c.key`)}, n.id,
+    c.value, 'PENDING', 0, 0, ?4, ?5, ?5
+  FROM ${USERS_FROM}
+    CROSS JOIN notifications n ON n.contest_id IS g.contest_id AND n.user_id = p.value
+      AND n.content_id = g.content_id
+    JOIN json_each(n.channels) c
   WHERE 1
   ON CONFLICT (notification_id, channel) DO NOTHING
   RETURNING id, channel`
 
 const flag = (on: boolean) => (on ? 1 : 0)
 
-/** The three statements for one spec (its content found by `key`) and one page of user ids. */
-function pageStatements(
-  ctx: FanOutContext,
-  spec: NotificationSpec,
-  key: ContentKey,
-  userIds: readonly string[],
-): D1PreparedStatement[] {
-  const seconds = Math.floor(ctx.now / 1000)
-  const ids = JSON.stringify(userIds)
-  const allowed = (c: Channel) => flag(spec.channels[c] && ctx.enabled[c])
-  return [
-    keepContent(ctx.d1, spec, key, ctx.now),
-    ctx.d1
-      .prepare(insertNotificationsSql(key))
-      .bind(
-        seconds,
-        spec.contestId,
-        spec.type,
-        spec.title,
-        spec.message,
-        JSON.stringify(spec.payload),
-        rowDedupeKey(key, spec),
-        spec.scheduledAt ?? null,
-        ctx.now + ctx.ttlMs,
-        ctx.now,
-        ids,
-        ...CHANNELS.map(allowed),
-        randomHex(5),
-        ...contentParams(key),
-      ),
-    ctx.d1
-      .prepare(insertDeliveriesSql(key))
-      .bind(
-        seconds,
-        ctx.now,
-        ids,
-        spec.contestId,
-        ctx.queuedOnCreate ? ctx.now : null,
-        randomHex(5),
-        ...contentParams(key),
-      ),
-  ]
+/** A group as its element of ?1 (GROUPS_CTE). */
+const groupJson = (ctx: FanOutContext, spec: NotificationSpec, key: ContentKey) => ({
+  key: contentKeyJson(key),
+  contestId: spec.contestId,
+  type: spec.type,
+  title: spec.title,
+  message: spec.message,
+  payload: JSON.stringify(spec.payload),
+  dedupeKey: rowDedupeKey(key, spec),
+  scheduledAt: spec.scheduledAt ?? null,
+  allowed: CHANNELS.map((c) => flag(spec.channels[c] && ctx.enabled[c])),
+})
+
+/** The users of a statement: per group, where its users start and their ids (?6). */
+type StatementUsers = [start: number, userIds: readonly string[]][]
+
+/**
+ * The groups' users cut into statements of at most `size` users, group after group; a
+ * statement has an entry for every group, empty where none of the group's users are in it.
+ */
+function statementsOf(groups: readonly { userIds: readonly string[] }[], size: number) {
+  const fresh = () => groups.map((): [number, readonly string[]] => [0, []])
+  const statements: StatementUsers[] = []
+  let current = fresh()
+  let used = 0
+  for (const [i, { userIds }] of groups.entries()) {
+    for (let from = 0; from < userIds.length;) {
+      if (used === size) {
+        statements.push(current)
+        current = fresh()
+        used = 0
+      }
+      const to = Math.min(userIds.length, from + size - used)
+      current[i] = [used, userIds.slice(from, to)]
+      used += to - from
+      from = to
+    }
+  }
+  if (used > 0) statements.push(current)
+  return statements
 }
 
 /**
  * Creates the notifications of every group (a spec and its users) in one D1 batch, so a page is
- * written whole or not at all, and returns the deliveries to enqueue.
+ * written whole or not at all, and returns the deliveries to enqueue. The batch keeps each group's
+ * content, then inserts the notifications of all groups in one statement and their deliveries in
+ * another (per USERS_PER_STATEMENT users): a statement of a batch first copies each page it
+ * changes to a statement journal, so one statement for all groups copies a page once, not once a
+ * group.
  */
 export async function createNotifications(
   ctx: FanOutContext,
   groups: readonly { spec: NotificationSpec; userIds: readonly string[] }[],
+  { usersPerStatement = USERS_PER_STATEMENT } = {},
 ): Promise<PageResult> {
   const toQueueByGroup = groups.map((): QueuedDelivery[] => [])
-  const live = [...groups.keys()].filter((i) => groups[i].userIds.length > 0)
-  if (live.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
-  if (live.some((i) => groups[i].userIds.length > MAX_PAGE_USERS)) {
-    throw new Error(`A page holds at most ${MAX_PAGE_USERS} users`)
-  }
-  const keys = await Promise.all(live.map((i) => contentKey(groups[i].spec)))
-  const results = await ctx.d1.batch<QueuedDelivery>(
-    live.flatMap((i, k) => pageStatements(ctx, groups[i].spec, keys[k], groups[i].userIds)),
-  )
+  const statements = statementsOf(groups, usersPerStatement)
+  if (statements.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
+  const keys = await Promise.all(groups.map(({ spec }) => contentKey(spec)))
+  // Every group is bound, so a group is its index in `groups` in both statements and results;
+  // only those with users keep their content.
+  const bound = JSON.stringify(groups.map(({ spec }, i) => groupJson(ctx, spec, keys[i])))
+  const kept = [...groups.keys()].filter((i) => groups[i].userIds.length > 0)
+  const seconds = Math.floor(ctx.now / 1000)
+  const insert = (sql: string, users: StatementUsers, at: number | null) =>
+    ctx.d1.prepare(sql).bind(bound, seconds, randomHex(5), at, ctx.now, JSON.stringify(users))
+  const results = await ctx.d1.batch<QueuedDelivery>([
+    ...kept.map((i) => keepContent(ctx.d1, groups[i].spec, keys[i], ctx.now)),
+    ...statements.flatMap((users) => [
+      insert(INSERT_NOTIFICATIONS_SQL, users, ctx.now + ctx.ttlMs),
+      insert(INSERT_DELIVERIES_SQL, users, ctx.queuedOnCreate ? ctx.now : null),
+    ]),
+  ])
   let created = 0
-  for (const [k, i] of live.entries()) {
-    created += results[3 * k + 1].meta.changes
-    toQueueByGroup[i] = results[3 * k + 2].results
+  for (const [s, users] of statements.entries()) {
+    const [notified, delivered] = results.slice(kept.length + 2 * s)
+    created += notified.meta.changes
+    const groupAt = users.flatMap(([, userIds], i) => userIds.map(() => i))
+    for (const delivery of delivered.results) {
+      // A delivery's id ends with its user's position times the channels, plus its channel's.
+      const position = Math.floor(parseInt(delivery.id.slice(-6), 16) / CHANNELS.length)
+      toQueueByGroup[groupAt[position]].push(delivery)
+    }
   }
   return { created, toQueue: toQueueByGroup.flat(), toQueueByGroup }
 }
