@@ -191,11 +191,12 @@ describe('the ids of a page', () => {
   })
 
   it.each([
-    ['one statement', undefined],
-    ['statements of two users each', 2],
+    ['one statement', {}],
+    ['statements of two users each', { usersPerStatement: 2 }],
+    ['a statement per group', { groupCharsPerStatement: 1 }],
   ])(
     'write several groups one after the other, each delivery handed to its own group (%s)',
-    async (_, usersPerStatement) => {
+    async (_, limits) => {
       const { ctx, spec, userIds } = await page(4, 'First Group Round')
       const [other] = await addContests([contest(6, { name: 'Second Group Round' })])
       const otherSpec = reminderSpec(other, ctx.now, 1440)
@@ -205,7 +206,7 @@ describe('the ids of a page', () => {
         { spec: otherSpec, userIds: [u1, u2, u3] },
         { spec: reminderSpec(other, ctx.now, 60), userIds: [] },
       ]
-      const result = await createNotifications(ctx, groups, { usersPerStatement })
+      const result = await createNotifications(ctx, groups, limits)
       expect(result.created).toBe(6)
       const { results } = await env.DB.prepare(
         `SELECT n.id AS id, n.user_id AS userId, n.contest_id AS contestId, d.id AS deliveryId
@@ -224,7 +225,7 @@ describe('the ids of a page', () => {
         [u3, other.id],
       ])
       // Within a statement the ids follow the groups, then each group's users.
-      if (usersPerStatement === undefined) {
+      if (Object.keys(limits).length === 0) {
         expect(results.map((r) => r.id)).toEqual(results.map((r) => r.id).sort())
       }
       const contestOf = new Map(results.map((r) => [r.deliveryId, r.contestId]))

@@ -72,10 +72,12 @@ const randomHex = (bytes: number) => toHex(crypto.getRandomValues(new Uint8Array
  * user's times the channels, plus its channel's: well within.
  */
 export const USERS_PER_STATEMENT = 50_000
+/** Characters of the groups' JSON (?1) a statement takes at most, below D1's 2 MB a string. */
+export const GROUP_CHARS_PER_STATEMENT = 1_000_000
 
 /**
- * The groups of a page, bound at ?1 as a JSON array (groupJson), read once a statement into `g`
- * with the id and words of each group's content, and where the group's users start in the
+ * The groups of a statement, bound at ?1 as a JSON array (groupJson), read once a statement into
+ * `g` with the id and words of each group's content, and where the group's users start in the
  * statement's positions: ?6 holds, for each group, [that start, [its user ids]].
  */
 const GROUPS_CTE = `WITH g AS MATERIALIZED (SELECT j.key AS k, j.value ->> 'contestId' AS contest_id,
@@ -84,15 +86,16 @@ const GROUPS_CTE = `WITH g AS MATERIALIZED (SELECT j.key AS k, j.value ->> 'cont
     j.value ->> 'scheduledAt' AS scheduled_at,
     ${CHANNELS.map((c, i) => `j.value -> 'allowed' ->> ${i} AS allow_${c}`).join(', ')},
     k.id AS content_id, k.title AS content_title, k.message AS content_message,
-    k.payload AS content_payload, ?6 ->> ('$[' || j.key || '][0]') AS start
+    k.payload AS content_payload, ?6 ->> ('$[' || j.key || '][0]') AS start,
+    jsonb_extract(?6, '$[' || j.key || '][1]') AS users
   FROM json_each(?1) j JOIN notification_contents k ON k.id = ${contentIdOfKeySql("(j.value -> 'key')")})`
 
 /**
  * Each group's users in this statement, group after group, `p.value` the user id: the statement
  * walks one group's users in their order and writes that stretch of each index, then the next.
- * The path reads ?6 parsed once a statement, so a row costs no JSON parsing.
+ * `g.users` is binary JSON cut from ?6, which SQLite parses once a statement, not once a group.
  */
-const USERS_FROM = `g CROSS JOIN json_each(?6, '$[' || g.k || '][1]') p`
+const USERS_FROM = `g CROSS JOIN json_each(g.users) p`
 /** A user's position in the statement, for its ids (pageIdSql). */
 const POSITION_SQL = `(g.start + p.key)`
 
@@ -153,32 +156,57 @@ const groupJson = (ctx: FanOutContext, spec: NotificationSpec, key: ContentKey) 
   allowed: CHANNELS.map((c) => flag(spec.channels[c] && ctx.enabled[c])),
 })
 
-/** The users of a statement: per group, where its users start and their ids (?6). */
-type StatementUsers = [start: number, userIds: readonly string[]][]
+/**
+ * One statement's share of a page: the groups it writes (their indexes in the page), and for each
+ * of them where its users start in the statement's positions and their ids (?6).
+ */
+interface Statement {
+  groups: number[]
+  users: [start: number, userIds: readonly string[]][]
+  /** Characters of the groups' JSON (?1) so far. */
+  chars: number
+}
+
+/** How much a statement takes at most (USERS_PER_STATEMENT, GROUP_CHARS_PER_STATEMENT). */
+interface StatementLimits {
+  usersPerStatement?: number
+  groupCharsPerStatement?: number
+}
 
 /**
- * The groups' users cut into statements of at most `size` users, group after group; a
- * statement has an entry for every group, empty where none of the group's users are in it.
+ * The groups' users cut into statements, group after group: a statement takes at most so many
+ * users, and groups of so many characters of JSON (both are bound as strings, which D1 takes up
+ * to 2 MB), so a page of many groups with long words (digests) is cut too.
  */
-function statementsOf(groups: readonly { userIds: readonly string[] }[], size: number) {
-  const fresh = () => groups.map((): [number, readonly string[]] => [0, []])
-  const statements: StatementUsers[] = []
-  let current = fresh()
+function statementsOf(
+  groups: readonly { userIds: readonly string[] }[],
+  encoded: readonly string[],
+  {
+    usersPerStatement: maxUsers = USERS_PER_STATEMENT,
+    groupCharsPerStatement: maxChars = GROUP_CHARS_PER_STATEMENT,
+  }: StatementLimits,
+) {
+  const statements: Statement[] = []
+  let current: Statement = { groups: [], users: [], chars: 0 }
   let used = 0
+  const close = () => {
+    statements.push(current)
+    current = { groups: [], users: [], chars: 0 }
+    used = 0
+  }
   for (const [i, { userIds }] of groups.entries()) {
     for (let from = 0; from < userIds.length;) {
-      if (used === size) {
-        statements.push(current)
-        current = fresh()
-        used = 0
-      }
-      const to = Math.min(userIds.length, from + size - used)
-      current[i] = [used, userIds.slice(from, to)]
+      const full = current.chars + encoded[i].length > maxChars
+      if (used === maxUsers || (full && current.groups.length > 0)) close()
+      const to = Math.min(userIds.length, from + maxUsers - used)
+      current.groups.push(i)
+      current.users.push([used, userIds.slice(from, to)])
+      current.chars += encoded[i].length + 1
       used += to - from
       from = to
     }
   }
-  if (used > 0) statements.push(current)
+  if (used > 0) close()
   return statements
 }
 
@@ -186,38 +214,47 @@ function statementsOf(groups: readonly { userIds: readonly string[] }[], size: n
  * Creates the notifications of every group (a spec and its users) in one D1 batch, so a page is
  * written whole or not at all, and returns the deliveries to enqueue. The batch keeps each group's
  * content, then inserts the notifications of all groups in one statement and their deliveries in
- * another (per USERS_PER_STATEMENT users): a statement of a batch first copies each page it
- * changes to a statement journal, so one statement for all groups copies a page once, not once a
- * group.
+ * another (statementsOf cuts a large page into several): a statement of a batch first copies each
+ * page of the database it changes to a statement journal, so one statement for all groups copies
+ * a page once, not once a group.
  */
 export async function createNotifications(
   ctx: FanOutContext,
   groups: readonly { spec: NotificationSpec; userIds: readonly string[] }[],
-  { usersPerStatement = USERS_PER_STATEMENT } = {},
+  limits: StatementLimits = {},
 ): Promise<PageResult> {
   const toQueueByGroup = groups.map((): QueuedDelivery[] => [])
-  const statements = statementsOf(groups, usersPerStatement)
-  if (statements.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
-  const keys = await Promise.all(groups.map(({ spec }) => contentKey(spec)))
-  // Every group is bound, so a group is its index in `groups` in both statements and results;
-  // only those with users keep their content.
-  const bound = JSON.stringify(groups.map(({ spec }, i) => groupJson(ctx, spec, keys[i])))
   const kept = [...groups.keys()].filter((i) => groups[i].userIds.length > 0)
+  if (kept.length === 0) return { created: 0, toQueue: [], toQueueByGroup }
+  const keys = await Promise.all(groups.map(({ spec }) => contentKey(spec)))
+  const encoded = groups.map(({ spec }, i) => JSON.stringify(groupJson(ctx, spec, keys[i])))
+  const statements = statementsOf(groups, encoded, limits)
   const seconds = Math.floor(ctx.now / 1000)
-  const insert = (sql: string, users: StatementUsers, at: number | null) =>
-    ctx.d1.prepare(sql).bind(bound, seconds, randomHex(5), at, ctx.now, JSON.stringify(users))
+  const insert = (sql: string, statement: Statement, at: number | null) =>
+    ctx.d1
+      .prepare(sql)
+      .bind(
+        `[${statement.groups.map((i) => encoded[i]).join(',')}]`,
+        seconds,
+        randomHex(5),
+        at,
+        ctx.now,
+        JSON.stringify(statement.users),
+      )
   const results = await ctx.d1.batch<QueuedDelivery>([
     ...kept.map((i) => keepContent(ctx.d1, groups[i].spec, keys[i], ctx.now)),
-    ...statements.flatMap((users) => [
-      insert(INSERT_NOTIFICATIONS_SQL, users, ctx.now + ctx.ttlMs),
-      insert(INSERT_DELIVERIES_SQL, users, ctx.queuedOnCreate ? ctx.now : null),
+    ...statements.flatMap((statement) => [
+      insert(INSERT_NOTIFICATIONS_SQL, statement, ctx.now + ctx.ttlMs),
+      insert(INSERT_DELIVERIES_SQL, statement, ctx.queuedOnCreate ? ctx.now : null),
     ]),
   ])
   let created = 0
-  for (const [s, users] of statements.entries()) {
+  for (const [s, statement] of statements.entries()) {
     const [notified, delivered] = results.slice(kept.length + 2 * s)
     created += notified.meta.changes
-    const groupAt = users.flatMap(([, userIds], i) => userIds.map(() => i))
+    const groupAt = statement.users.flatMap(([, userIds], k) =>
+      userIds.map(() => statement.groups[k]),
+    )
     for (const delivery of delivered.results) {
       // A delivery's id ends with its user's position times the channels, plus its channel's.
       const position = Math.floor(parseInt(delivery.id.slice(-6), 16) / CHANNELS.length)
