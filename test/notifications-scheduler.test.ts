@@ -1,7 +1,7 @@
 // The half-hourly reminder scheduler driven through scheduled(): who is reminded of what, once,
 // over which channels, and how reschedules, paging and crashed runs are handled.
 import { env } from 'cloudflare:test'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { findContest } from '../src/contests/queries.ts'
 import { upsertPlatformContests } from '../src/contests/upsert.ts'
 import { createDb } from '../src/db/client.ts'
@@ -13,9 +13,12 @@ import {
   requeueStranded,
 } from '../src/notifications/delivery/enqueue.ts'
 import type { FanOutPage } from '../src/notifications/scheduling/fan-out-pages.ts'
+import { notifier } from '../src/notifications/context.ts'
 import { byRange } from '../src/notifications/scheduling/queue-consumer.ts'
+import { PLATFORM_DUE_SQL, remindFanOutPages } from '../src/notifications/scheduling/reminders.ts'
 import { runNotificationScheduler } from '../src/notifications/scheduling/scheduler.ts'
 import { addContests, contest } from './helpers/contests.ts'
+import { countingCalls } from './helpers/counting.ts'
 import {
   consume,
   deliverQueued,
@@ -425,6 +428,63 @@ describe('reminders', () => {
     expect(await keysOf(muter.id)).toEqual([key(div2, 1440), key(kotlin, 1440)].sort())
     // A 60-minute lead time is due this run for the round an hour away only.
     expect(await keysOf(hourAhead.id)).toEqual([key(kotlin, 60)])
+  })
+
+  // Many followers in pages of 1,200, and a D1 that counts the walks over them.
+  async function pagesOfMany() {
+    const users = await followers(2500)
+    // So many followers would send the later tests' audiences to queued pages.
+    onTestFinished(async () => {
+      await env.DB.prepare('DELETE FROM users WHERE id LIKE ?1')
+        .bind(`${users[0].id.slice(0, 8)}%`)
+        .run()
+    })
+    const [round] = await addContests([contest(3)])
+    let walks = 0
+    const e = testEnv({
+      DB: countingCalls(env.DB, (method, args) => {
+        if (method === 'prepare' && args[0] === PLATFORM_DUE_SQL) walks++
+      }),
+    })
+    const counts = await runNotificationScheduler(e, Date.now(), { fanOutPage: 1200 })
+    const bodies = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    expect(bodies).toHaveLength(counts.fanOutPagesQueued)
+    const pages = bodies.map((body) => (body as unknown as { fanOut: FanOutPage }).fanOut)
+    // 2,500 followers in a row of ids hold at least one whole page of theirs.
+    const full = pages.find(
+      (page) =>
+        page.through !== null &&
+        users.filter((u) => u.id > page.after && u.id <= page.through!).length === 1200,
+    )
+    expect(full).toBeDefined()
+    const walked = () => walks
+    const reminders = async () =>
+      env.DB.prepare('SELECT count(*) AS n FROM notifications WHERE contest_id = ?1')
+        .bind(round.id)
+        .first<number>('n')
+    return { e, bodies, pages, full: full!, walked, reminders }
+  }
+
+  it('walks a queued page in one step, even a page of more followers than a run walks at a time', async () => {
+    const { e, bodies, walked, reminders } = await pagesOfMany()
+    const results = await consume(
+      e,
+      bodies.map((body) => ({ body, attempts: 1 })),
+    )
+    expect(results.every((r) => r.acked && !r.retried)).toBe(true)
+    // One walk a page, though a page of 1,200 is more than DEFAULT_PAGE_SIZE (1,000).
+    expect(walked()).toBe(bodies.length)
+    expect(await reminders()).toBe(2500)
+  })
+
+  it('stops walking a page whose step was full once it reached the end of the page', async () => {
+    const { e, full, walked, reminders } = await pagesOfMany()
+    await remindFanOutPages(notifier(e), [{ page: full, resume: false }], Date.now(), {
+      pageSize: 1200,
+    })
+    // The step took the page's 1,200 followers, up to its last: nothing is left to read.
+    expect(walked()).toBe(1)
+    expect(await reminders()).toBe(1200)
   })
 
   it('walks at most 10 pages of one range together, whatever the batch holds', () => {

@@ -25,8 +25,8 @@ function split(batch: QueueBatch) {
   return { pages, rest }
 }
 
-// Pages walked together at most: a step writes up to this many times 1,000 followers' reminders
-// in one D1 batch, whatever batch size a runtime's queue hands over.
+// Pages walked together at most: a step writes up to this many pages' reminders (FAN_OUT_PAGE
+// followers each) in one D1 batch, whatever batch size a runtime's queue hands over.
 const PAGES_PER_WALK = 10
 
 /** The pages by their range of followers: the pages of one range are walked together. */
