@@ -260,8 +260,8 @@ export interface PageToRemind {
  *
  * The range is walked in one step (FAN_OUT_PAGE followers, cut so when the run queued it), not in
  * steps of DEFAULT_PAGE_SIZE: every step is two D1 batches, and fewer, larger batches wrote the
- * bench's reminders in 8% less time (docs/performance.md). A step then holds D1 for about 0.4 s
- * here rather than 0.08 s.
+ * bench's reminders in 9% less time (docs/performance.md). A step's writes then hold D1 for 0.3 to
+ * 0.5 s on the bench machine rather than 0.07 to 0.1 s.
  */
 export async function remindFanOutPages(
   n: Notifier,
