@@ -462,7 +462,7 @@ describe('reminders', () => {
       env.DB.prepare('SELECT count(*) AS n FROM notifications WHERE contest_id = ?1')
         .bind(round.id)
         .first<number>('n')
-    return { e, bodies, pages, full: full!, walked, reminders }
+    return { e, bodies, full: full!, walked, reminders }
   }
 
   it('walks a queued page in one step, even a page of more followers than a run walks at a time', async () => {
