@@ -12,7 +12,7 @@ import {
   enqueueNotificationDeliveries,
   requeueStranded,
 } from '../src/notifications/delivery/enqueue.ts'
-import type { FanOutPage } from '../src/notifications/scheduling/fan-out-pages.ts'
+import { fanOutOf, type FanOutPage } from '../src/notifications/scheduling/fan-out-pages.ts'
 import { notifier } from '../src/notifications/context.ts'
 import { byRange } from '../src/notifications/scheduling/queue-consumer.ts'
 import { PLATFORM_DUE_SQL, remindFanOutPages } from '../src/notifications/scheduling/reminders.ts'
@@ -54,6 +54,10 @@ async function followers(count: number) {
     id: `${tag}${i.toString(16).padStart(16, '0')}`,
   }))
 }
+
+/** Whether the queued page's range holds the user. */
+const inPage = (page: FanOutPage) => (u: { id: string }) =>
+  u.id > page.after && (page.through === null || u.id <= page.through)
 
 describe('reminders', () => {
   it('reaches the provider once across two scheduler runs', async () => {
@@ -449,12 +453,10 @@ describe('reminders', () => {
     const counts = await runNotificationScheduler(e, Date.now(), { fanOutPage: 1200 })
     const bodies = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
     expect(bodies).toHaveLength(counts.fanOutPagesQueued)
-    const pages = bodies.map((body) => (body as unknown as { fanOut: FanOutPage }).fanOut)
+    const pages = bodies.map((body) => fanOutOf(body)!)
     // 2,500 followers in a row of ids hold at least one whole page of theirs.
     const full = pages.find(
-      (page) =>
-        page.through !== null &&
-        users.filter((u) => u.id > page.after && u.id <= page.through!).length === 1200,
+      (page) => page.through !== null && users.filter(inPage(page)).length === 1200,
     )
     expect(full).toBeDefined()
     const walked = () => walks
@@ -508,11 +510,9 @@ describe('reminders', () => {
   it('runs the pages of a range that failed together one by one, handing over what they made', async () => {
     const { e, users, bodies, pages } = await twoRoundsInPages()
     // A range holding some of these followers (earlier tests' users, deactivated, follow too).
-    const holds = (page: FanOutPage) => (u: { id: string }) =>
-      u.id > page.after && (page.through === null || u.id <= page.through)
-    const first = pages.findIndex((page) => users.some(holds(page)))
+    const first = pages.findIndex((page) => users.some(inPage(page)))
     const range = first - (first % 2)
-    const held = users.filter(holds(pages[range]))
+    const held = users.filter(inPage(pages[range]))
     expect(held.length).toBeGreaterThan(0)
     // The range's two pages: their walk makes the reminders of both, then the queue fails.
     const working = e.NOTIFICATIONS_QUEUE.sendBatch
@@ -542,10 +542,7 @@ describe('reminders', () => {
     const counts = await runNotificationScheduler(e, now, { fanOutPage: 2 })
     expect(counts.contestsMarkedNotified).toBe(1)
     const rest = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
-    const holds = (body: unknown) => {
-      const { after, through } = (body as { fanOut: FanOutPage }).fanOut
-      return users.some((u) => u.id > after && (through === null || u.id <= through))
-    }
+    const holds = (body: unknown) => users.some(inPage(fanOutOf(body)!))
     const [page] = rest.splice(rest.findIndex(holds), 1)
     const working = e.NOTIFICATIONS_QUEUE.sendBatch
     e.NOTIFICATIONS_QUEUE.sendBatch = async () => {

@@ -207,7 +207,7 @@ async function remindAudience(
     walks = walks.filter((w, i) => {
       const { results } = pages[i]
       const last = results[results.length - 1]?.id
-      // A full page that reached the range's end leaves nothing to walk.
+      // A full step that reached the range's end leaves nothing to walk.
       if (results.length < pageSize || last === range?.through) return false
       w.binds[1] = last
       return true
