@@ -3,6 +3,7 @@
 import { INVALID_CREDENTIALS, type SignedIn } from '../auth/accounts.ts'
 import type { AuthConfig } from '../auth/config.ts'
 import { openSession, revokeUserSessionsStatement, type SessionKind } from '../auth/sessions.ts'
+import { releaseUserCommunitiesStatements } from '../communities/deletion.ts'
 import type { Db } from '../db/client.ts'
 import { burnPasswordCheck, verifyPassword } from '../lib/crypto.ts'
 import { conflict, notFound, unauthorized } from '../lib/errors.ts'
@@ -15,14 +16,15 @@ export const RECOVERY_EXPIRED =
   'The 30-day recovery period has ended; the account can no longer be recovered'
 
 /**
- * Marks the account deleted and ends every session of it, in one batch; returns until when it can
- * be recovered and whom to tell. Undefined when no live account has that id (deleted already, or
- * never existed).
+ * Marks the account deleted, ends every session of it and releases the communities it claimed, in
+ * one batch; returns until when it can be recovered and whom to tell. Undefined when no live
+ * account has that id (deleted already, or never existed).
  */
 export async function softDeleteAccount(db: Db, userId: string, now: number) {
   const [[marked]] = await db.batch([
     markDeletedStatement(db, userId, now),
     revokeUserSessionsStatement(db, userId, now),
+    ...releaseUserCommunitiesStatements(db, userId),
   ])
   if (!marked) return undefined
   const { email, name, emailVerifiedAt } = marked

@@ -14,7 +14,8 @@ export interface Place {
   title: string
 }
 
-const at = (place: Pick<Place, 'channel' | 'chatId'>) =>
+/** The destination row of a place (its service and chat id). */
+export const at = (place: Pick<Place, 'channel' | 'chatId'>) =>
   and(
     eq(communityDestinations.channel, place.channel),
     eq(communityDestinations.chatId, place.chatId),

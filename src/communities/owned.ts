@@ -4,20 +4,24 @@
 import { and, desc, eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { communityDestinations, type CommunityDestinationRow } from '../db/schema.ts'
+import { liveProvenUser } from '../users/live.ts'
 import type { CommunityFilters } from './filters.ts'
 
 // An account claims a handful; the cap keeps the page and the answer bounded.
 export const MAX_OWNED = 100
 
-const owned = (userId: string, id: string) =>
-  and(eq(communityDestinations.id, id), eq(communityDestinations.ownerId, userId))
+// Held only by a live account with a proven address; any other owner is as good as none.
+const heldBy = (userId: string) =>
+  and(eq(communityDestinations.ownerId, userId), liveProvenUser(userId))
+
+const owned = (userId: string, id: string) => and(eq(communityDestinations.id, id), heldBy(userId))
 
 /** The destinations the account claimed, the latest change first. */
 export function ownedDestinations(db: Db, userId: string) {
   return db
     .select()
     .from(communityDestinations)
-    .where(eq(communityDestinations.ownerId, userId))
+    .where(heldBy(userId))
     .orderBy(desc(communityDestinations.updatedAt))
     .limit(MAX_OWNED)
 }

@@ -3,10 +3,10 @@
 import { createDb } from '../db/client.ts'
 import { currentUser } from '../http/auth.ts'
 import { createRouter, signedInRoute } from '../http/router.ts'
-import { notFound } from '../lib/errors.ts'
+import { notFound, unauthorized } from '../lib/errors.ts'
 import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
-import { CLAIM_CODE_TTL_SECONDS, issueClaimCode } from './claims.ts'
+import { issueClaimCode } from './claims.ts'
 import { ownedDestinations, releaseDestination, updateOwnedFilters } from './owned.ts'
 import {
   ClaimCodeSchema,
@@ -21,6 +21,8 @@ const tags = ['Communities']
 const invalid = errorResponse('Validation failed (message is an array of strings)')
 const missing = errorResponse('Your account has no community with that id')
 const notYours = () => notFound('Your account has no community with that id')
+// A deleted account's token, still unexpired, names no one who could hold a community.
+const ACCOUNT_GONE = 'Your session has ended: sign in again'
 
 const list = signedInRoute({
   method: 'get',
@@ -54,7 +56,10 @@ const claimCode = signedInRoute({
   tags,
   summary:
     'A one-time code (15 minutes) that an administrator sends in the chat (/claim in Telegram, /contests claim in Discord)',
-  responses: { 201: json(ClaimCodeSchema, 'The code, shown once; only its hash is stored') },
+  responses: {
+    201: json(ClaimCodeSchema, 'The code, shown once; only its hash is stored'),
+    403: errorResponse('The account’s email address is not verified yet'),
+  },
 })
 
 export const communityApiRoutes = createRouter()
@@ -81,8 +86,8 @@ export const communityApiRoutes = createRouter()
     return c.body(null, 204)
   })
   .openapi(claimCode, async (c) => {
-    const code = await issueClaimCode(c.env.KV, currentUser(c).sub)
+    const issued = await issueClaimCode(createDb(c.env.DB), currentUser(c).sub, Date.now())
+    if (!issued) throw unauthorized(ACCOUNT_GONE)
     c.header('Cache-Control', 'no-store')
-    const expiresAt = toIso(Date.now() + CLAIM_CODE_TTL_SECONDS * 1000)
-    return c.json({ code, expiresAt }, 201)
+    return c.json({ code: issued.code, expiresAt: toIso(issued.expiresAt) }, 201)
   })

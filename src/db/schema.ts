@@ -209,8 +209,9 @@ export const rotatedRefreshTokens = sqliteTable(
   (t) => [index('rotated_refresh_tokens_session').on(t.sessionId)],
 )
 
-// Six-digit codes sent to users (by email, or by WhatsApp for `verify_phone`); one live code per
-// user and purpose, stored as a keyed hash. The purpose has no CHECK constraint in SQL.
+// Six-digit codes sent to users (by email, or by WhatsApp for `verify_phone`), and the claim codes
+// of the Communities page (`claim_community`, found by their hash alone); one live code per user
+// and purpose, stored as a hash. The purpose has no CHECK constraint in SQL.
 export const emailCodes = sqliteTable(
   'email_codes',
   {
@@ -218,7 +219,7 @@ export const emailCodes = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose', {
-      enum: ['verify_email', 'reset_password', 'verify_phone'],
+      enum: ['verify_email', 'reset_password', 'verify_phone', 'claim_community'],
     }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),

@@ -1,7 +1,7 @@
 // What a live account is, defined once: users' own queries and the conditions other features put
 // into their statements (auth's sessions, the admin area) all say it through these, so the rule
 // cannot drift between callers.
-import { and, eq, exists, isNull, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { and, eq, exists, isNotNull, isNull, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/sqlite-core'
 import { users } from '../db/schema.ts'
 
@@ -26,6 +26,18 @@ export const liveUserById = (id: string | SQLWrapper): SQL =>
  */
 export const liveUser = (userId: string | SQLWrapper): SQL =>
   exists(qb.select({ id: users.id }).from(users).where(liveUserById(userId)))
+
+/**
+ * As liveUser, and the address is proven: whoever signed up with someone else's address holds
+ * nothing the owner would inherit, nor hears from the service at it.
+ */
+export const liveProvenUser = (userId: string | SQLWrapper): SQL =>
+  exists(
+    qb
+      .select({ id: users.id })
+      .from(users)
+      .where(and(liveUserById(userId), isNotNull(users.emailVerifiedAt))),
+  )
 
 /** As liveUser, and the user holds the admin role now. */
 export const liveAdmin = (userId: string | SQLWrapper): SQL =>

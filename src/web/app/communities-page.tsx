@@ -1,6 +1,7 @@
 // /app/communities: the Discord channels and Telegram groups the account claimed, each with what it
 // announces and whether it still can (a chat that removed the bot shows why it stopped), a form to
 // change what it announces, a button to release it, and the one-time code to claim another.
+import { UNVERIFIED_CANNOT_CLAIM } from '../../communities/claims.ts'
 import { describeDestination, SERVICE_NAMES } from '../../communities/describe.ts'
 import type { CommunityDestinationRow } from '../../db/schema.ts'
 import { formatTime } from '../../lib/time-words.ts'
@@ -153,7 +154,9 @@ export function CommunitiesPage(props: CommunitiesPageProps) {
       )}
       <section aria-labelledby="claim-title">
         <h2 id="claim-title">Claim a community</h2>
-        {code ? (
+        {props.session.user.emailVerifiedAt == null ? (
+          <p id="claim-unverified">{UNVERIFIED_CANNOT_CLAIM}.</p>
+        ) : code ? (
           <p id="claim-code" class="secret">
             Your code: <strong>{code.value}</strong>. In the chat, an administrator sends{' '}
             <code>/claim {code.value}</code> (Telegram) or <code>/contests claim</code> with it
@@ -162,10 +165,12 @@ export function CommunitiesPage(props: CommunitiesPageProps) {
         ) : (
           <p>Make a code, then send it in the chat you want to claim.</p>
         )}
-        <form method="post" action="/app/communities/claim-code">
-          <CsrfField />
-          <button type="submit">Make a claim code</button>
-        </form>
+        {props.session.user.emailVerifiedAt != null && (
+          <form method="post" action="/app/communities/claim-code">
+            <CsrfField />
+            <button type="submit">Make a claim code</button>
+          </form>
+        )}
       </section>
       <section aria-labelledby="claimed-title">
         <h2 id="claimed-title">Your communities</h2>

@@ -4,7 +4,7 @@ import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../app-env.ts'
 import { discordApplication } from '../../channels/discord/application.ts'
-import { CLAIM_CODE_TTL_SECONDS, issueClaimCode } from '../../communities/claims.ts'
+import { issueClaimCode, UNVERIFIED_CANNOT_CLAIM } from '../../communities/claims.ts'
 import {
   ownedDestinations,
   releaseDestination,
@@ -18,6 +18,7 @@ import { CommunitiesPage, type CommunitiesPageProps } from './communities-page.t
 import { CommunityForm, filtersOfForm } from './community-form.ts'
 import { csrfToken, requireCsrf } from './csrf.ts'
 import { readForm } from './form-body.ts'
+import { signInPath } from './next-path.ts'
 import { notFoundPage } from './not-found-page.tsx'
 import { ClearForm } from './subscriptions-forms.ts'
 import { currentWebSession, requireWebUser } from './web-session.ts'
@@ -71,9 +72,13 @@ communityRoutes
   .post('/communities/claim-code', requireCsrf, requireWebUser, async (c) => {
     const errors = await buttonErrors(c)
     if (errors) return page(c, { errors }, 400)
-    const value = await issueClaimCode(c.env.KV, currentWebSession(c).user.id)
+    const { user } = currentWebSession(c)
+    if (user.emailVerifiedAt == null) return page(c, { errors: [UNVERIFIED_CANNOT_CLAIM] }, 403)
+    const issued = await issueClaimCode(createDb(c.env.DB), user.id, Date.now())
+    // Deleted since the session was read: the session ends with it.
+    if (!issued) return c.redirect(signInPath('/app/communities'), 303)
     c.header('Cache-Control', 'no-store')
-    return page(c, { code: { value, expiresAt: Date.now() + CLAIM_CODE_TTL_SECONDS * 1000 } })
+    return page(c, { code: { value: issued.code, expiresAt: issued.expiresAt } })
   })
   .post('/communities/:id/release', requireCsrf, requireWebUser, async (c) => {
     const errors = await buttonErrors(c)

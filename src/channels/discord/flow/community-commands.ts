@@ -128,7 +128,7 @@ export async function communityCommand(c: Context<AppEnv>, sub: string, i: Commu
     }
   } else if (sub === 'claim') {
     const code = optionValue(i.options, 'code') ?? ''
-    work = async () => claimWords(await redeemClaimCode(c.env.KV, db, code, place, Date.now()))
+    work = async () => claimWords(await redeemClaimCode(db, code, place, Date.now()))
   } else if (sub === 'unsubscribe') {
     work = async () =>
       (await unsubscribe(db, place))

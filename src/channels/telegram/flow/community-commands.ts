@@ -96,7 +96,7 @@ export async function communityCommand(
   }
   if (!(await mayChange(env, chat))) return ADMINS_ONLY
   if (name === 'claim')
-    return claimWords(await redeemClaimCode(env.KV, db, words[0] ?? '', place(chat), now))
+    return claimWords(await redeemClaimCode(db, words[0] ?? '', place(chat), now))
   if (name === 'unsubscribe') {
     return (await unsubscribe(db, place(chat)))
       ? 'Unsubscribed: no more contest announcements here.'
