@@ -1,8 +1,10 @@
 // Daily cleanup: finished contests past the retention period, expired sessions and email codes,
 // accounts past their 30 days of recovery or 7 days unproven, ingestion jobs stuck for over 3000 seconds,
-// notifications past their expiry, and Telegram link tokens nobody used.
+// notifications past their expiry, Telegram link tokens nobody used, and the ids of Discord
+// interactions whose signatures are stale.
 import { purgeDeletedAccounts, purgeUnprovenAccounts } from '../account/purge.ts'
 import { removeExpiredAuthRecords } from '../auth/cleanup.ts'
+import { removeStaleInteractions } from '../channels/discord/interaction-replay.ts'
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import { removeFinishedBefore } from '../contests/maintenance.ts'
 import { createDb } from '../db/client.ts'
@@ -25,6 +27,7 @@ export async function cleanupJob(env: Env, now: number) {
   const ttlMs = settings(env).NOTIFICATION_TTL_DAYS * DAY_MS
   const notificationsExpired = await removeExpiredNotifications(env.DB, now - ttlMs)
   const telegramLinksExpired = await removeExpiredTelegramLinks(db, now)
+  const discordInteractionsRemoved = await removeStaleInteractions(db, now)
   return {
     contestsRemoved,
     ...auth,
@@ -33,5 +36,6 @@ export async function cleanupJob(env: Env, now: number) {
     ...ingestion,
     notificationsExpired,
     telegramLinksExpired,
+    discordInteractionsRemoved,
   }
 }

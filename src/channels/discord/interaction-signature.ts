@@ -7,7 +7,7 @@ import { fromHex } from '../../lib/crypto.ts'
 export type SignatureCheck = 'ok' | 'missing' | 'stale' | 'mismatch'
 
 // Discord's own libraries take 5 minutes either way.
-const MAX_SKEW_SECONDS = 5 * 60
+export const MAX_SKEW_SECONDS = 5 * 60
 
 /** Whether `hex` can be an Ed25519 public key: 32 bytes. */
 export const isPublicKeyHex = (hex: string | undefined): hex is string =>
