@@ -1,10 +1,10 @@
 // The Discord application over HTTP interactions (mounted at /discord): POST /interactions takes
 // what Discord sends when someone uses a slash command (`/contests upcoming` here, the channel
-// subscriptions in community-commands.ts), signed with Ed25519 (a bad or missing
-// signature is 401, as Discord's own check of the endpoint expects; a copy of an interaction already
-// answered is 409, interaction-replay.ts), and GET / says whether the application is set up here
-// and how a server adds it. Without DISCORD_APPLICATION_ID and a
-// well-formed DISCORD_PUBLIC_KEY the interactions answer 404 and GET / says `enabled: false`.
+// subscriptions in community-commands.ts), signed with Ed25519 (a bad or missing signature is 401,
+// as Discord's own check of the endpoint expects; a copy of an interaction already answered is
+// 409, interaction-replay.ts), and GET / says whether the application is set up here and how a
+// server adds it. Without DISCORD_APPLICATION_ID and a well-formed DISCORD_PUBLIC_KEY the
+// interactions answer 404 and GET / says `enabled: false`.
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../../app-env.ts'
