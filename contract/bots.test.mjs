@@ -117,7 +117,7 @@ describe(`contract bots (${RUNTIME})`, () => {
   })
 
   test(
-    'Discord: a signed PING is answered, a tampered or stale one refused, /contests upcoming lists',
+    'Discord: a signed PING is answered, a tampered or stale one refused, /contests upcoming lists, once',
     FLOW,
     noted(async () => {
       const ping = { type: 1, id: '1', application_id: APPLICATION_ID }
@@ -126,8 +126,9 @@ describe(`contract bots (${RUNTIME})`, () => {
       const stale = await interact(ping, { at: Math.floor(Date.now() / 1000) - 600 })
       assert.equal(stale.status, 401)
 
-      const upcoming = await interact({
+      const command = {
         type: 2,
+        id: '1400000000000000001',
         data: {
           name: 'contests',
           options: [
@@ -138,11 +139,15 @@ describe(`contract bots (${RUNTIME})`, () => {
             },
           ],
         },
-      })
+      }
+      const upcoming = await interact(command)
       assert.equal(upcoming.status, 200)
       const [embed] = upcoming.body.data.embeds
       assert.equal(embed.title, 'Upcoming AtCoder contests')
       assert.match(embed.description, /Contract Bots Contest/)
+      // The same signed interaction again runs nothing: its id was answered.
+      const copy = await interact(command)
+      assert.equal(copy.status, 409, JSON.stringify(copy.body))
 
       const status = await api.get('/discord')
       assert.equal(status.body.enabled, true)

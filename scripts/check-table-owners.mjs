@@ -34,6 +34,7 @@ export const OWNERS = {
   ingestion_jobs: 'resources',
   webhook_endpoints: 'webhooks',
   webhook_deliveries: 'webhooks',
+  discord_interactions: 'channels/discord',
 }
 
 const root = new URL('..', import.meta.url).pathname

@@ -364,7 +364,11 @@ describe('announcements', () => {
     await addContests([contest(0.8)])
     await announceDue(env.DB, e.NOTIFICATIONS_QUEUE, Date.now())
     await deliverAll(e)
-    const row = await findDestination(db(), { channel: 'discord', chatId: channelId })
+    const row = await findDestination(db(), {
+      channel: 'discord',
+      chatId: channelId,
+      guildId: '1100000000000000001',
+    })
     expect(row?.deadReason).toBe('Discord answered 404 (code 10003): Unknown Channel')
   })
 

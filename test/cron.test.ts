@@ -7,6 +7,7 @@ import {
 } from 'cloudflare:test'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { cronMatches, cronsOf } from '../scripts/lib/cron.mjs'
+import { firstSighting } from '../src/channels/discord/interaction-replay.ts'
 import { catalogueVersion } from '../src/contests/catalogue-version.ts'
 import { findContest } from '../src/contests/queries.ts'
 import { createDb } from '../src/db/client.ts'
@@ -105,6 +106,20 @@ describe('scheduled jobs', () => {
       .bind(user.id)
       .all<{ hash: string }>()
     expect(results.map((r) => r.hash)).toEqual(['live-hash'])
+  })
+
+  it('daily cleanup removes the ids of Discord interactions whose signatures are stale', async () => {
+    const db = createDb(env.DB)
+    const signedAt = Math.floor(Date.now() / 1000)
+    await firstSighting(db, '1400000000000009001', signedAt - 10 * 60)
+    await firstSighting(db, '1400000000000009002', signedAt)
+    await fireScheduled('0 2 * * *', signedAt * 1000)
+    const { results } = await env.DB.prepare(
+      "SELECT id FROM discord_interactions WHERE id LIKE '14000000000000090%'",
+    ).all<{ id: string }>()
+    expect(results.map((r) => r.id)).toEqual(['1400000000000009002'])
+    // Still taken while its signature holds: a copy is refused.
+    expect(await firstSighting(db, '1400000000000009002', signedAt)).toBe(false)
   })
 
   it('the half-hourly run brings stored phases in line with the clock', async () => {

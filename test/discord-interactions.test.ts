@@ -5,8 +5,9 @@ import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { addContests, contest } from './helpers/contests.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
-import { api } from './helpers/users.ts'
-import { findDestination } from '../src/communities/destinations.ts'
+import { api, createUser } from './helpers/users.ts'
+import { claimWords } from '../src/communities/claims.ts'
+import { findDestination, subscribe } from '../src/communities/destinations.ts'
 import { createDb } from '../src/db/client.ts'
 import type { Env } from '../src/env.ts'
 import { toHex } from '../src/lib/crypto.ts'
@@ -68,9 +69,13 @@ async function interact(
   })
 }
 
+let interactionSeq = 0
+/** A fresh interaction id, a snowflake as Discord's: each interaction Discord sends has its own. */
+const interactionId = () => `${1_400_000_000_000_000_000n + BigInt(++interactionSeq)}`
+
 const upcoming = (platform?: string) => ({
   type: 2,
-  id: '1',
+  id: interactionId(),
   application_id: APPLICATION_ID,
   data: {
     id: '2',
@@ -182,7 +187,11 @@ describe('/contests upcoming', () => {
   })
 
   it('answers a command it does not know privately, and refuses a body that is no interaction', async () => {
-    const other = await interact({ type: 2, data: { name: 'remind', options: [] } })
+    const other = await interact({
+      type: 2,
+      id: interactionId(),
+      data: { name: 'remind', options: [] },
+    })
     expect(other.body.data).toMatchObject({ flags: 64 })
     const broken = await interact({ data: 'x' })
     expect(broken.status).toBe(400)
@@ -191,25 +200,36 @@ describe('/contests upcoming', () => {
 
 describe('/contests subscribe, unsubscribe and settings', () => {
   const CHANNEL = '1200000000000000777'
+  const LOBBY = '1200000000000000778'
   const GUILD = '1100000000000000777'
   let token = 0
 
-  /** The command as Discord sends it from a server, by a member with `permissions`. */
+  /**
+   * The command as Discord sends it from the lobby of a server, by a member whose permissions in
+   * the target channel are `permissions` (Discord's resolved channel) and in the lobby `lobby`.
+   * `target` changes the resolved channel (`undefined` values drop its fields).
+   */
   const command = (
     sub: string,
     options: { name: string; value: string }[],
     permissions = '16',
+    { lobby = '0', target = {} }: { lobby?: string; target?: Record<string, unknown> } = {},
   ) => ({
     type: 2,
-    id: '9',
+    id: interactionId(),
     application_id: APPLICATION_ID,
     token: `interaction-token-${++token}`,
     guild_id: GUILD,
-    member: { permissions, user: { id: '42' } },
+    channel_id: LOBBY,
+    member: { permissions: lobby, user: { id: '42' } },
     data: {
       name: 'contests',
       options: [{ type: 1, name: sub, options }],
-      resolved: { channels: { [CHANNEL]: { id: CHANNEL, name: 'contests', type: 0 } } },
+      resolved: {
+        channels: {
+          [CHANNEL]: { id: CHANNEL, name: 'contests', type: 0, permissions, ...target },
+        },
+      },
     },
   })
 
@@ -224,7 +244,7 @@ describe('/contests subscribe, unsubscribe and settings', () => {
     return JSON.parse(last.body).content as string
   }
 
-  const place = { channel: 'discord' as const, chatId: CHANNEL }
+  const place = { channel: 'discord' as const, chatId: CHANNEL, guildId: GUILD }
 
   beforeEach(async () => {
     await env.DB.prepare('DELETE FROM community_destinations').run()
@@ -269,7 +289,7 @@ describe('/contests subscribe, unsubscribe and settings', () => {
     for (const permissions of ['0', '2048', 'not-a-number']) {
       const res = await interact(command('subscribe', subscribeTo, permissions))
       expect(res.body.data).toEqual({
-        content: 'Only members who may manage channels can change announcements.',
+        content: 'Only members who may manage #contests can change its announcements.',
         flags: 64,
         allowed_mentions: { parse: [] },
       })
@@ -289,6 +309,189 @@ describe('/contests subscribe, unsubscribe and settings', () => {
     expect(tooSoon.body.data.content).toBe('lead times must be at least 5 minutes.')
     expect(await findDestination(createDb(env.DB), place)).toBe(undefined)
     expect(await standIn.requests('/discord/api/v10/webhooks/')).toEqual([])
+  })
+})
+
+describe('the target channel of a community command', () => {
+  const CHANNEL = '1200000000000000888'
+  const LOBBY = '1200000000000000889'
+  const GUILD = '1100000000000000888'
+  const OTHER_GUILD = '1100000000000000999'
+  const MANAGE_CHANNELS = String(0x10)
+  const place = { channel: 'discord' as const, chatId: CHANNEL, guildId: GUILD }
+  const inChannel = { name: 'channel', value: CHANNEL }
+  const subscribeTo = [inChannel, { name: 'platforms', value: 'codeforces' }]
+  let token = 0
+
+  /**
+   * The command as Discord sends it from the lobby of a server: the member's permissions there are
+   * `lobby`, those in the target channel (Discord's resolved channel) `permissions`; `target`
+   * changes the resolved channel (an undefined value drops the field).
+   */
+  const command = (
+    sub: string,
+    options: { name: string; value: string }[],
+    permissions: string,
+    { lobby = '0', target = {} }: { lobby?: string; target?: Record<string, unknown> } = {},
+  ) => ({
+    type: 2,
+    id: interactionId(),
+    application_id: APPLICATION_ID,
+    token: `target-token-${++token}`,
+    guild_id: GUILD,
+    channel_id: LOBBY,
+    member: { permissions: lobby, user: { id: '42' } },
+    data: {
+      name: 'contests',
+      options: [{ type: 1, name: sub, options }],
+      resolved: {
+        channels: {
+          [CHANNEL]: { id: CHANNEL, name: 'contests', type: 0, permissions, ...target },
+        } as Record<string, unknown>,
+      },
+    },
+  })
+
+  const refusal = (content: string) => ({ content, flags: 64, allowed_mentions: { parse: [] } })
+  const MAY_NOT = refusal('Only members who may manage #contests can change its announcements.')
+  const db = () => createDb(env.DB)
+
+  /** The contents the deferred replies were edited to, in order. */
+  const editedReplies = async () => {
+    const edits = await standIn.requests(`/discord/api/v10/webhooks/${APPLICATION_ID}/`)
+    return edits.map((e) => JSON.parse(e.body).content as string)
+  }
+
+  beforeEach(async () => {
+    await env.DB.prepare('DELETE FROM community_destinations').run()
+    await standIn.reset()
+  })
+
+  it('refuses a member who may manage channels where the command was typed but not in the target', async () => {
+    await subscribe(db(), { ...place, title: '#contests' }, { platforms: ['atcoder'] }, Date.now())
+    const code = { name: 'code', value: 'ABCDEFGHJK' }
+    for (const lobby of [MANAGE_CHANNELS, '8']) {
+      for (const [sub, options] of [
+        ['subscribe', subscribeTo],
+        ['unsubscribe', [inChannel]],
+        ['claim', [inChannel, code]],
+      ] as const) {
+        const res = await interact(command(sub, [...options], '0', { lobby }))
+        expect(res.status).toBe(200)
+        expect(res.body.data).toEqual(MAY_NOT)
+      }
+    }
+    expect(await findDestination(db(), place)).toMatchObject({
+      platforms: ['atcoder'],
+      ownerId: null,
+    })
+    expect(await standIn.requests('/discord/api/v10/webhooks/')).toEqual([])
+  })
+
+  it('refuses when Discord did not resolve the member’s permissions in the target channel', async () => {
+    const noRights = command('subscribe', subscribeTo, MANAGE_CHANNELS, {
+      lobby: MANAGE_CHANNELS,
+      target: { permissions: undefined },
+    })
+    expect((await interact(noRights)).body.data).toEqual(MAY_NOT)
+    const unresolved = command('subscribe', subscribeTo, MANAGE_CHANNELS, {
+      lobby: MANAGE_CHANNELS,
+    })
+    unresolved.data.resolved.channels = {}
+    expect((await interact(unresolved)).body.data).toEqual(refusal('Choose a channel.'))
+    expect(await findDestination(db(), place)).toBe(undefined)
+    expect(await standIn.requests('/discord/api/v10/webhooks/')).toEqual([])
+  })
+
+  it('refuses a target channel that Discord resolves in another server', async () => {
+    const elsewhere = { lobby: MANAGE_CHANNELS, target: { guild_id: OTHER_GUILD } }
+    for (const sub of ['subscribe', 'unsubscribe', 'settings']) {
+      const res = await interact(command(sub, subscribeTo, MANAGE_CHANNELS, elsewhere))
+      expect(res.body.data).toEqual(refusal('Choose a channel of this server.'))
+    }
+    expect(await findDestination(db(), place)).toBe(undefined)
+    expect(await findDestination(db(), { ...place, guildId: OTHER_GUILD })).toBe(undefined)
+    expect(await standIn.requests('/discord/api/v10/webhooks/')).toEqual([])
+  })
+
+  it('lets a member with Manage Channels (0x10) in the target channel change it, whatever the lobby', async () => {
+    const res = await interact(
+      command('subscribe', subscribeTo, MANAGE_CHANNELS, { target: { guild_id: GUILD } }),
+    )
+    expect(res.body).toEqual({ type: 5, data: { flags: 64 } })
+    expect(await editedReplies()).toEqual([
+      expect.stringMatching(/^Subscribed #contests\. Announcements here: Codeforces\./),
+    ])
+    expect(await findDestination(db(), place)).toMatchObject({
+      guildId: GUILD,
+      platforms: ['codeforces'],
+    })
+    await interact(command('unsubscribe', [inChannel], MANAGE_CHANNELS))
+    expect(await findDestination(db(), place)).toBe(undefined)
+  })
+
+  it('runs a signed interaction once when the same request is posted twice', async () => {
+    const payload = command('subscribe', subscribeTo, MANAGE_CHANNELS)
+    const headers = await signature(app, JSON.stringify(payload))
+    const post = () =>
+      api('POST', '/discord/interactions', { body: payload, headers, bindings: bindings() })
+    expect((await post()).body).toEqual({ type: 5, data: { flags: 64 } })
+    await interact(command('unsubscribe', [inChannel], MANAGE_CHANNELS))
+    expect(await findDestination(db(), place)).toBe(undefined)
+
+    const again = await post()
+    expect(again.status).toBe(409)
+    expect(again.body).toEqual({
+      statusCode: 409,
+      message: 'This interaction was already answered',
+      error: 'Conflict',
+    })
+    // The copy subscribed nothing again and edited no reply.
+    expect(await findDestination(db(), place)).toBe(undefined)
+    expect(await editedReplies()).toEqual([
+      expect.stringMatching(/^Subscribed #contests\./),
+      'Unsubscribed: no more announcements in #contests.',
+    ])
+
+    // Copies that race: one runs.
+    const list = upcoming()
+    const listHeaders = await signature(app, JSON.stringify(list))
+    const copies = await Promise.all(
+      [1, 2, 3].map(() =>
+        api('POST', '/discord/interactions', {
+          body: list,
+          headers: listHeaders,
+          bindings: bindings(),
+        }),
+      ),
+    )
+    expect(copies.map((r) => r.status).sort()).toEqual([200, 409, 409])
+  })
+
+  it('leaves a channel subscribed under another server alone, whatever this server asks', async () => {
+    const elsewhere = { ...place, guildId: OTHER_GUILD, title: '#contests' }
+    await subscribe(db(), elsewhere, { platforms: ['atcoder'] }, Date.now())
+    const owner = await createUser()
+    const made = await api('POST', '/communities/claim-codes', { token: owner.accessToken })
+    expect(made.status).toBe(201)
+
+    const settings = await interact(command('settings', [inChannel], '0'))
+    expect(settings.body.data).toEqual(refusal('#contests has no announcements.'))
+    await interact(command('unsubscribe', [inChannel], MANAGE_CHANNELS))
+    await interact(command('subscribe', subscribeTo, MANAGE_CHANNELS))
+    const claim = [inChannel, { name: 'code', value: made.body.code }]
+    await interact(command('claim', claim, MANAGE_CHANNELS))
+    expect(await editedReplies()).toEqual([
+      '#contests has no announcements.',
+      '#contests is subscribed from another server; nothing was changed.',
+      claimWords('no-destination'),
+    ])
+    expect(await findDestination(db(), elsewhere)).toMatchObject({
+      guildId: OTHER_GUILD,
+      platforms: ['atcoder'],
+      ownerId: null,
+    })
+    expect(await findDestination(db(), place)).toBe(undefined)
   })
 })
 

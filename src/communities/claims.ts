@@ -16,7 +16,7 @@ import { forbidden } from '../lib/errors.ts'
 import { randomBytes, sha256Hex } from '../lib/crypto.ts'
 import { liveProvenUser } from '../users/live.ts'
 import { findUser } from '../users/queries.ts'
-import { at, findDestination, type Place } from './destinations.ts'
+import { at, findDestination, type PlaceKey } from './destinations.ts'
 
 export const CLAIM_CODE_TTL_SECONDS = 15 * 60
 // No 0/O or 1/I: the code is read off one screen and typed into another.
@@ -54,7 +54,7 @@ export type ClaimOutcome = 'claimed' | 'unknown-code' | 'no-destination'
 export async function redeemClaimCode(
   db: Db,
   code: string,
-  place: Pick<Place, 'channel' | 'chatId'>,
+  place: PlaceKey,
   now: number,
 ): Promise<ClaimOutcome> {
   const normalized = code.trim().toUpperCase()

@@ -1,7 +1,7 @@
 // Community destinations (community_destinations): subscribed from the chat itself, changed,
 // unsubscribed, moved with a group that became a supergroup, and marked dead when the chat service
 // says the bot can never post there again.
-import { and, eq, isNull, notExists } from 'drizzle-orm'
+import { and, eq, isNull, notExists, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { communityDestinations, type CommunityDestinationRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
@@ -14,24 +14,41 @@ export interface Place {
   title: string
 }
 
-/** The destination row of a place (its service and chat id). */
-export const at = (place: Pick<Place, 'channel' | 'chatId'>) =>
+/** Where a place is: a Discord channel with its server, so an id from another never matches. */
+export type PlaceKey = Pick<Place, 'channel' | 'chatId' | 'guildId'>
+
+/** The destination row of a place: its service and chat id, and a Discord channel's server. */
+export const at = (place: PlaceKey) =>
   and(
     eq(communityDestinations.channel, place.channel),
     eq(communityDestinations.chatId, place.chatId),
+    place.channel === 'discord'
+      ? eq(communityDestinations.guildId, place.guildId ?? '')
+      : undefined,
   )
+
+/**
+ * The Discord channel is subscribed under another server. Channel ids are unique across Discord, so
+ * only a forged or mistaken id gets here; the destination is left as it is.
+ */
+export class OtherServerError extends Error {
+  constructor() {
+    super('The channel is subscribed from another server')
+  }
+}
 
 export function findDestinationById(db: Db, id: string) {
   return db.select().from(communityDestinations).where(eq(communityDestinations.id, id)).get()
 }
 
-export function findDestination(db: Db, place: Pick<Place, 'channel' | 'chatId'>) {
+export function findDestination(db: Db, place: PlaceKey) {
   return db.select().from(communityDestinations).where(at(place)).get()
 }
 
 /**
  * Subscribes the place to `platforms` (and, on Discord, a role to mention): a new destination with
  * the default filters, or the existing one with these platforms, alive again if it was dead.
+ * Throws OtherServerError when the channel's row belongs to another Discord server.
  */
 export async function subscribe(
   db: Db,
@@ -65,13 +82,16 @@ export async function subscribe(
         ownerToldAt: null,
         updatedAt: now,
       },
+      // The row of a Discord channel is changed only from its own server (Telegram's have none).
+      setWhere: sql`${communityDestinations.guildId} IS excluded.guild_id`,
     })
     .returning()
+  if (!row) throw new OtherServerError()
   return row
 }
 
 /** Whether the place had a destination, now gone with its announcements. */
-export async function unsubscribe(db: Db, place: Pick<Place, 'channel' | 'chatId'>) {
+export async function unsubscribe(db: Db, place: PlaceKey) {
   const gone = await db
     .delete(communityDestinations)
     .where(at(place))
@@ -82,7 +102,7 @@ export async function unsubscribe(db: Db, place: Pick<Place, 'channel' | 'chatId
 /** Replaces the filters sent; undefined when the place has no destination. */
 export async function updateFilters(
   db: Db,
-  place: Pick<Place, 'channel' | 'chatId'>,
+  place: PlaceKey,
   filters: Partial<CommunityFilters>,
   now: number,
 ) {

@@ -743,3 +743,15 @@ export const communityAnnouncements = sqliteTable(
 
 export type CommunityDestinationRow = typeof communityDestinations.$inferSelect
 export type CommunityAnnouncementRow = typeof communityAnnouncements.$inferSelect
+
+// Discord interactions already answered, by Discord's interaction id: a signed request posted again
+// within its 5 minutes is refused instead of run twice. Kept until its signature's timestamp is
+// stale (expires_at), then removed by the daily cleanup.
+export const discordInteractions = sqliteTable(
+  'discord_interactions',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('discord_interactions_expires').on(t.expiresAt)],
+)

@@ -1,9 +1,10 @@
 // Daily cleanup: finished contests past the retention period, expired sessions and email codes,
 // accounts past their 30 days of recovery or 7 days unproven, ingestion jobs stuck for over 3000 seconds,
-// notifications past their expiry, Telegram link tokens nobody used, and community claims whose
-// account is deleted or unproven.
+// notifications past their expiry, Telegram link tokens nobody used, community claims whose
+// account is deleted or unproven, and the ids of Discord interactions whose signatures are stale.
 import { purgeDeletedAccounts, purgeUnprovenAccounts } from '../account/purge.ts'
 import { removeExpiredAuthRecords } from '../auth/cleanup.ts'
+import { removeStaleInteractions } from '../channels/discord/interaction-replay.ts'
 import { releaseUnheldCommunities } from '../communities/deletion.ts'
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import { removeFinishedBefore } from '../contests/maintenance.ts'
@@ -28,6 +29,7 @@ export async function cleanupJob(env: Env, now: number) {
   const notificationsExpired = await removeExpiredNotifications(env.DB, now - ttlMs)
   const telegramLinksExpired = await removeExpiredTelegramLinks(db, now)
   const communitiesReleased = await releaseUnheldCommunities(db, now)
+  const discordInteractionsRemoved = await removeStaleInteractions(db, now)
   return {
     contestsRemoved,
     ...auth,
@@ -37,5 +39,6 @@ export async function cleanupJob(env: Env, now: number) {
     notificationsExpired,
     telegramLinksExpired,
     communitiesReleased,
+    discordInteractionsRemoved,
   }
 }

@@ -1,13 +1,13 @@
 // Discord signs every interaction it POSTs: Ed25519 over the timestamp header followed by the raw
 // body, with the application's key (the hex public key of the Developer Portal). Checked with Web
 // Crypto, which Workers and Deno both carry; a timestamp far from now is refused, so a recorded
-// request cannot be played again later.
+// request cannot be played again later (and within the window interaction-replay.ts runs it once).
 import { fromHex } from '../../lib/crypto.ts'
 
 export type SignatureCheck = 'ok' | 'missing' | 'stale' | 'mismatch'
 
 // Discord's own libraries take 5 minutes either way.
-const MAX_SKEW_SECONDS = 5 * 60
+export const MAX_SKEW_SECONDS = 5 * 60
 
 /** Whether `hex` can be an Ed25519 public key: 32 bytes. */
 export const isPublicKeyHex = (hex: string | undefined): hex is string =>

@@ -1,13 +1,15 @@
 // `/contests subscribe|unsubscribe|settings|claim` in a server: a channel's community announcements,
-// changed only by members whose permissions (as the interaction carries them) include Manage
-// Channels or Administrator. A change is answered at once with a deferred reply and done after it,
-// then the reply is edited through the interaction's webhook: Discord waits 3 seconds at most.
+// changed only by members whose permissions in that channel (as Discord resolves the channel option
+// for them, overwrites included) include Manage Channels or Administrator. A change is answered at
+// once with a deferred reply and done after it, then the reply is edited through the interaction's
+// webhook: Discord waits 3 seconds at most.
 import type { Context } from 'hono'
 import type { AppEnv } from '../../../app-env.ts'
 import { claimWords, redeemClaimCode } from '../../../communities/claims.ts'
 import { describeDestination } from '../../../communities/describe.ts'
 import {
   findDestination,
+  OtherServerError,
   subscribe,
   unsubscribe,
   type Place,
@@ -30,15 +32,22 @@ export interface CommandOption {
   options?: CommandOption[]
 }
 
+/** A channel option as Discord resolves it (`data.resolved.channels`): a partial channel. */
+export interface ResolvedChannel {
+  name?: string
+  /** The invoking member's permissions in this channel, overwrites included: a decimal bit set. */
+  permissions?: string
+  /** Its server, when Discord says (the documented partial channel does not carry it). */
+  guildId?: string
+}
+
 export interface CommunityInteraction {
   applicationId: string
   token: string
   guildId?: string
-  /** The member's permissions in the channel, a decimal bit set. */
-  permissions?: string
   options: CommandOption[]
-  /** Channel names by id, as Discord resolves a channel option. */
-  channelNames: Record<string, string>
+  /** The channels the options name, by id. */
+  channels: Record<string, ResolvedChannel>
 }
 
 /** A private reply, seen only by the member who used the command. */
@@ -103,19 +112,27 @@ export async function communityCommand(c: Context<AppEnv>, sub: string, i: Commu
   if (!i.guildId) return privately('Use this command in a server.')
   const channelId = optionValue(i.options, 'channel')
   if (!channelId || !/^\d{17,20}$/.test(channelId)) return privately('Choose a channel.')
+  // Discord resolves every channel option it sends; one it did not is not a channel of this server.
+  const target = Object.hasOwn(i.channels, channelId) ? i.channels[channelId] : undefined
+  if (!target) return privately('Choose a channel.')
+  // Absent, the server is this one's by Discord's resolution; the destination's key holds it too.
+  if (target.guildId !== undefined && target.guildId !== i.guildId) {
+    return privately('Choose a channel of this server.')
+  }
   const place: Place = {
     channel: 'discord',
     chatId: channelId,
     guildId: i.guildId,
-    title: `#${(i.channelNames[channelId] ?? channelId).slice(0, 100)}`,
+    title: `#${(target.name ?? channelId).slice(0, 100)}`,
   }
   const db = createDb(c.env.DB)
   if (sub === 'settings') {
     const found = await findDestination(db, place)
     return privately(found ? describeDestination(found) : `${place.title} has no announcements.`)
   }
-  if (!mayManage(i.permissions)) {
-    return privately('Only members who may manage channels can change announcements.')
+  // The rights in the target channel, not in the one the command was typed in.
+  if (!mayManage(target.permissions)) {
+    return privately(`Only members who may manage ${place.title} can change its announcements.`)
   }
   let work: () => Promise<string>
   if (sub === 'subscribe') {
@@ -123,7 +140,13 @@ export async function communityCommand(c: Context<AppEnv>, sub: string, i: Commu
     if ('refused' in choice) return privately(choice.refused ?? 'Not a subscription.')
     const roleId = optionValue(i.options, 'role') ?? null
     work = async () => {
-      const row = await subscribe(db, place, { ...choice, roleId }, Date.now())
+      const row = await subscribe(db, place, { ...choice, roleId }, Date.now()).catch(
+        (error: unknown) => {
+          if (error instanceof OtherServerError) return undefined
+          throw error
+        },
+      )
+      if (!row) return `${place.title} is subscribed from another server; nothing was changed.`
       return `Subscribed ${place.title}. ${describeDestination(row)}`
     }
   } else if (sub === 'claim') {

@@ -1,9 +1,10 @@
 // The Discord application over HTTP interactions (mounted at /discord): POST /interactions takes
 // what Discord sends when someone uses a slash command (`/contests upcoming` here, the channel
-// subscriptions in community-commands.ts), signed with Ed25519 (a bad or missing
-// signature is 401, as Discord's own check of the endpoint expects), and GET / says whether the
-// application is set up here and how a server adds it. Without DISCORD_APPLICATION_ID and a
-// well-formed DISCORD_PUBLIC_KEY the interactions answer 404 and GET / says `enabled: false`.
+// subscriptions in community-commands.ts), signed with Ed25519 (a bad or missing signature is 401,
+// as Discord's own check of the endpoint expects; a copy of an interaction already answered is
+// 409, interaction-replay.ts), and GET / says whether the application is set up here and how a
+// server adds it. Without DISCORD_APPLICATION_ID and a well-formed DISCORD_PUBLIC_KEY the
+// interactions answer 404 and GET / says `enabled: false`.
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../../app-env.ts'
@@ -16,6 +17,7 @@ import { errorResponse, json } from '../../../lib/openapi.ts'
 import { isPlatform } from '../../../platforms/registry.ts'
 import { CONTESTS_COMMAND, PLATFORM_OPTION } from '../commands.ts'
 import { discordApplication } from '../application.ts'
+import { firstSighting } from '../interaction-replay.ts'
 import { checkInteractionSignature } from '../interaction-signature.ts'
 import { communityCommand, privately, type CommandOption } from './community-commands.ts'
 import { upcomingEmbed } from './contest-list.ts'
@@ -50,20 +52,23 @@ const Option: z.ZodType<CommandOption> = z.lazy(() =>
     options: z.array(Option).optional(),
   }),
 )
+const ResolvedChannel = z.looseObject({
+  name: z.string().optional(),
+  permissions: z.string().optional(),
+  guild_id: z.string().optional(),
+})
 const Interaction = z.looseObject({
   type: z.number(),
+  id: z.string().optional(),
   token: z.string().optional(),
   application_id: z.string().optional(),
   guild_id: z.string().optional(),
-  member: z.looseObject({ permissions: z.string().optional() }).optional(),
   data: z
     .looseObject({
       name: z.string(),
       options: z.array(Option).optional(),
       resolved: z
-        .looseObject({
-          channels: z.record(z.string(), z.looseObject({ name: z.string().optional() })).optional(),
-        })
+        .looseObject({ channels: z.record(z.string(), ResolvedChannel).optional() })
         .optional(),
     })
     .optional(),
@@ -87,6 +92,7 @@ const interactions = createRoute({
     400: errorResponse('Not an interaction'),
     401: errorResponse('Bad, missing or stale signature'),
     404: errorResponse('The Discord application is not set up here'),
+    409: errorResponse('The interaction was answered already (a copy of a signed request)'),
   },
 })
 
@@ -115,10 +121,12 @@ async function answer(c: Context<AppEnv>, interaction: z.infer<typeof Interactio
       applicationId: interaction.application_id ?? discordApplication(c.env)!.id,
       token: interaction.token,
       guildId: interaction.guild_id,
-      permissions: interaction.member?.permissions,
       options: sub.options ?? [],
-      channelNames: Object.fromEntries(
-        Object.entries(data?.resolved?.channels ?? {}).map(([id, ch]) => [id, ch.name ?? id]),
+      channels: Object.fromEntries(
+        Object.entries(data?.resolved?.channels ?? {}).map(([id, ch]) => [
+          id,
+          { name: ch.name, permissions: ch.permissions, guildId: ch.guild_id },
+        ]),
       ),
     })
   }
@@ -147,8 +155,17 @@ export const discordInteractionRoutes = createRouter()
     if (!parsed.success) {
       return c.json({ statusCode: 400, message: 'Not an interaction', error: 'Bad Request' }, 400)
     }
-    const { type } = parsed.data
+    const { type, id } = parsed.data
     if (type === PING) return c.json({ type: PONG }, 200)
+    // Everything else runs once per interaction id: a copy of a signed request is refused.
+    if (!id || !/^\d{17,20}$/.test(id)) {
+      return c.json({ statusCode: 400, message: 'Not an interaction', error: 'Bad Request' }, 400)
+    }
+    const timestamp = Number(c.req.header('X-Signature-Timestamp'))
+    if (!(await firstSighting(createDb(c.env.DB), id, timestamp))) {
+      const message = 'This interaction was already answered'
+      return c.json({ statusCode: 409, message, error: 'Conflict' }, 409)
+    }
     if (type === APPLICATION_COMMAND) return c.json(await answer(c, parsed.data), 200)
     return c.json(privately('The bot does not handle this kind of interaction.'), 200)
   })
