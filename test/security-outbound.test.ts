@@ -252,6 +252,50 @@ describe('one local-run switch for every outbound kind (item 4)', () => {
     expect(res.body.message).toEqual([NOT_A_PUSH_SERVICE])
   })
 
+  it('ALLOW_LOCAL_TARGETS=true still refuses link-local and cloud metadata targets, for every kind', async () => {
+    const me = await createUser()
+    const profile = (field: string, url: string) =>
+      api('PUT', '/users/profile', {
+        token: me.accessToken,
+        body: { preferences: { [field]: url } },
+        bindings: LOCAL,
+      })
+    const hosts = [
+      '169.254.169.254',
+      '[::ffff:169.254.169.254]',
+      '[fe80::1]',
+      '[fd00:ec2::254]',
+      '100.100.100.200',
+      'metadata.google.internal',
+    ]
+    for (const host of hosts) {
+      const slack = await profile('slackWebhookUrl', `http://${host}/services/T01/B01/abc`)
+      expect(slack.status, host).toBe(400)
+      expect(slack.body.message, host).toEqual([
+        'slackWebhookUrl must be a Slack webhook URL (https://hooks.slack.com/services/T…/B…/…)',
+      ])
+      const discord = await profile(
+        'discordWebhookUrl',
+        `http://${host}/api/webhooks/123456789012345678/token`,
+      )
+      expect(discord.status, host).toBe(400)
+      const hook = await webhook(`http://${host}/latest/meta-data/`, LOCAL)
+      expect(hook.status, host).toBe(400)
+      expect(hook.body.message, host).toEqual([
+        'url must not point to a private, loopback or link-local address',
+      ])
+      expect((await submission(me, `http://${host}/latest/meta-data/`, LOCAL)).status, host).toBe(
+        400,
+      )
+      const push = await register(me, `http://${host}/push/${newId()}`, undefined, LOCAL)
+      expect(push.status, host).toBe(400)
+      expect(push.body.message, host).toEqual([PRIVATE_ENDPOINT])
+    }
+    // A loopback stand-in is still admitted: the switch keeps doing its job.
+    const standInSlack = `${standInUrl}/slack/services/T0LOCAL/B0LOCAL/secret1`
+    expect((await profile('slackWebhookUrl', standInSlack)).status).toBe(200)
+  })
+
   it('the old ALLOW_PRIVATE_WEBHOOK_TARGETS name admits nothing any more', async () => {
     // Env no longer names the setting, so only a binding typed as any string setting carries it.
     const retired: Partial<Env> & Record<string, string> = { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' }

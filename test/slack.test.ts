@@ -150,7 +150,8 @@ describe('Slack deliveries', () => {
     expect(posts[0].status).toBe(200)
     const { text, blocks, unfurl_links } = posts[0].json
     expect(unfurl_links).toBe(false)
-    expect(text).toMatch(/^Reminder: AtCoder <Beginner> & Co starts in/)
+    // The fallback is mrkdwn too: escaped like the section.
+    expect(text).toMatch(/^Reminder: AtCoder &lt;Beginner&gt; &amp; Co starts in/)
     expect(blocks.map((b: { type: string }) => b.type)).toEqual([
       'header',
       'section',
@@ -173,6 +174,24 @@ describe('Slack deliveries', () => {
     await runScheduler(e)
     expect(await deliverQueued(e)).toEqual([])
     expect(await slackPosts(webhook.path)).toHaveLength(1)
+  })
+
+  it('escape a contest name holding a channel ping or a disguised link, in the fallback text too', async () => {
+    const e = testEnv()
+    const { webhook } = await slackRecipient()
+    await addContests([contest(3, { name: 'Round <!channel> <https://evil.example|Open>' })])
+    await runScheduler(e)
+    await deliverQueued(e)
+
+    const [post] = await slackPosts(webhook.path)
+    expect(post.status).toBe(200)
+    const { text, blocks } = post.json
+    const escaped = 'Round &lt;!channel&gt; &lt;https://evil.example|Open&gt;'
+    expect(text).toContain(escaped)
+    expect(blocks[1].text.text).toContain(escaped)
+    // Nothing Slack would read as a mention or a link, but the start date Slack formats.
+    const markup = JSON.stringify([text, blocks[1].text.text]).match(/<[^>]*>/g) ?? []
+    expect(markup).toEqual([])
   })
 
   for (const [status, code] of [

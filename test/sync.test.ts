@@ -145,6 +145,27 @@ describe('sync of all platforms', () => {
     })
   })
 
+  it('stores a synced name and metadata free of control characters and line separators', async () => {
+    const listed = JSON.parse(
+      fixtureText('codeforces', 'fixtures/codeforces-contest-list.json'),
+    ) as {
+      result: { id: number; name: string; phase: string }[]
+    }
+    const contest = listed.result.find((c) => c.id === 2301)!
+    contest.name = 'Codeforces Round\r\nSUMMARY:Injected\u2028(Div. 2)\u0000\u0085'
+    contest.phase = 'BEFORE\u0007\r\n'
+    await servePlatform('codeforces', listed)
+
+    const { reports } = await runSync(deps(), ['codeforces'], RECORDED_AT)
+    expect(reports[0].error).toBeUndefined()
+    const row = await env.DB.prepare(
+      "SELECT name, platform_metadata AS metadata FROM contests WHERE platform_id = '2301'",
+    ).first<{ name: string; metadata: string }>()
+    expect(row?.name).toBe('Codeforces Round SUMMARY:Injected (Div. 2)')
+    expect(row?.metadata).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/)
+    expect(JSON.parse(row!.metadata)).toMatchObject({ phase: 'BEFORE' })
+  })
+
   it('never overlaps: a second run while one holds the lease is refused, and the queued one skips', async () => {
     await serveAllPlatforms()
     expect(

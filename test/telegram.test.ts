@@ -29,6 +29,7 @@ beforeEach(resetNotifications)
 
 const SECRET = PROVIDERS.TELEGRAM_WEBHOOK_SECRET!
 const SEND_PATH = `/telegram/bot${PROVIDERS.TELEGRAM_BOT_TOKEN}/sendMessage`
+const MEMBER_PATH = `/telegram/bot${PROVIDERS.TELEGRAM_BOT_TOKEN}/getChatMember`
 let updateId = 1000
 let nextChat = 7_000_000_001
 
@@ -274,6 +275,29 @@ describe('the bot’s commands, in a private chat and a group', () => {
     ])
   })
 
+  it('escapes what the chat typed in its HTML replies, so Telegram takes them', async () => {
+    const answered = async (chatId: number, text: string) => {
+      const replies = await replyTo(chatId, text)
+      const statuses = (await standIn.requests(SEND_PATH)).map((r) => r.status)
+      expect(statuses, text).toEqual([200])
+      return replies
+    }
+    expect(await answered(PRIVATE, '/upcoming <b>x</b>')).toEqual([
+      'No platform is called &lt;b&gt;x&lt;/b&gt;. /help lists them.',
+    ])
+    // An unclosed tag: unescaped, Telegram refuses the whole reply and the chat hears nothing.
+    expect(await answered(GROUP, '/next <i>&')).toEqual([
+      'No platform is called &lt;i&gt;&amp;. /help lists them.',
+    ])
+    expect(await answered(PRIVATE, '/subscribe codeforces <tg-spoiler>')).toEqual([
+      'No platform is called &lt;tg-spoiler&gt;. Name the platforms: /subscribe codeforces ' +
+        'atcoder (every one is listed by /help).',
+    ])
+    await answered(PRIVATE, '/subscribe codeforces')
+    const [saved] = await answered(PRIVATE, '/settings include <b>div</b> "x"')
+    expect(saved).toContain('Only names with: &lt;b&gt;div&lt;/b&gt;, &quot;x&quot;.')
+  })
+
   it('/help lists the commands; a command for another bot, or none, gets no reply', async () => {
     expect(await replyTo(PRIVATE, '/help')).toEqual([REPLIES.help])
     expect(await replyTo(GROUP, '/help@ContestAlertTestBot')).toEqual([REPLIES.help])
@@ -331,6 +355,32 @@ describe('reminders over Telegram', () => {
     expect(notification.channels).toEqual(['email'])
     await deliverQueued(e)
     expect(await sentMessages()).toEqual([])
+  })
+
+  it('refuses /stop in a group from a member who is no administrator, and unlinks for one', async () => {
+    const e = testEnv()
+    const user = await recipient({ channels: { email: false } })
+    const group = -nextChat++
+    expect((await webhook(update(group, `/start ${await linkToken(user, e)}`), e)).status).toBe(200)
+    expect((await profileOf(user)).telegram).toMatchObject({ linked: true })
+    await standIn.reset()
+
+    expect((await webhook(update(group, '/stop'), e)).status).toBe(200)
+    expect((await sentMessages()).map((m) => m.text)).toEqual([REPLIES.stopAdminsOnly])
+    // Telegram was asked about that member of that group.
+    const [asked] = await standIn.requests(MEMBER_PATH)
+    expect(JSON.parse(asked.body)).toEqual({ chat_id: String(group), user_id: -group + 1 })
+    expect((await profileOf(user)).telegram).toMatchObject({ linked: true })
+
+    await standIn.reset()
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: MEMBER_PATH,
+      responses: [{ status: 200, body: { ok: true, result: { status: 'administrator' } } }],
+    })
+    expect((await webhook(update(group, '/stop'), e)).status).toBe(200)
+    expect((await sentMessages()).map((m) => m.text)).toEqual([REPLIES.stopped])
+    expect((await profileOf(user)).telegram).toEqual({ linked: false })
   })
 
   it('unlink, turn Telegram off and show bot-blocked when the user blocked the bot', async () => {

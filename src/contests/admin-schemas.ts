@@ -1,12 +1,14 @@
 // Request schemas of the admin contest writes, with the spec's field rules.
 import { z } from '@hono/zod-openapi'
+import { singleLine } from '../lib/plain-text.ts'
 import { isoDate, oneOf } from '../lib/validation.ts'
 import { CONTEST_TYPES, DIFFICULTIES, PLATFORMS, TYPES_BY_PLATFORM } from './schemas.ts'
 
 const text = (field: string, max: number) =>
   z
     .string({ error: () => `${field} must be a string` })
-    .trim()
+    // As it will be stored (contest-input.ts), so a name of control characters alone is empty.
+    .overwrite(singleLine)
     .min(1, { error: () => `${field} should not be empty` })
     .max(max, { error: () => `${field} must be shorter than or equal to ${max} characters` })
 

@@ -7,7 +7,7 @@ import { contestRuleViolations, type CreateContest, type UpdateContest } from '.
 import type { ContestType, Difficulty, Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
 import { isReschedule, recordReschedule } from './reschedules.ts'
-import type { ContestInput } from './contest-input.ts'
+import { cleanContestInput, type ContestInput } from './contest-input.ts'
 import { contestFields, insertContests, sequenceAfter } from './writes.ts'
 
 function toInput(body: CreateContest): ContestInput {
@@ -64,7 +64,8 @@ export async function updateContest(
   const problems = contestRuleViolations({ platform: current.platform, type, startTime, endTime })
   if (problems.length > 0) throw badRequest(problems)
 
-  const merged: ContestInput = {
+  // Cleaned here too, so the hash is that of what is stored.
+  const merged: ContestInput = cleanContestInput({
     platform: current.platform as Platform,
     platformId: current.platformId,
     name: patch.name ?? current.name,
@@ -78,7 +79,7 @@ export async function updateContest(
     participantCount: pick(patch.participantCount, current.participantCount),
     problemCount: pick(patch.problemCount, current.problemCount),
     platformMetadata: pick(patch.platformMetadata, current.platformMetadata),
-  }
+  })
   const update = db
     .update(contests)
     .set({

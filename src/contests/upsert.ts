@@ -6,7 +6,7 @@ import { contests, type ContestRow } from '../db/schema.ts'
 import { isReschedule, recordCancellation, recordReschedule } from './reschedules.ts'
 import type { Platform } from './schemas.ts'
 import { contestSyncHash } from './sync-hash.ts'
-import type { ContestInput } from './contest-input.ts'
+import { cleanContestInput, type ContestInput } from './contest-input.ts'
 import { contestFields, newContestRow, ROWS_PER_INSERT, sequenceAfter } from './writes.ts'
 
 export interface UpsertResult {
@@ -28,7 +28,7 @@ const IDS_PER_UPDATE = 90
 export async function upsertPlatformContests(
   db: Db,
   platform: Platform,
-  inputs: ContestInput[],
+  listed: ContestInput[],
   now: number,
   volatileMetadataKeys: readonly string[] = [],
   /**
@@ -37,6 +37,8 @@ export async function upsertPlatformContests(
    */
   complete = false,
 ): Promise<UpsertResult> {
+  // Cleaned before anything is compared, so the ids and hashes match what is stored.
+  const inputs = listed.map(cleanContestInput)
   // Only the columns needed to decide; a platform's whole list fits easily (~80 bytes a row).
   const existing = await db
     .select({
@@ -94,10 +96,10 @@ export async function upsertPlatformContests(
 
   // Only rows a sync wrote (they carry a hash): an admin's own entry is no source's to cancel. The
   // hash is cleared with it, which marks the row as the sync's cancellation.
-  const listed = new Set(inputs.map((input) => input.platformId))
+  const listedIds = new Set(inputs.map((input) => input.platformId))
   const gone = complete
     ? existing.filter(
-        (r) => r.isActive && r.syncHash && r.startTime > now && !listed.has(r.platformId),
+        (r) => r.isActive && r.syncHash && r.startTime > now && !listedIds.has(r.platformId),
       )
     : []
   const cancelled = gone.map((r) => r.id)

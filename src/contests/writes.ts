@@ -4,11 +4,15 @@ import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
 import { phaseAt } from './serialize.ts'
-import type { ContestInput } from './contest-input.ts'
+import { cleanContestInput, type ContestInput } from './contest-input.ts'
 import { contestSyncHash } from './sync-hash.ts'
 
-/** The columns that describe a contest as its platform gives it (absent fields stored as null). */
-export function contestFields(input: ContestInput, now: number) {
+/**
+ * The columns that describe a contest as its platform gives it (absent fields stored as null),
+ * its texts cleaned: every write of a contest's fields goes through here or newContestRow.
+ */
+export function contestFields(raw: ContestInput, now: number) {
+  const input = cleanContestInput(raw)
   return {
     name: input.name,
     phase: phaseAt(input.startTime, input.endTime, now),
@@ -37,7 +41,8 @@ export function sequenceAfter(startTime: number, endTime: number): SQL {
     OR ${contests.endTime} <> ${endTime} THEN 1 ELSE 0 END`
 }
 
-export function newContestRow(input: ContestInput, now: number): ContestRow {
+export function newContestRow(raw: ContestInput, now: number): ContestRow {
+  const input = cleanContestInput(raw)
   return {
     id: newId(now),
     platformId: input.platformId,

@@ -1,6 +1,7 @@
 // Whether a URL the service is asked to fetch points at a private, loopback, link-local or other
 // non-public target (SSRF), for every feature that fetches a caller's URL (resources, webhooks,
-// push endpoints); outbound-targets.ts applies it with the local-run switch.
+// push endpoints, Slack and Discord webhooks); outbound-targets.ts applies it with the local-run
+// switch, which never lifts the link-local and cloud metadata rule.
 // Workers cannot resolve a name before fetching it, so a public name whose DNS answer is private
 // passes this check: the egress proxy in front of the fetching service must refuse those too.
 
@@ -22,6 +23,19 @@ const NON_PUBLIC_V4: [string, number][] = [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, including the broadcast address
 ]
+
+/**
+ * Link-local addresses and the ones clouds serve instance metadata (and credentials) on: never a
+ * target, not even for a local run, which may otherwise reach loopback and private hosts.
+ */
+const METADATA_V4: [string, number][] = [
+  ['169.254.0.0', 16], // link-local, with 169.254.169.254 (AWS, GCP, Azure, Oracle, DigitalOcean)
+  ['100.100.100.200', 32], // Alibaba Cloud's metadata
+  ['168.63.129.16', 32], // Azure's WireServer, reachable from its hosts only though public
+]
+/** AWS's metadata over IPv6 (function declarations below are hoisted). */
+const METADATA_V6 = parseIPv6('fd00:ec2::254') as Uint8Array
+const METADATA_NAMES = ['metadata', 'metadata.google.internal', 'metadata.goog']
 
 /** Names that only ever resolve inside a private network. */
 const PRIVATE_NAMES = ['localhost']
@@ -88,30 +102,41 @@ const allZero = (bytes: Uint8Array, from: number, to: number) =>
 const embeddedV4 = (bytes: Uint8Array, at: number) =>
   new DataView(bytes.buffer, bytes.byteOffset).getUint32(at)
 
-export function isNonPublicIPv6(bytes: Uint8Array): boolean {
-  // ::/96 holds ::, ::1 and the deprecated IPv4-compatible form; ::ffff:0:0/96 is IPv4-mapped and
-  // ::ffff:0:0:0/96 IPv4-translated (RFC 2765). Each reaches the IPv4 address in its last four
-  // bytes, as does NAT64's 64:ff9b::/96, so a private address hides behind none of them.
-  if (allZero(bytes, 0, 12)) return isNonPublicIPv4(embeddedV4(bytes, 12))
+/**
+ * The IPv4 addresses an IPv6 address reaches through a form that embeds them, or undefined when it
+ * is none of those forms. ::/96 holds ::, ::1 and the deprecated IPv4-compatible form;
+ * ::ffff:0:0/96 is IPv4-mapped and ::ffff:0:0:0/96 IPv4-translated (RFC 2765). Each reaches the
+ * IPv4 address in its last four bytes, as does NAT64's 64:ff9b::/96, so a private address hides
+ * behind none of them.
+ */
+function embeddedIPv4s(bytes: Uint8Array): number[] | undefined {
+  if (allZero(bytes, 0, 12)) return [embeddedV4(bytes, 12)]
   if (allZero(bytes, 0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) {
-    return isNonPublicIPv4(embeddedV4(bytes, 12))
+    return [embeddedV4(bytes, 12)]
   }
   if (allZero(bytes, 0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && allZero(bytes, 10, 12)) {
-    return isNonPublicIPv4(embeddedV4(bytes, 12))
+    return [embeddedV4(bytes, 12)]
   }
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) {
-    // 64:ff9b::/96 embeds a public IPv4 address; 64:ff9b:1::/48 is for local use only (RFC 8215,
-    // not globally reachable), so it is refused whatever it embeds.
-    return allZero(bytes, 4, 12) ? isNonPublicIPv4(embeddedV4(bytes, 12)) : true
-  }
+  if (isNat64(bytes) && allZero(bytes, 4, 12)) return [embeddedV4(bytes, 12)]
   // 6to4 (2002::/16) carries the IPv4 address of its relay in bytes 2 to 5.
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return isNonPublicIPv4(embeddedV4(bytes, 2))
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return [embeddedV4(bytes, 2)]
   // Teredo (2001::/32, RFC 4380) reaches its server's IPv4 address (bytes 4 to 7) and its
   // client's, stored inverted in the last four bytes; a private one at either end is refused.
   if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2] === 0x00 && bytes[3] === 0x00) {
-    const client = (embeddedV4(bytes, 12) ^ 0xffffffff) >>> 0
-    return isNonPublicIPv4(embeddedV4(bytes, 4)) || isNonPublicIPv4(client)
+    return [embeddedV4(bytes, 4), (embeddedV4(bytes, 12) ^ 0xffffffff) >>> 0]
   }
+  return undefined
+}
+
+const isNat64 = (bytes: Uint8Array) =>
+  bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b
+
+export function isNonPublicIPv6(bytes: Uint8Array): boolean {
+  // 64:ff9b:1::/48 is for local use only (RFC 8215, not globally reachable), so it is refused
+  // whatever it embeds; 64:ff9b::/96 embeds a public IPv4 address.
+  if (isNat64(bytes) && !allZero(bytes, 4, 12)) return true
+  const reached = embeddedIPv4s(bytes)
+  if (reached) return reached.some(isNonPublicIPv4)
   if ((bytes[0] & 0xfe) === 0xfc) return true // fc00::/7 unique local
   if (bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80) return true // fe80::/10 link-local
   if (bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0xc0) return true // fec0::/10 site-local
@@ -139,6 +164,30 @@ export function isNonPublicHost(hostname: string): boolean {
   return PRIVATE_NAMES.includes(host) || PRIVATE_SUFFIXES.some((suffix) => host.endsWith(suffix))
 }
 
+const isMetadataIPv4 = (address: number) => METADATA_V4.some((range) => inV4Range(address, range))
+
+function isMetadataIPv6(bytes: Uint8Array): boolean {
+  if (bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80) return true // fe80::/10 link-local
+  if (bytes.every((b, i) => b === METADATA_V6[i])) return true
+  return embeddedIPv4s(bytes)?.some(isMetadataIPv4) ?? false
+}
+
+/**
+ * Whether `hostname` (as URL.hostname gives it) is link-local or a cloud's metadata address or
+ * name, in any spelling an IPv6 form can give it: refused by every check, local runs included.
+ */
+export function isLinkLocalOrMetadataHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.+$/, '')
+  if (host.startsWith('[') && host.endsWith(']')) {
+    const v6 = parseIPv6(host.slice(1, -1))
+    // A zone id (fe80::1%eth0) is only ever given to a link-local address.
+    return v6 === undefined || isMetadataIPv6(v6)
+  }
+  const v4 = parseIPv4(host)
+  if (v4 !== undefined) return isMetadataIPv4(v4)
+  return METADATA_NAMES.includes(host)
+}
+
 export type TargetUrlProblem = 'invalid' | 'scheme' | 'credentials' | 'non_public'
 
 /**
@@ -158,6 +207,7 @@ export function targetUrlProblem(
   }
   if (!schemes.includes(url.protocol)) return 'scheme'
   if (url.username || url.password) return 'credentials'
-  if (!url.hostname || isNonPublicHost(url.hostname)) return 'non_public'
+  const host = url.hostname
+  if (!host || isNonPublicHost(host) || isLinkLocalOrMetadataHost(host)) return 'non_public'
   return undefined
 }

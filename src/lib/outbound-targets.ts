@@ -1,8 +1,9 @@
 // The one rule for every URL the Worker (or a service it drives) is asked to reach on a caller's
-// behalf: webhooks, url resources and push endpoints. ALLOW_LOCAL_TARGETS, for local runs only,
-// lifts the private-address and https rules for all of them at once, so one switch decides.
+// behalf: webhooks, url resources, push endpoints, Slack and Discord webhooks. ALLOW_LOCAL_TARGETS,
+// for local runs only, lifts the private-address and https rules for all of them at once, so one
+// switch decides; link-local and cloud metadata addresses stay refused even then.
 import { settings, type Env } from '../env.ts'
-import { targetUrlProblem, type TargetUrlProblem } from './ip-targets.ts'
+import { isLinkLocalOrMetadataHost, targetUrlProblem, type TargetUrlProblem } from './ip-targets.ts'
 
 const LOCAL_SCHEMES = ['http:', 'https:'] as const
 
@@ -13,7 +14,8 @@ export function localTargetsAllowed(env: Env): boolean {
 
 /**
  * Why `url` may not be reached, or undefined when it may: it must use one of `schemes`, carry no
- * credentials and name a public host; a local run also admits http and non-public hosts.
+ * credentials and name a public host; a local run also admits http and loopback or private hosts,
+ * never a link-local or metadata one (169.254.169.254 hands out a cloud host's credentials).
  */
 export function outboundTargetProblem(
   url: string,
@@ -21,5 +23,6 @@ export function outboundTargetProblem(
   allowLocal: boolean,
 ): TargetUrlProblem | undefined {
   const problem = targetUrlProblem(url, allowLocal ? LOCAL_SCHEMES : schemes)
-  return allowLocal && problem === 'non_public' ? undefined : problem
+  if (!allowLocal || problem !== 'non_public') return problem
+  return isLinkLocalOrMetadataHost(new URL(url).hostname) ? problem : undefined
 }

@@ -10,6 +10,7 @@ import { createGoogleStandIn } from './google.ts'
 import { createResendStandIn } from './resend.ts'
 import { keyedDraw } from './seeded-random.ts'
 import { slackResponse } from './slack.ts'
+import { telegramHtmlProblem } from './telegram-html.ts'
 
 export interface RecordedRequest {
   method: string
@@ -92,8 +93,8 @@ function defaultResponse(method: string, path: string, body: string): ScriptedRe
 let telegramMessageId = 0
 
 /**
- * The Telegram Bot API: sendMessage answers with the Message it made, setWebhook and
- * answerCallbackQuery with true.
+ * The Telegram Bot API: sendMessage answers with the Message it made (400 for HTML it cannot
+ * parse), setWebhook and answerCallbackQuery with true.
  */
 function telegramResponse(path: string, body: string): ScriptedResponse {
   const method = path.slice(path.lastIndexOf('/') + 1)
@@ -107,9 +108,14 @@ function telegramResponse(path: string, body: string): ScriptedResponse {
     const user = { id: asked?.user_id ?? 0, is_bot: false, first_name: 'Member' }
     return { status: 200, body: { ok: true, result: { status: 'member', user } } }
   }
-  const message = safeJson<{ chat_id?: string | number; text?: string }>(body)
+  const message = safeJson<{ chat_id?: string | number; text?: string; parse_mode?: string }>(body)
   if (method !== 'sendMessage' || !message?.chat_id || !message.text) {
     return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request' } }
+  }
+  const unparsed = message.parse_mode === 'HTML' ? telegramHtmlProblem(message.text) : undefined
+  if (unparsed) {
+    const description = `Bad Request: can't parse entities: ${unparsed}`
+    return { status: 400, body: { ok: false, error_code: 400, description } }
   }
   const result = {
     message_id: ++telegramMessageId,

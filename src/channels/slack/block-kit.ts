@@ -48,7 +48,8 @@ export function blockKitMessage(t: ChannelText) {
     })
   }
   return {
-    text: clip(`${t.headline}: ${t.summary}`, SECTION_LIMIT),
+    // Slack reads the fallback as mrkdwn as well: `<!channel>` in a name would ping everyone.
+    text: clip(escapeMrkdwn(`${t.headline}: ${t.summary}`), SECTION_LIMIT),
     blocks,
     unfurl_links: false,
     unfurl_media: false,

@@ -2,14 +2,16 @@
 // <token>` links the chat to the token's account and `/stop` unlinks it; `/upcoming [platform]` and
 // `/next [platform]` answer from the catalogue; `/subscribe`, `/unsubscribe` and `/settings` manage
 // the chat's community announcements (community-commands.ts); `/help` lists them. The answer is the
-// reply to send, or none (a command for another bot, or no command at all).
+// reply to send as Bot API HTML, every text the service did not write itself escaped; or none (a
+// command for another bot, or no command at all).
 import { listUpcoming } from '../../../contests/queries.ts'
 import type { Db } from '../../../db/client.ts'
 import type { Env } from '../../../env.ts'
+import { escapeHtml } from '../../../lib/html.ts'
 import { isPlatform, platformName, PLATFORMS, type Platform } from '../../../platforms/registry.ts'
 import { linkChat, unlinkChat } from '../../../users/telegram-chat.ts'
 import { linkTokenHash } from '../../../users/telegram-links.ts'
-import { communityCommand, type CommandChat } from './community-commands.ts'
+import { communityCommand, mayChange, type CommandChat } from './community-commands.ts'
 import { contestListText } from './contest-list.ts'
 
 // `/upcoming@MyBot codeforces`: a group, or a client that names the bot, adds its @username.
@@ -27,6 +29,7 @@ export const REPLIES = {
     '(links last 15 minutes).',
   stopped: 'Unlinked: no more contest reminders in this chat. Link it again from your profile.',
   notLinked: 'This chat is not linked to an account.',
+  stopAdminsOnly: 'Only an administrator of this group can unlink it from an account.',
   help:
     'Contest Alert Service\n\n' +
     '/upcoming [platform] – the next contests, of every platform or one\n' +
@@ -46,13 +49,13 @@ export interface BotMessage extends CommandChat {
   botUsername?: string
 }
 
-/** The platform a command's argument names, or why it names none. */
+/** The platform a command's argument names, or why it names none (HTML: it quotes the word). */
 function platformOf(arg: string): { platform?: Platform; refused?: string } {
   const word = arg.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
   if (word === '') return {}
   return isPlatform(word)
     ? { platform: word }
-    : { refused: `No platform is called ${word}. /help lists them.` }
+    : { refused: `No platform is called ${escapeHtml(word)}. /help lists them.` }
 }
 
 async function upcoming(db: Db, arg: string, limit: number, now: number) {
@@ -83,6 +86,8 @@ export async function handleBotMessage(
       return linked ? REPLIES.linked : REPLIES.expired
     }
     case 'stop':
+      // Whoever linked a group, its members other than administrators may not unlink it.
+      if (!(await mayChange(env, message))) return REPLIES.stopAdminsOnly
       return (await unlinkChat(db, message.chatId, now)) ? REPLIES.stopped : REPLIES.notLinked
     case 'upcoming':
       return upcoming(db, arg, UPCOMING_LIMIT, now)
@@ -91,5 +96,7 @@ export async function handleBotMessage(
     case 'help':
       return REPLIES.help
   }
-  return communityCommand(env, db, name.toLowerCase(), arg, message, now)
+  // Plain text quoting what the chat typed (platforms, words, values): escaped as a whole.
+  const reply = await communityCommand(env, db, name.toLowerCase(), arg, message, now)
+  return reply === undefined ? undefined : escapeHtml(reply)
 }

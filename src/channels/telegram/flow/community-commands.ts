@@ -40,8 +40,8 @@ const SETTINGS_USAGE =
   '/settings exclude words… (or none), /settings min 90 (minutes, or none), ' +
   '/settings platforms codeforces atcoder.'
 
-/** Who may change the chat's announcements. */
-async function mayChange(env: Env, chat: CommandChat): Promise<boolean> {
+/** Who may change the chat's announcements, or unlink it from an account (/stop). */
+export async function mayChange(env: Env, chat: CommandChat): Promise<boolean> {
   if (chat.type === 'private' || chat.type === 'channel') return true
   return chat.fromId !== undefined && isChatAdmin(env, chat.chatId, chat.fromId)
 }
@@ -77,7 +77,7 @@ function settingsChange(words: string[]): Partial<CommunityFilters> | string {
   return SETTINGS_USAGE
 }
 
-/** The reply to a community command, or undefined when `name` is none of them. */
+/** The reply to a community command (plain text), or undefined when `name` is none of them. */
 export async function communityCommand(
   env: Env,
   db: Db,

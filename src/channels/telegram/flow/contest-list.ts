@@ -22,6 +22,6 @@ export function contestListText(
   empty: string,
   now: number,
 ): string {
-  if (rows.length === 0) return empty
+  if (rows.length === 0) return escapeHtml(empty)
   return `<b>${escapeHtml(title)}</b>\n\n${rows.map((c) => entry(c, now)).join('\n\n')}`
 }
