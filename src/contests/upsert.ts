@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
 import { isReschedule, recordCancellation, recordReschedule } from './reschedules.ts'
 import type { Platform } from './schemas.ts'
-import { contestSyncHash } from './sync-hash.ts'
+import { contestSyncHash, writtenBySource } from './sync-hash.ts'
 import type { ContestInput } from './contest-input.ts'
 import { contestFields, newContestRow, ROWS_PER_INSERT, sequenceAfter } from './writes.ts'
 
@@ -92,12 +92,16 @@ export async function upsertPlatformContests(
   }
   const updated = statements.length - rescheduled
 
-  // Only rows a sync wrote (they carry a hash): an admin's own entry is no source's to cancel. The
+  // Only rows a source wrote (they carry a digest): an admin's own entry is no source's to cancel. The
   // hash is cleared with it, which marks the row as the sync's cancellation.
   const listed = new Set(inputs.map((input) => input.platformId))
   const gone = complete
     ? existing.filter(
-        (r) => r.isActive && r.syncHash && r.startTime > now && !listed.has(r.platformId),
+        (r) =>
+          r.isActive &&
+          writtenBySource(r.syncHash) &&
+          r.startTime > now &&
+          !listed.has(r.platformId),
       )
     : []
   const cancelled = gone.map((r) => r.id)

@@ -3,7 +3,7 @@
 // others; two syncs of one platform never overlap; each run is recorded.
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import type { ContestInput } from '../contests/contest-input.ts'
-import { upcomingByPlatform } from '../contests/stats.ts'
+import { sourcedUpcomingByPlatform } from '../contests/stats.ts'
 import { upsertPlatformContests } from '../contests/upsert.ts'
 import { acquireLock, releaseLock } from '../db/job-lock.ts'
 import type { ContestRow, PlatformStatusRow } from '../db/schema.ts'
@@ -89,7 +89,7 @@ export async function runSync(
     }
     const [statuses, stored] = await Promise.all([
       readPlatformStatuses(deps.db),
-      upcomingByPlatform(deps.db, now),
+      sourcedUpcomingByPlatform(deps.db, now),
     ])
     const outcomes = await Promise.all(
       platforms.map((p) =>
