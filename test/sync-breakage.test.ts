@@ -60,7 +60,7 @@ const withClist = (): Partial<SyncDeps> => ({
     baseUrl: `${standInUrl}/clist`,
     apiKey: 'tester:key',
     platforms: new Set(),
-    takeRequest: async () => true,
+    takeRequest: async () => ({ allowed: true }),
   },
 })
 

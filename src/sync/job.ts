@@ -1,6 +1,7 @@
 // The catalogue sync: each platform fetched from its own source (clist.by when that fails or when
-// it is the only one), judged, and written on its own, so one failing platform never stops the
-// others; two syncs of one platform never overlap; each run is recorded.
+// it is the only one, the long tail asked for in one request), judged, and written on its own, so
+// one failing platform never stops the others; two syncs of one platform never overlap; each run
+// is recorded, and a platform clist's budget put off is named for a sync as soon as it allows.
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import type { ContestInput } from '../contests/contest-input.ts'
 import { sourcedUpcomingByPlatform } from '../contests/stats.ts'
@@ -10,7 +11,12 @@ import type { ContestRow, PlatformStatusRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
 import { log } from '../lib/log.ts'
 import { clistContests } from '../platforms/clist/contests.ts'
-import { fetchClistContests } from '../platforms/clist/client.ts'
+import {
+  ClistBudgetSpent,
+  fetchClistContests,
+  fetchClistResources,
+  type ClistResult,
+} from '../platforms/clist/client.ts'
 import type { PlatformModule } from '../platforms/define.ts'
 import { platformModule, type Platform } from '../platforms/registry.ts'
 import type { AdapterResult } from '../platforms/source.ts'
@@ -25,7 +31,7 @@ import {
   type SourceVerdict,
   type Transition,
 } from './platform-status.ts'
-import { clistServes, syncedPlatforms, type SyncDeps } from './deps.ts'
+import { clistServes, isLongTail, syncedPlatforms, type SyncDeps } from './deps.ts'
 import { publishPlatformsSnapshot } from './platform-view.ts'
 import { recordSyncRuns, type SyncRunInput } from './runs.ts'
 
@@ -46,7 +52,20 @@ export interface PlatformSyncReport {
   statements: number
   durationMs: number
   error?: string
+  /**
+   * "waiting for the clist budget": clist.by was not asked (its budget, ours or clist's own, was
+   * spent), and the platform is named in `deferred` for a sync once it allows.
+   */
+  waiting?: string
 }
+
+/** Platforms whose clist.by answer the budget put off, and from when it allows a request. */
+export interface DeferredSync {
+  platforms: Platform[]
+  retryAt: number
+}
+
+export const WAITING_FOR_CLIST = 'waiting for the clist budget'
 
 export class SyncInProgressError extends Error {
   constructor() {
@@ -77,6 +96,7 @@ export async function runSync(
   reports: PlatformSyncReport[]
   created: ContestRow[]
   transitions: PlatformTransition[]
+  deferred?: DeferredSync
 }> {
   const holder = newId(now)
   const locked: Platform[] = []
@@ -87,13 +107,22 @@ export async function runSync(
       }
       locked.push(platform)
     }
-    const [statuses, stored] = await Promise.all([
+    const longTail = platforms.map(platformModule).filter((m) => isLongTail(deps, m))
+    const [statuses, stored, clistAnswers] = await Promise.all([
       readPlatformStatuses(deps.db),
       sourcedUpcomingByPlatform(deps.db, now),
+      askClistForAll(deps, longTail, now),
     ])
     const outcomes = await Promise.all(
       platforms.map((p) =>
-        syncPlatform(deps, platformModule(p), statuses.get(p), stored.get(p) ?? 0, now),
+        syncPlatform(
+          deps,
+          platformModule(p),
+          statuses.get(p),
+          stored.get(p) ?? 0,
+          now,
+          clistAnswers.get(p),
+        ),
       ),
     )
     await recordSyncRuns(
@@ -107,7 +136,15 @@ export async function runSync(
       await bumpCatalogueVersion(deps.kv)
     }
     await publishPlatformsSnapshot(deps.db, deps.kv, syncedPlatforms(deps), now)
+    const waiting = outcomes.filter((o) => o.retryAt !== undefined)
     return {
+      ...(waiting.length > 0 && {
+        deferred: {
+          platforms: waiting.map((o) => o.report.platform),
+          // The latest, so that none of them is refused again when the sync comes.
+          retryAt: Math.max(...waiting.map((o) => o.retryAt!)),
+        },
+      }),
       reports,
       created: outcomes.flatMap((o) => o.created),
       transitions: outcomes.flatMap((o) =>
@@ -133,7 +170,12 @@ interface Fetched {
   verdict: SourceVerdict
   result?: AdapterResult
   source: SourceName
+  /** clist.by was not asked for want of budget; it allows a request from this moment. */
+  retryAt?: number
 }
+
+/** clist.by's answer for one platform: its contests, or why there are none. */
+type ClistAnswer = { result: AdapterResult } | { error: unknown }
 
 /** Asks the platform's own source, unless a block's backoff is still running. */
 async function askOwnSource(
@@ -161,31 +203,105 @@ async function askOwnSource(
   }
 }
 
+/**
+ * The long-tail platforms among `modules` in one request of clist's budget (`resource=a,b,c`), not
+ * one each: seven platforms would otherwise take seven of its ten requests a minute every sync.
+ */
+async function askClistForAll(
+  deps: SyncDeps,
+  modules: readonly PlatformModule[],
+  now: number,
+): Promise<Map<string, ClistAnswer>> {
+  if (modules.length === 0) return new Map()
+  try {
+    const { byResource, unattributed } = await fetchClistResources({
+      ...clistAccess(deps, now),
+      resources: [...new Set(modules.map((m) => m.clist!.resource))],
+    })
+    if (unattributed.length > 0) {
+      log.with({ job: 'sync' }).warn('sync-items-skipped', {
+        platform: 'clist',
+        skipped: unattributed.slice(0, 20),
+      })
+    }
+    return new Map(
+      modules.map((m) => [
+        m.id,
+        { result: contestsOf(m, byResource.get(m.clist!.resource)!, now) },
+      ]),
+    )
+  } catch (error) {
+    return new Map(modules.map((m) => [m.id, { error }]))
+  }
+}
+
 async function askClist(
   deps: SyncDeps,
   module: PlatformModule,
   stored: number,
   now: number,
+  answered?: ClistAnswer,
 ): Promise<Fetched> {
-  const clist = deps.clist!
-  try {
-    const fetched = await fetchClistContests({
-      baseUrl: clist.baseUrl,
-      apiKey: clist.apiKey,
-      resource: module.clist!.resource,
-      now,
-      fetchFn: deps.fetchFn,
-      userAgent: deps.userAgent,
-      timeoutMs: deps.timeoutMs,
-      takeRequest: clist.takeRequest,
-    })
-    const result = clistContests(module, fetched.entries, now)
-    result.skipped += fetched.skipped
-    result.errors.push(...fetched.errors)
-    return { verdict: judge(result, stored, now), result, source: 'clist' }
-  } catch (error) {
-    return { verdict: verdictOf(error), source: 'clist' }
+  let answer = answered
+  if (!answer) {
+    try {
+      const fetched = await fetchClistContests({
+        ...clistAccess(deps, now),
+        resource: module.clist!.resource,
+      })
+      answer = { result: contestsOf(module, fetched, now) }
+    } catch (error) {
+      answer = { error }
+    }
   }
+  if ('result' in answer) {
+    return { verdict: judge(answer.result, stored, now), result: answer.result, source: 'clist' }
+  }
+  const retryAt = budgetRetryAt(answer.error, now)
+  if (retryAt !== undefined) return { verdict: { kind: 'waiting' }, source: 'clist', retryAt }
+  return { verdict: verdictOf(answer.error), source: 'clist' }
+}
+
+function clistAccess(deps: SyncDeps, now: number) {
+  const clist = deps.clist!
+  return {
+    baseUrl: clist.baseUrl,
+    apiKey: clist.apiKey,
+    now,
+    fetchFn: deps.fetchFn,
+    userAgent: deps.userAgent,
+    timeoutMs: deps.timeoutMs,
+    takeRequest: clist.takeRequest,
+  }
+}
+
+function contestsOf(module: PlatformModule, fetched: ClistResult, now: number): AdapterResult {
+  const result = clistContests(module, fetched.entries, now)
+  result.skipped += fetched.skipped
+  result.errors.push(...fetched.errors)
+  return result
+}
+
+// clist counts a minute in whole seconds, the boundary included; our budget's minute starts at
+// its first request. A second or two past the reset keeps the retry clear of both.
+const BUDGET_SLACK_MS = 2_000
+// clist.by allows 10 requests a minute: a longer Retry-After is not its rate limit, which the next
+// cron, not a retry, is for.
+const LONGEST_WAIT_MS = 10 * 60_000
+
+/**
+ * When clist.by may be asked again, if `error` says only that its budget is spent: ours (nothing
+ * was asked) or clist's own 429, whose limit is one minute counted per second, not bot protection.
+ */
+function budgetRetryAt(error: unknown, now: number): number | undefined {
+  const at =
+    error instanceof ClistBudgetSpent
+      ? error.retryAt
+      : error instanceof UpstreamError && error.platform === 'clist' && error.status === 429
+        ? now + (error.retryAfter ?? 60) * 1000
+        : undefined
+  if (at === undefined || at - now > LONGEST_WAIT_MS) return undefined
+  return Math.max(at, now) + BUDGET_SLACK_MS
 }
 
 /** The answer's contests still to come, against those the catalogue holds (`stored`). */
@@ -223,6 +339,7 @@ async function syncPlatform(
   previous: PlatformStatusRow | undefined,
   stored: number,
   now: number,
+  clistAnswer?: ClistAnswer,
 ) {
   const started = Date.now()
   const platform = module.id as Platform
@@ -245,7 +362,7 @@ async function syncPlatform(
         fallback = await askClist(deps, module, stored, now)
       }
     } else if (clistServes(deps, module)) {
-      primary = await askClist(deps, module, stored, now)
+      primary = await askClist(deps, module, stored, now, clistAnswer)
     } else {
       primary = {
         verdict: { kind: 'failing', reason: 'clist.by is not configured' },
@@ -270,7 +387,10 @@ async function syncPlatform(
     )
     const next = nextStatus(platform, previous, primary.verdict, usable.source, now)
     await savePlatformStatus(deps.db, next.row)
-    if (!healthy)
+    const retryAt = (fallback ?? primary).retryAt
+    // A platform clist lists alone, put off by the budget, is waiting, not failing: nothing is
+    // wrong with it, and it is synced again as soon as the budget allows.
+    if (!healthy && !(primary.source === 'clist' && retryAt !== undefined))
       error = 'reason' in primary.verdict ? primary.verdict.reason : 'waiting out a block'
     const report: PlatformSyncReport = {
       platform,
@@ -286,6 +406,7 @@ async function syncPlatform(
       statements: written.statements,
       durationMs: Date.now() - started,
       ...(error && { error }),
+      ...(retryAt !== undefined && { waiting: WAITING_FOR_CLIST }),
     }
     return {
       report,
@@ -293,6 +414,7 @@ async function syncPlatform(
       created: written.created,
       transition: next.transition,
       status: next.row,
+      retryAt,
     }
   } catch (err) {
     // A failure of our own (the database): recorded, the platform's state left as it was.
@@ -313,6 +435,7 @@ async function syncPlatform(
       created: [],
       transition: undefined,
       status: previous!,
+      retryAt: undefined,
     }
   }
 }
@@ -321,13 +444,14 @@ function runOf(report: PlatformSyncReport, now: number): SyncRunInput {
   return {
     id: newId(now),
     platform: report.platform,
-    status: report.error ? 'failed' : 'success',
+    // A run clist's budget put off got nothing: not a success, so the last sync time stays true.
+    status: report.error || report.waiting ? 'failed' : 'success',
     startedAt: now,
     finishedAt: now + report.durationMs,
     created: report.created,
     updated: report.updated,
     unchanged: report.unchanged,
     skipped: report.failed,
-    error: report.error ?? null,
+    error: report.error ?? report.waiting ?? null,
   }
 }
