@@ -179,6 +179,41 @@ describe('a sync the clist budget put off', () => {
     expect(held.sent).toHaveLength(1)
   })
 
+  it("waits out clist's own 429 on a fallback for its Retry-After, then lists clist's contests", async () => {
+    const admin = await createAdmin()
+    await servePlatform('codeforces', '<html>Service Temporarily Unavailable</html>', 503)
+    const json = { 'content-type': 'application/json' }
+    await standIn.script({
+      method: 'GET',
+      pathPrefix: '/clist/contest/',
+      responses: [
+        { status: 429, headers: { 'retry-after': '30' } },
+        {
+          status: 200,
+          headers: json,
+          body: clistPage(
+            'codeforces.com',
+            (n) => `https://codeforces.com/contest/${990 + n}`,
+            Date.now(),
+          ),
+        },
+      ],
+    })
+    const res = await api('POST', '/contests/sync/codeforces', {
+      token: admin.accessToken,
+      bindings: withClist(),
+    })
+    expect(res.body.results[0]).toMatchObject({
+      state: 'failing',
+      waiting: 'waiting for the clist budget',
+    })
+    expect(held.sent).toHaveLength(1)
+    expect(held.sent[0].delaySeconds).toBeGreaterThanOrEqual(30)
+    expect(held.sent[0].delaySeconds).toBeLessThanOrEqual(35)
+    await expect(runSyncQueue([held.sent[0].body], withClist())).rejects.toThrow(/failing/)
+    expect(await stored('codeforces')).toEqual(['991', '992'])
+  })
+
   it('keeps the long tail waiting, not failing or blocked, and syncs it once the budget allows', async () => {
     const now = Date.now()
     await clistAnswers(
