@@ -56,7 +56,8 @@ export async function upcomingByPlatform(db: Db, now: number): Promise<Map<strin
 /**
  * Active contests still to come that a source wrote, per platform: the yardstick of the next
  * answer. An admin's own entries are left out (no source ever listed them, so a source listing
- * fewer than they number says nothing of the source), and so are the sync's cancellations (inactive).
+ * fewer than they number says nothing of the source), and so are the sync's cancellations
+ * (inactive).
  */
 export async function sourcedUpcomingByPlatform(db: Db, now: number): Promise<Map<string, number>> {
   const rows = await db

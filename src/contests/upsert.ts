@@ -92,7 +92,7 @@ export async function upsertPlatformContests(
   }
   const updated = statements.length - rescheduled
 
-  // Only rows a source wrote (they carry a digest): an admin's own entry is no source's to cancel. The
+  // Only rows a sync wrote (they carry a hash): an admin's own entry is no source's to cancel. The
   // hash is cleared with it, which marks the row as the sync's cancellation.
   const listed = new Set(inputs.map((input) => input.platformId))
   const gone = complete

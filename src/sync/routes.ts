@@ -28,10 +28,14 @@ const SyncResults = z
         source: z.enum(['own', 'clist']),
         durationMs: z.number(),
         error: z.string().optional(),
-        waiting: z.string().optional().openapi({
-          description:
-            '"waiting for the clist budget": clist.by was not asked; a sync of the platform is queued for when its budget allows',
-        }),
+        waiting: z
+          .string()
+          .optional()
+          .openapi({
+            description:
+              '"waiting for the clist budget": clist.by was not asked; a sync of the platform ' +
+              'is queued for when its budget allows',
+          }),
       }),
     ),
   })
