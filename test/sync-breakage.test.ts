@@ -12,7 +12,7 @@ import { PLATFORMS } from '../src/platforms/registry.ts'
 import { clearContests } from './helpers/contests.ts'
 import { fixtureText, RECORDED_AT, servePlatform } from './helpers/platforms.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
-import { createAdmin, type TestUser } from './helpers/users.ts'
+import { api, createAdmin, type TestUser } from './helpers/users.ts'
 import {
   clearWebhooks,
   createWebhook,
@@ -60,7 +60,7 @@ const withClist = (): Partial<SyncDeps> => ({
     baseUrl: `${standInUrl}/clist`,
     apiKey: 'tester:key',
     platforms: new Set(),
-    takeRequest: async () => true,
+    takeRequest: async () => ({ allowed: true }),
   },
 })
 
@@ -247,6 +247,65 @@ describe('a broken source keeps the catalogue', () => {
           .first<{ is_active: number }>()
       )?.is_active,
     ).toBe(1)
+  })
+})
+
+describe("an admin's contests are no source's", () => {
+  /** Creates `count` upcoming Codeforces contests through the admin API, a day apart from now. */
+  async function adminCreates(count: number, now: number) {
+    const contests = Array.from({ length: count }, (_, i) => ({
+      platform: 'codeforces',
+      platformId: `admin-${i + 1}`,
+      name: `Admin Round ${i + 1}`,
+      type: 'CF',
+      startTime: new Date(now + (i + 1) * 24 * HOUR).toISOString(),
+      endTime: new Date(now + (i + 1) * 24 * HOUR + 2 * HOUR).toISOString(),
+    }))
+    const res = await api('POST', '/contests/bulk', {
+      token: admin.accessToken,
+      body: { contests },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+  }
+
+  const syncNow = async () => {
+    const res = await api('POST', '/contests/sync/codeforces', { token: admin.accessToken })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    return res.body.results[0]
+  }
+
+  const activeAdminEntries = async () =>
+    (await env.DB.prepare(
+      "SELECT count(*) AS n FROM contests WHERE platform_id LIKE 'admin-%' AND is_active = 1",
+    ).first<{ n: number }>())!.n
+
+  it('leaves a platform ok when its source lists fewer contests than an admin created', async () => {
+    const now = Date.now()
+    await servePlatform('codeforces', undefined, 200, now)
+    expect(await syncNow()).toMatchObject({ state: 'ok', source: 'own' })
+    const sourced = await activeCodeforces()
+    // More than the source's own count again: judged against everything, its answer is "half gone".
+    await adminCreates(2 * sourced + 3, now)
+
+    const report = await syncNow()
+    expect(report).toMatchObject({ state: 'ok', source: 'own', cancelled: 0 })
+    expect(report.error).toBeUndefined()
+    expect((await status())!.state).toBe('ok')
+    const { body } = await getJson('/platforms')
+    expect(body.find((p: { id: string }) => p.id === 'codeforces')).toMatchObject({
+      state: 'ok',
+      stale: false,
+    })
+    expect(await eventsOf('platform.degraded')).toBe(0)
+  })
+
+  it("never cancels an admin's upcoming contest that a healthy source does not list", async () => {
+    const now = Date.now()
+    await servePlatform('codeforces', undefined, 200, now)
+    await adminCreates(2, now)
+    const report = await syncNow()
+    expect(report).toMatchObject({ state: 'ok', cancelled: 0 })
+    expect(await activeAdminEntries()).toBe(2)
   })
 })
 

@@ -5,7 +5,7 @@ import { contests, type ContestRow } from '../db/schema.ts'
 import { badRequest, conflict, notFound } from '../lib/errors.ts'
 import { contestRuleViolations, type CreateContest, type UpdateContest } from './admin-schemas.ts'
 import type { ContestType, Difficulty, Platform } from './schemas.ts'
-import { contestSyncHash } from './sync-hash.ts'
+import { ADMIN_ENTRY, contestSyncHash } from './sync-hash.ts'
 import { isReschedule, recordReschedule } from './reschedules.ts'
 import { cleanContestInput, type ContestInput } from './contest-input.ts'
 import { contestFields, insertContests, sequenceAfter } from './writes.ts'
@@ -42,7 +42,8 @@ export async function createContests(db: Db, bodies: CreateContest[], now: numbe
     }
   }
   try {
-    return await insertContests(db, bodies.map(toInput), now)
+    // Marked as an admin's: no source's list decides whether they stand (sync-hash.ts).
+    return await insertContests(db, bodies.map(toInput), now, ADMIN_ENTRY)
   } catch (err) {
     // A concurrent writer got there between the check and the insert; the batch wrote nothing.
     if (String(err).includes('UNIQUE constraint failed')) throw conflict('Contest already exists')
@@ -88,7 +89,8 @@ export async function updateContest(
       isActive: patch.isActive ?? current.isActive,
       // A new start time re-arms reminders.
       ...(startTime !== current.startTime && { isNotified: false }),
-      syncHash: contestSyncHash(merged),
+      // An admin's own entry stays one; a source's row keeps a digest for the next sync to compare.
+      syncHash: current.syncHash === ADMIN_ENTRY ? ADMIN_ENTRY : contestSyncHash(merged),
       updatedAt: now,
     })
     .where(eq(contests.id, id))

@@ -1,10 +1,11 @@
 // Catalogue statistics over active contests, each answered by one batched round trip to D1.
-import { and, avg, count, eq, gt, isNotNull, sql } from 'drizzle-orm'
+import { and, avg, count, eq, gt, isNotNull, ne, sql } from 'drizzle-orm'
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/client.ts'
 import { contests } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
 import type { Platform } from './schemas.ts'
+import { ADMIN_ENTRY } from './sync-hash.ts'
 
 const active = eq(contests.isActive, true)
 
@@ -48,6 +49,28 @@ export async function upcomingByPlatform(db: Db, now: number): Promise<Map<strin
     .select({ platform: contests.platform, n: count() })
     .from(contests)
     .where(and(active, gt(contests.startTime, now)))
+    .groupBy(contests.platform)
+  return new Map(rows.map((r) => [r.platform, r.n]))
+}
+
+/**
+ * Active contests still to come that a source wrote, per platform: the yardstick of the next
+ * answer. An admin's own entries are left out (no source ever listed them, so a source listing
+ * fewer than they number says nothing of the source), and so are the sync's cancellations
+ * (inactive).
+ */
+export async function sourcedUpcomingByPlatform(db: Db, now: number): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ platform: contests.platform, n: count() })
+    .from(contests)
+    .where(
+      and(
+        active,
+        gt(contests.startTime, now),
+        isNotNull(contests.syncHash),
+        ne(contests.syncHash, ADMIN_ENTRY),
+      ),
+    )
     .groupBy(contests.platform)
   return new Map(rows.map((r) => [r.platform, r.n]))
 }

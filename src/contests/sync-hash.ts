@@ -28,3 +28,16 @@ export function contestSyncHash(input: ContestInput, volatileKeys: readonly stri
     ]),
   ).toString(36)
 }
+
+/**
+ * The sync_hash of a contest an admin wrote, which no source listed: never a digest (those are
+ * base-36 digits), so a sync never takes the row for unchanged, never cancels it for missing from
+ * its list, and never counts it when judging whether a source's answer shrank. A source that later
+ * lists the same platform id takes the row over (its digest replaces this).
+ */
+export const ADMIN_ENTRY = 'admin:'
+
+/** Whether a row's sync_hash says a source wrote it (a digest; not cancelled, not an admin's). */
+export function writtenBySource(syncHash: string | null): boolean {
+  return syncHash !== null && syncHash !== ADMIN_ENTRY
+}

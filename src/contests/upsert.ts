@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts'
 import { contests, type ContestRow } from '../db/schema.ts'
 import { isReschedule, recordCancellation, recordReschedule } from './reschedules.ts'
 import type { Platform } from './schemas.ts'
-import { contestSyncHash } from './sync-hash.ts'
+import { contestSyncHash, writtenBySource } from './sync-hash.ts'
 import { cleanContestInput, type ContestInput } from './contest-input.ts'
 import { contestFields, newContestRow, ROWS_PER_INSERT, sequenceAfter } from './writes.ts'
 
@@ -99,7 +99,11 @@ export async function upsertPlatformContests(
   const listedIds = new Set(inputs.map((input) => input.platformId))
   const gone = complete
     ? existing.filter(
-        (r) => r.isActive && r.syncHash && r.startTime > now && !listedIds.has(r.platformId),
+        (r) =>
+          r.isActive &&
+          writtenBySource(r.syncHash) &&
+          r.startTime > now &&
+          !listedIds.has(r.platformId),
       )
     : []
   const cancelled = gone.map((r) => r.id)

@@ -61,13 +61,20 @@ export function newContestRow(raw: ContestInput, now: number): ContestRow {
 // D1 binds at most 100 parameters per statement; 23 columns a row leaves room for 4 rows.
 export const ROWS_PER_INSERT = 4
 
-/** Inserts contests in one D1 batch, so they are written all together or not at all. */
+/**
+ * Inserts contests in one D1 batch, so they are written all together or not at all. `syncHash`,
+ * when given, replaces each row's digest (an admin's entries carry ADMIN_ENTRY).
+ */
 export async function insertContests(
   db: Db,
   inputs: ContestInput[],
   now: number,
+  syncHash?: string,
 ): Promise<ContestRow[]> {
-  const rows = inputs.map((input) => newContestRow(input, now))
+  const rows = inputs.map((input) => ({
+    ...newContestRow(input, now),
+    ...(syncHash !== undefined && { syncHash }),
+  }))
   if (rows.length === 0) return rows
   const statements = []
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {

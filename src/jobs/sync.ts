@@ -1,24 +1,23 @@
-// Cron job: queue one sync per platform (src/sync/queue.ts syncs each in its own invocation). The
-// run fails, after queueing, while a platform's last sync left it not ok, so the cron's own record
-// shows a broken platform too, not only the queue consumer's invocation.
+// Cron job: queue the platforms' syncs (src/sync/queue.ts syncs each message in its own
+// invocation). The run fails only when it cannot queue them: a platform that is not ok fails its
+// own sync's invocation, was told once when its incident opened, and shows on GET /platforms; the
+// run counts those platforms (`notOk`) rather than failing every six hours while one stays broken.
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
+import { log } from '../lib/log.ts'
 import { syncDeps, syncedPlatforms } from '../sync/deps.ts'
 import { readPlatformStatuses } from '../sync/platform-status.ts'
 import { queuePlatformSyncs } from '../sync/queue.ts'
 
 export async function syncJob(env: Env): Promise<Record<string, number>> {
-  const platforms = syncedPlatforms(syncDeps(env))
-  await queuePlatformSyncs(env.SYNC_QUEUE, platforms)
+  const deps = syncDeps(env)
+  const platforms = syncedPlatforms(deps)
+  await queuePlatformSyncs(env.SYNC_QUEUE, deps, platforms)
   const statuses = await readPlatformStatuses(createDb(env.DB))
-  const broken = platforms.flatMap((p) => {
+  const notOk = platforms.flatMap((p) => {
     const status = statuses.get(p)
     return status && status.state !== 'ok' ? [`${p} (${status.state}: ${status.lastError})`] : []
   })
-  if (broken.length > 0) {
-    throw new Error(
-      `Queued ${platforms.length} syncs; not ok at their last sync: ${broken.join(', ')}`,
-    )
-  }
-  return { queued: platforms.length }
+  if (notOk.length > 0) log.with({ job: 'sync' }).warn('platforms-not-ok', { platforms: notOk })
+  return { queued: platforms.length, notOk: notOk.length }
 }

@@ -3,6 +3,7 @@
 import { createDb, type Db } from '../db/client.ts'
 import { settings, type Env } from '../env.ts'
 import { limiterFor, limitsDisabled } from '../http/limiter.ts'
+import type { BudgetTake } from '../platforms/clist/client.ts'
 import type { PlatformModule } from '../platforms/define.ts'
 import { PLATFORM_MODULES, type Platform } from '../platforms/registry.ts'
 import { userAgent, type FetchFn } from '../platforms/source.ts'
@@ -14,7 +15,7 @@ export interface ClistAccess {
   /** Long-tail platforms the operator chose to follow through clist.by. */
   platforms: ReadonlySet<string>
   /** One request of clist.by's budget (10 a minute), shared by every sync in every isolate. */
-  takeRequest: () => Promise<boolean>
+  takeRequest: () => Promise<BudgetTake>
 }
 
 export interface SyncDeps {
@@ -46,10 +47,15 @@ export function syncDeps(env: Env): SyncDeps {
         baseUrl: config.CLIST_API_URL,
         apiKey: config.CLIST_API_KEY,
         platforms: new Set(config.CLIST_PLATFORMS),
-        takeRequest: async () =>
-          limitsDisabled(env) ||
-          (await limiterFor(env, 'upstream:clist').hit(config.CLIST_REQUESTS_PER_MINUTE, 60_000))
-            .allowed,
+        takeRequest: async () => {
+          if (limitsDisabled(env)) return { allowed: true }
+          const counted = await limiterFor(env, 'upstream:clist').hit(
+            config.CLIST_REQUESTS_PER_MINUTE,
+            60_000,
+          )
+          if (counted.allowed) return { allowed: true }
+          return { allowed: false, retryAt: (counted.retryAt ?? counted.reset) * 1000 }
+        },
       },
     }),
   }
@@ -59,6 +65,12 @@ export function syncDeps(env: Env): SyncDeps {
  * tail the operator follows through clist.by when it is configured. */
 export function syncedPlatforms(deps: Pick<SyncDeps, 'clist'>): Platform[] {
   return PLATFORM_MODULES.filter((m) => m.source || clistServes(deps, m)).map((m) => m.id)
+}
+
+/** A platform with no source of its own that clist.by lists: asked for with the others in one
+ * request of clist's budget. */
+export function isLongTail(deps: Pick<SyncDeps, 'clist'>, module: PlatformModule): boolean {
+  return module.source === undefined && clistServes(deps, module)
 }
 
 export function clistServes(deps: Pick<SyncDeps, 'clist'>, module: PlatformModule): boolean {

@@ -1,31 +1,29 @@
 // The catalogue sync: each platform fetched from its own source (clist.by when that fails or when
-// it is the only one), judged, and written on its own, so one failing platform never stops the
-// others; two syncs of one platform never overlap; each run is recorded.
+// it is the only one, the long tail asked for in one request), judged, and written on its own, so
+// one failing platform never stops the others; two syncs of one platform never overlap; each run
+// is recorded, and a platform clist's budget put off is named for a sync as soon as it allows.
 import { bumpCatalogueVersion } from '../contests/catalogue-version.ts'
 import type { ContestInput } from '../contests/contest-input.ts'
-import { upcomingByPlatform } from '../contests/stats.ts'
+import { sourcedUpcomingByPlatform } from '../contests/stats.ts'
 import { upsertPlatformContests } from '../contests/upsert.ts'
 import { acquireLock, releaseLock } from '../db/job-lock.ts'
 import type { ContestRow, PlatformStatusRow } from '../db/schema.ts'
 import { newId } from '../lib/ids.ts'
 import { log } from '../lib/log.ts'
-import { clistContests } from '../platforms/clist/contests.ts'
-import { fetchClistContests } from '../platforms/clist/client.ts'
 import type { PlatformModule } from '../platforms/define.ts'
 import { platformModule, type Platform } from '../platforms/registry.ts'
 import type { AdapterResult } from '../platforms/source.ts'
-import { UpstreamError } from '../platforms/upstream.ts'
 import {
-  judgeCount,
   nextStatus,
   readPlatformStatuses,
   savePlatformStatus,
   type PlatformState,
   type SourceName,
-  type SourceVerdict,
   type Transition,
 } from './platform-status.ts'
-import { clistServes, syncedPlatforms, type SyncDeps } from './deps.ts'
+import { judgeAnswer, verdictOf, type Fetched } from './answers.ts'
+import { askClist, askClistForAll, type ClistAnswer } from './clist-answers.ts'
+import { clistServes, isLongTail, syncedPlatforms, type SyncDeps } from './deps.ts'
 import { publishPlatformsSnapshot } from './platform-view.ts'
 import { recordSyncRuns, type SyncRunInput } from './runs.ts'
 
@@ -46,7 +44,20 @@ export interface PlatformSyncReport {
   statements: number
   durationMs: number
   error?: string
+  /**
+   * "waiting for the clist budget": clist.by was not asked (its budget, ours or clist's own, was
+   * spent), and the platform is named in `deferred` for a sync once it allows.
+   */
+  waiting?: string
 }
+
+/** Platforms whose clist.by answer the budget put off, and from when it allows a request. */
+export interface DeferredSync {
+  platforms: Platform[]
+  retryAt: number
+}
+
+export const WAITING_FOR_CLIST = 'waiting for the clist budget'
 
 export class SyncInProgressError extends Error {
   constructor() {
@@ -77,6 +88,7 @@ export async function runSync(
   reports: PlatformSyncReport[]
   created: ContestRow[]
   transitions: PlatformTransition[]
+  deferred?: DeferredSync
 }> {
   const holder = newId(now)
   const locked: Platform[] = []
@@ -87,13 +99,22 @@ export async function runSync(
       }
       locked.push(platform)
     }
-    const [statuses, stored] = await Promise.all([
+    const longTail = platforms.map(platformModule).filter((m) => isLongTail(deps, m))
+    const [statuses, stored, clistAnswers] = await Promise.all([
       readPlatformStatuses(deps.db),
-      upcomingByPlatform(deps.db, now),
+      sourcedUpcomingByPlatform(deps.db, now),
+      askClistForAll(deps, longTail, now),
     ])
     const outcomes = await Promise.all(
       platforms.map((p) =>
-        syncPlatform(deps, platformModule(p), statuses.get(p), stored.get(p) ?? 0, now),
+        syncPlatform(
+          deps,
+          platformModule(p),
+          statuses.get(p),
+          stored.get(p) ?? 0,
+          now,
+          clistAnswers.get(p),
+        ),
       ),
     )
     await recordSyncRuns(
@@ -107,7 +128,15 @@ export async function runSync(
       await bumpCatalogueVersion(deps.kv)
     }
     await publishPlatformsSnapshot(deps.db, deps.kv, syncedPlatforms(deps), now)
+    const waiting = outcomes.filter((o) => o.retryAt !== undefined)
     return {
+      ...(waiting.length > 0 && {
+        deferred: {
+          platforms: waiting.map((o) => o.report.platform),
+          // The latest, so that none of them is refused again when the sync comes.
+          retryAt: Math.max(...waiting.map((o) => o.retryAt!)),
+        },
+      }),
       reports,
       created: outcomes.flatMap((o) => o.created),
       transitions: outcomes.flatMap((o) =>
@@ -127,12 +156,6 @@ export async function runSync(
   } finally {
     for (const platform of locked) await releaseLock(deps.db, `contest-sync:${platform}`, holder)
   }
-}
-
-interface Fetched {
-  verdict: SourceVerdict
-  result?: AdapterResult
-  source: SourceName
 }
 
 /** Asks the platform's own source, unless a block's backoff is still running. */
@@ -155,53 +178,10 @@ async function askOwnSource(
       userAgent: deps.userAgent,
       timeoutMs: deps.timeoutMs,
     })
-    return { verdict: judge(result, stored, now), result, source: 'own' }
+    return { verdict: judgeAnswer(result, stored, now), result, source: 'own' }
   } catch (error) {
     return { verdict: verdictOf(error), source: 'own' }
   }
-}
-
-async function askClist(
-  deps: SyncDeps,
-  module: PlatformModule,
-  stored: number,
-  now: number,
-): Promise<Fetched> {
-  const clist = deps.clist!
-  try {
-    const fetched = await fetchClistContests({
-      baseUrl: clist.baseUrl,
-      apiKey: clist.apiKey,
-      resource: module.clist!.resource,
-      now,
-      fetchFn: deps.fetchFn,
-      userAgent: deps.userAgent,
-      timeoutMs: deps.timeoutMs,
-      takeRequest: clist.takeRequest,
-    })
-    const result = clistContests(module, fetched.entries, now)
-    result.skipped += fetched.skipped
-    result.errors.push(...fetched.errors)
-    return { verdict: judge(result, stored, now), result, source: 'clist' }
-  } catch (error) {
-    return { verdict: verdictOf(error), source: 'clist' }
-  }
-}
-
-/** The answer's contests still to come, against those the catalogue holds (`stored`). */
-function judge(result: AdapterResult, stored: number, now: number) {
-  const upcoming = result.contests.filter((c) => c.startTime > now).length
-  return judgeCount(upcoming, stored)
-}
-
-/** 403 and 429 are bot protection; a broken answer is degraded; no answer at all is failing. */
-function verdictOf(error: unknown): SourceVerdict {
-  const reason = error instanceof Error ? error.message : String(error)
-  if (error instanceof UpstreamError) {
-    if (error.blocked) return { kind: 'blocked', reason, retryAfterSeconds: error.retryAfter }
-    if (error.kind === 'malformed' || error.kind === 'api') return { kind: 'degraded', reason }
-  }
-  return { kind: 'failing', reason }
 }
 
 /** The contests to write: the own source's first, then what the fallback adds. */
@@ -223,6 +203,7 @@ async function syncPlatform(
   previous: PlatformStatusRow | undefined,
   stored: number,
   now: number,
+  clistAnswer?: ClistAnswer,
 ) {
   const started = Date.now()
   const platform = module.id as Platform
@@ -245,7 +226,7 @@ async function syncPlatform(
         fallback = await askClist(deps, module, stored, now)
       }
     } else if (clistServes(deps, module)) {
-      primary = await askClist(deps, module, stored, now)
+      primary = await askClist(deps, module, stored, now, clistAnswer)
     } else {
       primary = {
         verdict: { kind: 'failing', reason: 'clist.by is not configured' },
@@ -270,7 +251,10 @@ async function syncPlatform(
     )
     const next = nextStatus(platform, previous, primary.verdict, usable.source, now)
     await savePlatformStatus(deps.db, next.row)
-    if (!healthy)
+    const retryAt = (fallback ?? primary).retryAt
+    // A platform clist lists alone, put off by the budget, is waiting, not failing: nothing is
+    // wrong with it, and it is synced again as soon as the budget allows.
+    if (!healthy && !(primary.source === 'clist' && retryAt !== undefined))
       error = 'reason' in primary.verdict ? primary.verdict.reason : 'waiting out a block'
     const report: PlatformSyncReport = {
       platform,
@@ -286,6 +270,7 @@ async function syncPlatform(
       statements: written.statements,
       durationMs: Date.now() - started,
       ...(error && { error }),
+      ...(retryAt !== undefined && { waiting: WAITING_FOR_CLIST }),
     }
     return {
       report,
@@ -293,6 +278,7 @@ async function syncPlatform(
       created: written.created,
       transition: next.transition,
       status: next.row,
+      retryAt,
     }
   } catch (err) {
     // A failure of our own (the database): recorded, the platform's state left as it was.
@@ -313,6 +299,7 @@ async function syncPlatform(
       created: [],
       transition: undefined,
       status: previous!,
+      retryAt: undefined,
     }
   }
 }
@@ -321,13 +308,14 @@ function runOf(report: PlatformSyncReport, now: number): SyncRunInput {
   return {
     id: newId(now),
     platform: report.platform,
-    status: report.error ? 'failed' : 'success',
+    // A run clist's budget put off got nothing: not a success, so the last sync time stays true.
+    status: report.error || report.waiting ? 'failed' : 'success',
     startedAt: now,
     finishedAt: now + report.durationMs,
     created: report.created,
     updated: report.updated,
     unchanged: report.unchanged,
     skipped: report.failed,
-    error: report.error ?? null,
+    error: report.error ?? report.waiting ?? null,
   }
 }

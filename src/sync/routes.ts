@@ -10,6 +10,7 @@ import { announceIncidents } from './incidents.ts'
 import { adminRoute, createRouter } from '../http/router.ts'
 import { syncDeps, syncedPlatforms } from './deps.ts'
 import { runSync, SyncInProgressError, type PlatformSyncReport } from './job.ts'
+import { queueDeferredSyncs } from './queue.ts'
 
 const SyncResults = z
   .object({
@@ -27,6 +28,14 @@ const SyncResults = z
         source: z.enum(['own', 'clist']),
         durationMs: z.number(),
         error: z.string().optional(),
+        waiting: z
+          .string()
+          .optional()
+          .openapi({
+            description:
+              '"waiting for the clist budget": clist.by was not asked; a sync of the platform ' +
+              'is queued for when its budget allows',
+          }),
       }),
     ),
   })
@@ -58,9 +67,11 @@ const syncOne = adminRoute({
 async function sync(c: Context<AppEnv>, platforms: readonly Platform[]) {
   try {
     const now = Date.now()
-    const { reports, created, transitions } = await runSync(syncDeps(c.env), platforms, now)
+    const deps = syncDeps(c.env)
+    const { reports, created, transitions, deferred } = await runSync(deps, platforms, now)
     await emitContestCreated(c.env, created, now)
     await announceIncidents(c.env, transitions, now)
+    await queueDeferredSyncs(c.env.SYNC_QUEUE, deps, deferred, 0, now)
     return { results: reports.map(({ statements: _, ...report }: PlatformSyncReport) => report) }
   } catch (err) {
     if (err instanceof SyncInProgressError) throw conflict(err.message)

@@ -1,6 +1,7 @@
 /// <reference types="vite/client" />
 // Serves each platform's recorded answers (src/platforms/<id>/fixtures) from the stand-in at the
 // paths its source calls, or whatever a test scripts in their place.
+import { env } from 'cloudflare:test'
 import type { Env } from '../../src/env.ts'
 import { RECORDED_AT } from '../../src/platforms/fixture-time.ts'
 import { PLATFORM_MODULES, platformModule, type Platform } from '../../src/platforms/registry.ts'
@@ -74,6 +75,28 @@ export function capturingSyncQueue() {
     },
     async sendBatch(messages: Iterable<{ body: SyncMessage }>) {
       for (const m of messages) sent.push(m.body)
+    },
+  } as unknown as Queue
+  return { queue, sent }
+}
+
+/**
+ * The real SYNC_QUEUE, with every message and the delay it was sent with recorded, and held back
+ * 12 hours (the longest delay Queues accept), so that the test hands it to the consumer itself
+ * rather than Miniflare, in the background, with the base settings.
+ */
+export function holdingSyncQueue() {
+  const sent: { body: SyncMessage; delaySeconds?: number }[] = []
+  const hold = 43_200
+  const queue = {
+    async send(body: SyncMessage, options?: QueueSendOptions) {
+      sent.push({ body, delaySeconds: options?.delaySeconds })
+      await env.SYNC_QUEUE.send(body, { delaySeconds: hold })
+    },
+    async sendBatch(messages: Iterable<MessageSendRequest<SyncMessage>>) {
+      const list = [...messages]
+      sent.push(...list.map((m) => ({ body: m.body, delaySeconds: m.delaySeconds })))
+      await env.SYNC_QUEUE.sendBatch(list.map((m) => ({ ...m, delaySeconds: hold })))
     },
   } as unknown as Queue
   return { queue, sent }

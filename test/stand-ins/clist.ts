@@ -37,6 +37,22 @@ const WINDOW_MS = 60_000
 const DEFAULT_PAGE = 100
 const MAX_PAGE = 1000
 const ORDERINGS = ['id', 'event', 'start', 'end', 'resource_id', 'duration', 'parsed_at']
+/**
+ * The lookups clist's contest list allows on each field (its ContestResource's Meta.filtering);
+ * tastypie refuses any other with a 400. Several resources are `resource=a,b` (clist splits the
+ * value on commas) or `resource_id__in=1,2`; `resource__in` is refused.
+ */
+const FILTERING: Record<string, readonly string[]> = {
+  id: ['exact', 'in'],
+  resource_id: ['exact', 'in'],
+  resource: ['exact'],
+  host: ['exact', 'iregex', 'regex'],
+  event: ['exact', 'iregex', 'regex'],
+  start: ['exact', 'gt', 'lt', 'gte', 'lte', 'week_day'],
+  end: ['exact', 'gt', 'lt', 'gte', 'lte', 'week_day'],
+  parsed_at: ['exact', 'gt', 'lt', 'gte', 'lte'],
+  duration: ['exact', 'gt', 'lt', 'gte', 'lte'],
+}
 
 export function createClistStandIn() {
   const objects = dataset.objects as ClistObject[]
@@ -121,6 +137,13 @@ export function createClistStandIn() {
 
   /** The contests the query's filters keep, ordered as asked; or why the query is refused. */
   function filterContests(query: URLSearchParams): ClistObject[] | string {
+    for (const key of query.keys()) {
+      const [field, lookup = 'exact'] = key.split('__')
+      const allowed = FILTERING[field]
+      if (allowed && !allowed.includes(lookup)) {
+        return `'${lookup}' is not an allowed filter on the '${field}' field.`
+      }
+    }
     let list = objects
     const resources = query.getAll('resource').flatMap((r) => r.split(','))
     if (resources.length) list = list.filter((c) => resources.includes(c.resource))

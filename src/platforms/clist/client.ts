@@ -1,26 +1,38 @@
-// clist.by API v4, the second source: the contests of one resource that have not ended, page by
-// page, as ClistContest entries (times read as UTC) for the platforms' clist mappings.
+// clist.by API v4, the second source: the contests that have not ended of one resource or several
+// (one request for them all), page by page, as ClistContest entries (times read as UTC) for the
+// platforms' clist mappings.
 import { z } from 'zod'
 import type { ClistContest } from '../define.ts'
 import { describeIssues, idField, type FetchFn } from '../source.ts'
-import { fetchJson, readEnvelope, UpstreamError } from '../upstream.ts'
+import { fetchJson, readEnvelope } from '../upstream.ts'
 
-export interface ClistRequest {
+/** What the shared budget answers: one request taken, or when (epoch ms) one may be. */
+export type BudgetTake = { allowed: true } | { allowed: false; retryAt: number }
+
+interface ClistAccess {
   /** CLIST_API_URL ("https://clist.by/api/v4"). */
   baseUrl: string
   /** CLIST_API_KEY: "username:key", sent as `Authorization: ApiKey username:key`. */
   apiKey: string
-  /** clist's resource name of the platform ("codeforces.com"). */
-  resource: string
   now: number
   fetchFn: FetchFn
   timeoutMs?: number
   userAgent?: string
   /**
    * Takes one request from a budget shared by every sync, which keeps them all inside clist's
-   * 10 requests a minute; false means the budget is spent and nothing is asked.
+   * 10 requests a minute; a refusal means nothing is asked (ClistBudgetSpent).
    */
-  takeRequest?: () => Promise<boolean>
+  takeRequest?: () => Promise<BudgetTake>
+}
+
+export interface ClistRequest extends ClistAccess {
+  /** clist's resource name of the platform ("codeforces.com"). */
+  resource: string
+}
+
+export interface ClistManyRequest extends ClistAccess {
+  /** clist's resource names of several platforms, asked for in one request. */
+  resources: readonly string[]
 }
 
 export interface ClistResult {
@@ -29,6 +41,15 @@ export interface ClistResult {
   skipped: number
   /** Why items were skipped, and a line when the page bound cut the list short. */
   errors: string[]
+}
+
+/** The shared budget refused a request: nothing was asked; it allows one again at `retryAt`. */
+export class ClistBudgetSpent extends Error {
+  override readonly name = 'ClistBudgetSpent'
+
+  constructor(readonly retryAt: number) {
+    super('waiting for the clist budget')
+  }
 }
 
 /** The most clist answers in one page. */
@@ -61,35 +82,50 @@ const contestSchema = z
   })
   .refine((c) => c.end > c.start, { message: 'ends at or before it starts', path: ['end'] })
 
-/** A page of clist's /contest/ answer: its valid entries, the rest skipped with the reason. */
-export function parseClistPage(payload: unknown, resource?: string) {
+/** An entry with the resource clist lists it under. */
+export type ClistEntry = ClistContest & { resource: string }
+
+/** An item that failed validation, with the asked resource it names, if any. */
+interface Skip {
+  resource?: string
+  line: string
+}
+
+/**
+ * A page of clist's /contest/ answer: its valid entries (of `resources`, when given), the rest
+ * skipped with the reason.
+ */
+export function parseClistPage(payload: unknown, resources?: string | readonly string[]) {
+  const asked = typeof resources === 'string' ? [resources] : resources
   const problem = 'contest answer has no meta/objects'
   const { meta, objects } = readEnvelope('clist', envelopeSchema, payload, problem)
-  const result: ClistResult & { limit: number; count: number } = {
-    entries: [],
-    skipped: 0,
-    errors: [],
-    limit: meta.limit,
-    count: objects.length,
-  }
+  const entries: ClistEntry[] = []
+  const skips: Skip[] = []
   objects.forEach((item, index) => {
     const ref = `clist contest ${idField(item, 'id') ?? `#${meta.offset + index}`}`
+    const named = idField(item, 'resource')
+    const skip = (reason: string) =>
+      skips.push({
+        ...(named !== undefined && (!asked || asked.includes(named)) && { resource: named }),
+        line: `${ref}: ${reason}`,
+      })
     const parsed = contestSchema.safeParse(item)
-    if (!parsed.success) return skip(result, ref, describeIssues(parsed.error))
+    if (!parsed.success) return skip(describeIssues(parsed.error))
     const c = parsed.data
-    // The filter asked for one resource; an item of another would be mapped by the wrong module.
-    if (resource && c.resource !== resource) {
-      return skip(result, ref, `listed under ${c.resource}, not ${resource}`)
+    // The filter asked for these resources; an item of another would be mapped by the wrong module.
+    if (asked && !asked.includes(c.resource)) {
+      return skip(`listed under ${c.resource}, not ${asked.join(' or ')}`)
     }
-    result.entries.push({
+    entries.push({
       id: c.id,
+      resource: c.resource,
       event: c.event,
       href: c.href,
       startTime: c.start,
       endTime: c.end,
     })
   })
-  return result
+  return { entries, skips, limit: meta.limit, count: objects.length }
 }
 
 /**
@@ -101,28 +137,60 @@ export function parseClistPage(payload: unknown, resource?: string) {
  * stand-in serving recorded contests answers as at the moment they were recorded).
  */
 export async function fetchClistContests(request: ClistRequest): Promise<ClistResult> {
-  const out: ClistResult = { entries: [], skipped: 0, errors: [] }
-  let offset = 0
-  for (let page = 1; page <= CLIST_MAX_PAGES; page++) {
-    const answer = parseClistPage(await fetchPage(request, offset), request.resource)
-    out.entries.push(...answer.entries)
-    out.skipped += answer.skipped
-    out.errors.push(...answer.errors)
-    // meta.next is set on every page that has items, so a short page is the only sign of the
-    // end; meta.limit is the size clist used, which may be less than the size asked for.
-    if (answer.count < answer.limit) return out
-    offset += answer.limit
-  }
-  out.errors.push(`stopped after ${CLIST_MAX_PAGES} pages; clist may list more contests`)
-  return out
+  const { resource, ...access } = request
+  const answer = await fetchClistResources({ ...access, resources: [resource] })
+  const result = answer.byResource.get(resource)!
+  // With one resource asked, an item naming no resource (or another) is that resource's too.
+  result.skipped += answer.unattributed.length
+  result.errors.push(...answer.unattributed)
+  return result
 }
 
-async function fetchPage(request: ClistRequest, offset: number): Promise<unknown> {
-  if (request.takeRequest && !(await request.takeRequest())) {
-    throw new UpstreamError('clist', 'status', 'clist request budget spent for this minute', 429)
+/**
+ * The contests of several resources in one request (and its pages): `resource=a,b,c`, the one
+ * filter clist's contest list takes for several resources (it splits the value on commas; a
+ * `resource__in` is refused, `resource` allows only an exact lookup). Each resource gets its
+ * entries and its skipped items; `unattributed` holds the lines of items that name none asked.
+ */
+export async function fetchClistResources(request: ClistManyRequest): Promise<{
+  byResource: Map<string, ClistResult>
+  unattributed: string[]
+}> {
+  const byResource = new Map<string, ClistResult>(
+    request.resources.map((r) => [r, { entries: [], skipped: 0, errors: [] }]),
+  )
+  const unattributed: string[] = []
+  let offset = 0
+  for (let page = 1; page <= CLIST_MAX_PAGES; page++) {
+    const answer = parseClistPage(await fetchPage(request, offset), request.resources)
+    for (const { resource, ...entry } of answer.entries)
+      byResource.get(resource)!.entries.push(entry)
+    for (const skip of answer.skips) {
+      const result = skip.resource === undefined ? undefined : byResource.get(skip.resource)
+      if (!result) {
+        unattributed.push(skip.line)
+        continue
+      }
+      result.skipped++
+      result.errors.push(skip.line)
+    }
+    // meta.next is set on every page that has items, so a short page is the only sign of the
+    // end; meta.limit is the size clist used, which may be less than the size asked for.
+    if (answer.count < answer.limit) return { byResource, unattributed }
+    offset += answer.limit
+  }
+  const bound = `stopped after ${CLIST_MAX_PAGES} pages; clist may list more contests`
+  for (const result of byResource.values()) result.errors.push(bound)
+  return { byResource, unattributed }
+}
+
+async function fetchPage(request: ClistManyRequest, offset: number): Promise<unknown> {
+  if (request.takeRequest) {
+    const take = await request.takeRequest()
+    if (!take.allowed) throw new ClistBudgetSpent(take.retryAt)
   }
   const query = new URLSearchParams({
-    resource: request.resource,
+    resource: request.resources.join(','),
     end__gt: naiveUtc(request.now),
     order_by: 'start',
     limit: String(CLIST_PAGE_LIMIT),
@@ -136,9 +204,4 @@ async function fetchPage(request: ClistRequest, offset: number): Promise<unknown
 /** An instant as clist writes it: UTC without an offset ("2026-11-22T12:00:00"). */
 export function naiveUtc(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19)
-}
-
-function skip(result: ClistResult, ref: string, reason: string): void {
-  result.skipped++
-  result.errors.push(`${ref}: ${reason}`)
 }

@@ -6,7 +6,14 @@ import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
 import type { ClistContest } from '../define.ts'
 import { definePlatform } from '../define.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
-import { CLIST_MAX_PAGES, fetchClistContests, parseClistPage, type ClistRequest } from './client.ts'
+import {
+  ClistBudgetSpent,
+  CLIST_MAX_PAGES,
+  fetchClistContests,
+  fetchClistResources,
+  parseClistPage,
+  type ClistRequest,
+} from './client.ts'
 import { clistContests } from './contests.ts'
 import recorded from './fixtures/contests.json'
 
@@ -106,7 +113,9 @@ describe('fetchClistContests', () => {
       ],
     })
     let takes = 0
-    const result = await fetchClistContests(request({ takeRequest: async () => (takes++, true) }))
+    const result = await fetchClistContests(
+      request({ takeRequest: async () => (takes++, { allowed: true }) }),
+    )
 
     const sent = await standIn.requests('/clist/')
     const offsets = sent.map((r) => new URL(r.path, standInUrl).searchParams.get('offset'))
@@ -197,14 +206,39 @@ describe('fetchClistContests', () => {
     expect((await fetchClistContests(request())).entries).toHaveLength(3)
   })
 
-  it('makes no request when the shared budget refuses one', async () => {
-    const error = await upstreamFailure(
-      fetchClistContests(request({ takeRequest: async () => false })),
-      'status',
+  it('makes no request when the shared budget refuses one, saying when it allows one', async () => {
+    const retryAt = RECORDED_AT + 42_000
+    const refused = fetchClistContests(
+      request({ takeRequest: async () => ({ allowed: false, retryAt }) }),
     )
-    expect(error.status).toBe(429)
-    expect(error.message).toBe('clist: clist request budget spent for this minute')
+    await expect(refused).rejects.toBeInstanceOf(ClistBudgetSpent)
+    await expect(refused).rejects.toMatchObject({
+      retryAt,
+      message: 'waiting for the clist budget',
+    })
     expect(await standIn.requests('/clist/')).toEqual([])
+  })
+
+  it('asks for several resources in one request, each given its own contests', async () => {
+    let takes = 0
+    const { byResource, unattributed } = await fetchClistResources({
+      ...request(),
+      resources: ['topcoder.com', 'open.kattis.com', 'toph.co'],
+      takeRequest: async () => (takes++, { allowed: true }),
+    })
+
+    const sent = await standIn.requests('/clist/')
+    expect(sent).toHaveLength(1)
+    expect(takes).toBe(1)
+    const url = new URL(sent[0].path, standInUrl)
+    expect(url.searchParams.getAll('resource')).toEqual(['topcoder.com,open.kattis.com,toph.co'])
+    expect(byResource.get('topcoder.com')!.entries.map((e) => e.id)).toEqual([63633478, 63650116])
+    // The zero-length round is topcoder.com's to skip, no other resource's.
+    expect(byResource.get('topcoder.com')).toMatchObject({ skipped: 1 })
+    expect(byResource.get('open.kattis.com')).toMatchObject({ skipped: 0, errors: [] })
+    expect(byResource.get('open.kattis.com')!.entries.length).toBeGreaterThan(0)
+    expect(byResource.get('toph.co')!.entries.length).toBeGreaterThan(0)
+    expect(unattributed).toEqual([])
   })
 
   it('throws a 401 when the key is not accepted', async () => {
@@ -266,6 +300,25 @@ describe('the clist stand-in', () => {
   it('answers 401 without an ApiKey name:key header', async () => {
     expect((await get('resource=atcoder.jp', 'Bearer abc')).status).toBe(401)
     expect((await get('resource=atcoder.jp', 'ApiKey no-key')).status).toBe(401)
+  })
+
+  it('filters by several resources as clist does, and refuses resource__in as tastypie does', async () => {
+    const resources = (body: Answer) => [
+      ...new Set(body.objects.map((c) => (c as unknown as { resource: string }).resource)),
+    ]
+    expect(resources(await list('resource=atcoder.jp,toph.co&limit=100')).sort()).toEqual([
+      'atcoder.jp',
+      'toph.co',
+    ])
+    expect(resources(await list('resource_id__in=93,86&limit=100')).sort()).toEqual([
+      'atcoder.jp',
+      'toph.co',
+    ])
+    const refused = await get('resource__in=atcoder.jp,toph.co')
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toEqual({
+      error: "'in' is not an allowed filter on the 'resource' field.",
+    })
   })
 
   it('reads upcoming=true as not ended by its clock', async () => {
