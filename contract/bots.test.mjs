@@ -28,6 +28,15 @@ const publicHex = keys.publicKey
   .toString('hex')
 
 const SCHEDULER_CRON = '*/30 * * * *'
+// The stand-in's Discord API takes this bot token only (test/stand-ins/discord-api.ts).
+const DISCORD_BOT_TOKEN = 'stand-in-discord-bot-token'
+const GUILD_ID = '1100000000000000042'
+const CHANNEL_ID = '1200000000000000042'
+const GROUP = { id: -1009876543210, type: 'supergroup', title: 'Flood Club' }
+// Small, so the flow stays short, yet long enough that a retry that ignores it shows.
+const RETRY_AFTER_SECONDS = 3
+// The retry comes once retry_after has passed; the bound is for a slow, loaded machine.
+const RETRY_FLOW = { timeout: 150_000 }
 
 let dir
 let standIn
@@ -80,6 +89,8 @@ describe(`contract bots (${RUNTIME})`, () => {
           TELEGRAM_BOT_USERNAME: BOT_USERNAME,
           TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
           TELEGRAM_API_URL: `${standIn.url}/telegram`,
+          DISCORD_BOT_TOKEN,
+          DISCORD_API_URL: `${standIn.url}/discord/api/v10`,
         }
         service = await startRuntime(RUNTIME, { dir, settings })
         api = client(service.base)
@@ -249,6 +260,174 @@ describe(`contract bots (${RUNTIME})`, () => {
       assert.match(JSON.parse(answer.body).text, /^Link Telegram to your Contest Alerts account/)
       const mine = await api.get('/communities', { token: admin.accessToken })
       assert.deepEqual(mine.body, { communities: [] })
+    }),
+  )
+
+  test(
+    'Telegram and Discord: a 429 is waited out for its retry_after, then the group and the channel get the announcement once',
+    RETRY_FLOW,
+    noted(async () => {
+      const sendPath = `/telegram/bot${BOT_TOKEN}/sendMessage`
+      const postPath = `/discord/api/v10/channels/${CHANNEL_ID}/messages`
+      // The group's administrator subscribes it; the stand-in says the sender administers it.
+      await standIn.script({
+        method: 'POST',
+        pathPrefix: `/telegram/bot${BOT_TOKEN}/getChatMember`,
+        responses: [
+          {
+            status: 200,
+            body: { ok: true, result: { status: 'administrator', user: { id: 502 } } },
+          },
+        ],
+      })
+      const said = await api.post(
+        '/telegram/webhook',
+        {
+          update_id: Date.now(),
+          message: {
+            message_id: 3,
+            date: Math.floor(Date.now() / 1000),
+            from: { id: 502, is_bot: false, first_name: 'Grace' },
+            chat: GROUP,
+            text: `/subscribe@${BOT_USERNAME} codeforces`,
+          },
+        },
+        { headers: { 'X-Telegram-Bot-Api-Secret-Token': WEBHOOK_SECRET } },
+      )
+      assert.equal(said.status, 200)
+      const toGroup = async () =>
+        (await standIn.requests(sendPath)).filter(
+          (r) => String(JSON.parse(r.body).chat_id) === String(GROUP.id),
+        )
+      await waitFor('the group’s subscription reply', async () =>
+        (await toGroup()).some((r) => r.body.includes('Subscribed')),
+      )
+
+      // A member who manages channels subscribes the server's channel.
+      const subscribed = await interact({
+        type: 2,
+        id: '3',
+        application_id: APPLICATION_ID,
+        token: 'contract-interaction-token',
+        guild_id: GUILD_ID,
+        member: { permissions: '16', user: { id: '1500000000000000001' } },
+        data: {
+          name: 'contests',
+          options: [
+            {
+              type: 1,
+              name: 'subscribe',
+              options: [
+                { type: 7, name: 'channel', value: CHANNEL_ID },
+                { type: 3, name: 'platforms', value: 'codeforces' },
+              ],
+            },
+          ],
+          resolved: {
+            channels: {
+              [CHANNEL_ID]: {
+                id: CHANNEL_ID,
+                name: 'contests',
+                type: 0,
+                guild_id: GUILD_ID,
+                permissions: '16',
+              },
+            },
+          },
+        },
+      })
+      assert.equal(subscribed.status, 200, JSON.stringify(subscribed.body))
+      await waitFor('the channel’s subscription reply', async () => {
+        const edits = await standIn.requests(`/discord/api/v10/webhooks/${APPLICATION_ID}/`)
+        return edits.some((r) => r.body.includes('Subscribed'))
+      })
+
+      // Both answer the first announcement with their flood control, then accept.
+      const telegramFlood = {
+        status: 429,
+        body: {
+          ok: false,
+          error_code: 429,
+          description: `Too Many Requests: retry after ${RETRY_AFTER_SECONDS}`,
+          parameters: { retry_after: RETRY_AFTER_SECONDS },
+        },
+      }
+      const telegramSent = {
+        status: 200,
+        body: {
+          ok: true,
+          result: { message_id: 9001, date: 0, chat: { id: GROUP.id, type: 'supergroup' } },
+        },
+      }
+      const discordFlood = {
+        status: 429,
+        headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+        body: {
+          message: 'You are being rate limited.',
+          retry_after: RETRY_AFTER_SECONDS,
+          global: false,
+        },
+      }
+      const discordSent = {
+        status: 200,
+        body: { id: '1600000000000000001', type: 0, channel_id: CHANNEL_ID, embeds: [] },
+      }
+      await standIn.script({
+        method: 'POST',
+        pathPrefix: sendPath,
+        responses: [telegramFlood, telegramSent],
+      })
+      await standIn.script({
+        method: 'POST',
+        pathPrefix: postPath,
+        responses: [discordFlood, discordSent],
+      })
+
+      const added = await api.post(
+        '/contests',
+        {
+          platform: 'codeforces',
+          platformId: 'contract-bots-flood',
+          name: 'Contract Flood Round',
+          type: 'CF',
+          startTime: hoursFromNow(0.75),
+          endTime: hoursFromNow(2.75),
+        },
+        { token: admin.accessToken },
+      )
+      assert.equal(added.status, 201, JSON.stringify(added.body))
+      await service.fireCron(SCHEDULER_CRON)
+
+      const named = (r) => r.body.includes('Contract Flood Round starts')
+      const attempts = async () => ({
+        telegram: (await toGroup()).filter(named),
+        discord: (await standIn.requests(postPath)).filter(named),
+      })
+      const seen = await waitFor(
+        'an announcement accepted on both',
+        async () => {
+          const found = await attempts()
+          const accepted = (list) => list.some((r) => r.status === 200)
+          return accepted(found.telegram) && accepted(found.discord) && found
+        },
+        { timeoutMs: 120_000, intervalMs: 500, describe: attempts },
+      )
+      // Whatever came too soon after would show here.
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
+      const final = await attempts()
+      for (const [name, list] of Object.entries(final)) {
+        const [flooded, retried, ...more] = list
+        assert.equal(flooded.status, 429, `${name}: the first attempt met the 429`)
+        const gap = retried.at - flooded.at
+        console.log(`${RUNTIME} ${name}: retried ${gap} ms after the 429 (retry_after 3 s)`)
+        assert.ok(
+          gap >= RETRY_AFTER_SECONDS * 1000,
+          `${name}: retried ${gap} ms after a 429 asking for ${RETRY_AFTER_SECONDS} s`,
+        )
+        assert.equal(retried.status, 200)
+        assert.deepEqual(more, [], `${name}: exactly one announcement delivered`)
+      }
+      assert.equal(seen.telegram.length, 2)
     }),
   )
 })

@@ -3,6 +3,7 @@
 import type { ExecutionContext } from 'hono'
 import { parseArgs } from 'node:util'
 import { createApp } from '../src/app.ts'
+import { proxyHeaderSetting } from '../src/env.ts'
 import { bumpCatalogueVersion } from '../src/contests/catalogue-version.ts'
 import { socketClientAddress } from '../src/http/client-address.ts'
 import { CRONS, runCron } from '../src/jobs/cron.ts'
@@ -30,6 +31,14 @@ const { values: args } = parseArgs({
     'manual-crons': { type: 'boolean', default: false },
   },
 })
+
+// A proxy header that cannot be trusted as asked (the old `true` among them) stops the start:
+// serving on would count every client as the proxy, or let clients choose their address.
+const { refused } = proxyHeaderSetting(Deno.env.get('TRUST_PROXY_HEADER') ?? '')
+if (refused) {
+  console.error(refused)
+  Deno.exit(1)
+}
 
 await Deno.mkdir(args.state, { recursive: true })
 const db = openSqliteD1(`${args.state}/db.sqlite`)

@@ -32,11 +32,14 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const PORT = Number(process.env.BENCH_PORT ?? 8790)
 
 // The same settings on both runtimes, rate limits on as in production: the load comes from
-// CLIENTS addresses (CF-Connecting-IP, which Deno reads behind TRUST_PROXY_HEADER as it would
+// CLIENTS addresses (CF-Connecting-IP, which Deno reads with TRUST_PROXY_HEADER naming it, as it would
 // behind Cloudflare), each well under its 100 requests in 15 minutes. The catalogue reads need no
 // JWT_SECRET, but with a valid one nothing measured depends on a local .dev.vars.
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2_000)
-const SETTINGS = { TRUST_PROXY_HEADER: 'true', JWT_SECRET: randomBytes(36).toString('base64url') }
+const SETTINGS = {
+  TRUST_PROXY_HEADER: 'CF-Connecting-IP',
+  JWT_SECRET: randomBytes(36).toString('base64url'),
+}
 
 /**
  * What differs between the runtimes: how a fresh state is migrated and seeded before the server

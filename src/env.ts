@@ -79,6 +79,28 @@ function hostPatterns(value: string): string[] {
   return patterns.filter(Boolean)
 }
 
+/** The headers a proxy may be trusted to set to the client's address, lower case. */
+export const PROXY_HEADERS = ['x-forwarded-for', 'x-real-ip', 'cf-connecting-ip'] as const
+export type ProxyHeader = (typeof PROXY_HEADERS)[number]
+
+/**
+ * TRUST_PROXY_HEADER read: the header named (any case), none for '' or 'false', or why the value
+ * is refused. The old `true` trusted two headers at once, one of which a proxy passes through
+ * from the client untouched, so it is refused rather than guessed at (docs/decisions.md).
+ */
+export function proxyHeaderSetting(value: string): { header?: ProxyHeader; refused?: string } {
+  const name = value.trim().toLowerCase()
+  if (name === '' || name === 'false' || name === '0') return {}
+  const header = PROXY_HEADERS.find((h) => h === name)
+  if (header) return { header }
+  return {
+    refused:
+      `TRUST_PROXY_HEADER=${value.trim()} is not accepted: set it to the one header your proxy ` +
+      'writes the client address into (X-Forwarded-For, X-Real-IP or CF-Connecting-IP), or ' +
+      'leave it empty to use the socket address (README, "Deploying on Deno")',
+  }
+}
+
 const settingsSchema = z.object({
   APP_URL: z.string().default('http://localhost:8787'),
   JWT_SECRET: optional,
@@ -171,9 +193,13 @@ const settingsSchema = z.object({
   DEV_OUTBOX: bool.default(false),
   // Only for load tests of the catalogue: every rate limit is skipped when true.
   RATE_LIMIT_DISABLED: bool.default(false),
-  // Runtimes other than Workers: take the client address from a proxy's CF-Connecting-IP or
-  // X-Forwarded-For instead of the socket. Only behind a proxy that sets them; never on Workers.
-  TRUST_PROXY_HEADER: bool.default(false),
+  // Runtimes other than Workers: the one header the proxy in front writes the client's address
+  // into (X-Forwarded-For, X-Real-IP or CF-Connecting-IP), or empty for the socket's peer.
+  // Ignored on Workers, whose edge sets CF-Connecting-IP itself.
+  TRUST_PROXY_HEADER: z.string().default('').transform(proxyHeaderSetting),
+  // With X-Forwarded-For: how many proxies in front append to it; the client is that many
+  // entries from the right, and whatever stands further left was written by the client.
+  TRUSTED_PROXY_HOPS: int(1),
   // Local runs only: webhooks, url resources and push endpoints may then target http and
   // private or loopback addresses (push endpoints on such hosts skip PUSH_SERVICE_HOSTS).
   ALLOW_LOCAL_TARGETS: bool.default(false),

@@ -3,6 +3,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../src/app.ts'
 import type { Env } from '../src/env.ts'
+import { proxyHeaderSetting } from '../src/env.ts'
 import { socketClientAddress } from '../src/http/client-address.ts'
 import { HOUR_MS } from '../src/lib/time.ts'
 import { api, createUser, lastCode, nextIp, uniqueEmail } from './helpers/users.ts'
@@ -334,22 +335,58 @@ describe('client address', () => {
     expect(remaining(await profile())).toBe('96')
   })
 
-  it('takes CF-Connecting-IP from a trusted proxy when TRUST_PROXY_HEADER=true', async () => {
-    const fetch = appOnSocket(nextIp(), { TRUST_PROXY_HEADER: 'true' })
-    const from = async (ip: string) =>
-      remaining(await fetch('/auth/refresh', badRefresh({ 'CF-Connecting-IP': ip })))
-    const [a, b] = [nextIp(), nextIp()]
-    expect(await from(a)).toBe('59')
-    expect(await from(b)).toBe('59')
-    expect(await from(a)).toBe('58')
+  it('counts the X-Forwarded-For hop the proxy appended, whatever CF-Connecting-IP the client adds', async () => {
+    const fetch = appOnSocket(nextIp(), { TRUST_PROXY_HEADER: 'X-Forwarded-For' })
+    const [client, other] = [nextIp(), nextIp()]
+    // An nginx-style proxy appends the address it saw and passes the client's own headers on.
+    const via = (hop: string, forged: Record<string, string> = {}) =>
+      badRefresh({ 'X-Forwarded-For': `${nextIp()}, ${hop}`, ...forged })
+    expect(remaining(await fetch('/auth/refresh', via(client)))).toBe('59')
+    const forged = via(client, { 'CF-Connecting-IP': nextIp(), 'X-Real-IP': nextIp() })
+    expect(remaining(await fetch('/auth/refresh', forged))).toBe('58')
+    // Another client behind the same proxy has its own count.
+    expect(remaining(await fetch('/auth/refresh', via(other)))).toBe('59')
   })
 
-  it('takes the hop the trusted proxy added to X-Forwarded-For when there is no CF header', async () => {
-    const fetch = appOnSocket(nextIp(), { TRUST_PROXY_HEADER: 'true' })
+  it('takes the X-Forwarded-For entry TRUSTED_PROXY_HOPS from the right', async () => {
+    const fetch = appOnSocket(nextIp(), {
+      TRUST_PROXY_HEADER: 'x-forwarded-for',
+      TRUSTED_PROXY_HOPS: '2',
+    })
+    const [client, cdn] = [nextIp(), nextIp()]
+    const chain = () => badRefresh({ 'X-Forwarded-For': `${nextIp()}, ${client}, ${cdn}` })
+    expect(remaining(await fetch('/auth/refresh', chain()))).toBe('59')
+    expect(remaining(await fetch('/auth/refresh', chain()))).toBe('58')
+    // The same client through the other hop still counts as itself.
+    const direct = badRefresh({ 'X-Forwarded-For': `${client}, ${nextIp()}` })
+    expect(remaining(await fetch('/auth/refresh', direct))).toBe('57')
+  })
+
+  it('takes CF-Connecting-IP only when it is the header named, and then no X-Forwarded-For', async () => {
+    const fetch = appOnSocket(nextIp(), { TRUST_PROXY_HEADER: 'CF-Connecting-IP' })
     const client = nextIp()
-    // The proxy appends the address it saw; whatever the client wrote comes before it.
-    const hops = () => ({ 'X-Forwarded-For': `${nextIp()}, ${client}` })
-    expect(remaining(await fetch('/auth/refresh', badRefresh(hops())))).toBe('59')
-    expect(remaining(await fetch('/auth/refresh', badRefresh(hops())))).toBe('58')
+    const from = (forwarded: string) =>
+      badRefresh({ 'CF-Connecting-IP': client, 'X-Forwarded-For': forwarded })
+    expect(remaining(await fetch('/auth/refresh', from(nextIp())))).toBe('59')
+    expect(remaining(await fetch('/auth/refresh', from(nextIp())))).toBe('58')
+  })
+
+  it('refuses the old TRUST_PROXY_HEADER=true, and counts the socket while it is set', async () => {
+    expect(proxyHeaderSetting('true').refused).toMatch(
+      /^TRUST_PROXY_HEADER=true is not accepted: set it to the one header your proxy writes/,
+    )
+    expect(proxyHeaderSetting(' X-Real-IP ')).toEqual({ header: 'x-real-ip' })
+    expect(proxyHeaderSetting('false')).toEqual({})
+    const fetch = appOnSocket(nextIp(), { TRUST_PROXY_HEADER: 'true' })
+    const spoofed = () => badRefresh({ 'CF-Connecting-IP': nextIp(), 'X-Forwarded-For': nextIp() })
+    expect(remaining(await fetch('/auth/refresh', spoofed()))).toBe('59')
+    expect(remaining(await fetch('/auth/refresh', spoofed()))).toBe('58')
+  })
+
+  it('counts the socket when the named header holds no address', async () => {
+    const fetch = appOnSocket(nextIp(), { TRUST_PROXY_HEADER: 'X-Real-IP' })
+    const junk = () => badRefresh({ 'X-Real-IP': `not-an-address-${nextIp()}` })
+    expect(remaining(await fetch('/auth/refresh', junk()))).toBe('59')
+    expect(remaining(await fetch('/auth/refresh', junk()))).toBe('58')
   })
 })

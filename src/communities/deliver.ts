@@ -165,7 +165,10 @@ export async function sendAnnouncement(
     return { done: true }
   }
   await record(deps.d1, id, 'RETRYING', { error: result.error, retried: true }, now)
-  return { done: false, delaySeconds: Math.max(policy, result.retryAfterSeconds ?? 0) }
+  // A 429 says when to come back: then, no sooner (Telegram bans a bot that comes early, for all
+  // its chats) and no later (a one-minute wait for a 3 s flood wait only makes the post late).
+  // The retry count still bounds how often. Other failures wait the policy's delay.
+  return { done: false, delaySeconds: result.retryAfterSeconds ?? policy }
 }
 
 /** Records the announcements the queue gave up on as FAILED. */

@@ -13,27 +13,38 @@ export type ClientAddress = (c: Context<AppEnv>) => string | undefined
  */
 export const cloudflareClientAddress: ClientAddress = (c) => c.req.header('CF-Connecting-IP')
 
+// An IPv4 or IPv6 address's characters and length: a header holding anything else was not
+// written by the proxy as configured, so the socket's peer counts instead.
+const ADDRESS = /^[0-9a-f.:]{2,45}$/i
+
 /**
- * The last X-Forwarded-For hop: the one the proxy in front of us appended. Earlier hops are what
- * the client (or proxies we do not know) wrote, so any of them can be made up.
+ * The X-Forwarded-For entry `hops` from the right: each trusted proxy appends the address it saw,
+ * so with `hops` of them the entry they agree on is that far from the end; entries further left
+ * are what the client (or proxies we do not know) wrote. A shorter list means a trusted proxy was
+ * passed by, and its leftmost entry is then the furthest one a trusted proxy appended.
  */
-function lastForwardedHop(header: string | undefined): string | undefined {
-  const hop = header?.split(',').pop()?.trim()
-  return hop ? hop : undefined
+export function forwardedHop(header: string | undefined, hops: number): string | undefined {
+  if (!header) return undefined
+  const entries = header.split(',').map((e) => e.trim())
+  return entries[Math.max(0, entries.length - hops)]
 }
 
 /**
  * Runtimes other than Workers: the socket's peer. Behind a proxy that peer is the proxy itself,
- * so TRUST_PROXY_HEADER=true (only where such a proxy sets the headers and nothing else can reach
- * the socket) takes CF-Connecting-IP, or else the proxy's X-Forwarded-For hop, instead.
+ * so TRUST_PROXY_HEADER names the one header that proxy sets (only where nothing else can reach
+ * the socket); no other header counts, whatever the client sends, since a proxy passes on the
+ * headers it does not set itself.
  */
 export function socketClientAddress(peer: ClientAddress): ClientAddress {
   return (c) => {
-    if (settings(c.env).TRUST_PROXY_HEADER) {
-      const forwarded =
-        c.req.header('CF-Connecting-IP')?.trim() ||
-        lastForwardedHop(c.req.header('X-Forwarded-For'))
-      if (forwarded) return forwarded
+    const s = settings(c.env)
+    const header = s.TRUST_PROXY_HEADER.header
+    if (header) {
+      const value =
+        header === 'x-forwarded-for'
+          ? forwardedHop(c.req.header(header), s.TRUSTED_PROXY_HOPS)
+          : c.req.header(header)?.trim()
+      if (value && ADDRESS.test(value)) return value
     }
     return peer(c)
   }
