@@ -1,7 +1,10 @@
-// Runs before each test file: applies the real D1 migrations, and clears the provider stand-in,
-// so what one file scripted (a Resend outage, 30% failures) never answers the next file's calls.
+// Runs before each test file: applies the real D1 migrations (once per workerd: later files find
+// them applied), empties what an earlier file in the same workerd wrote, and clears the provider
+// stand-in, so what one file scripted (a Resend outage, 30% failures) never answers the next's.
 import { applyD1Migrations, env } from 'cloudflare:test'
+import { freshState } from './fresh-state.ts'
 import { standIn } from './stand-in.ts'
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS)
+await freshState(env)
 await standIn.reset()
