@@ -1,22 +1,26 @@
 // Gives a test file the state a fresh workerd would: test files share one workerd per vitest worker
 // (isolate: false, so the Worker's modules load once), so what one file wrote to D1 and KV is
 // removed before the next begins, and the catalogue gets a version no earlier file cached under.
+import type { D1Migration } from 'cloudflare:test'
 import { bumpCatalogueVersion } from '../../src/contests/catalogue-version.ts'
 
-/** Every table the migrations made, but the migrations' own record (and SQLite's and D1's). */
-async function userTables(db: D1Database): Promise<string[]> {
+/** The tables the migrations made and that are still there (D1 keeps tables of its own). */
+async function migratedTables(db: D1Database, migrations: D1Migration[]): Promise<string[]> {
+  const created = new Set<string>()
+  for (const { queries } of migrations) {
+    for (const query of queries) {
+      const name = /^\s*CREATE TABLE\s+(?:IF NOT EXISTS\s+)?[`"]?(\w+)/i.exec(query)?.[1]
+      if (name) created.add(name)
+    }
+  }
   const { results } = await db
-    .prepare(
-      `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-        AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' AND sql NOT LIKE 'CREATE VIRTUAL%'
-        AND name NOT LIKE '%_fts_%'`,
-    )
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`)
     .all<{ name: string }>()
-  return results.map((r) => r.name)
+  return results.map((r) => r.name).filter((name) => created.has(name))
 }
 
-async function emptyDatabase(db: D1Database) {
-  const tables = await userTables(db)
+async function emptyDatabase(db: D1Database, migrations: D1Migration[]) {
+  const tables = await migratedTables(db, migrations)
   // One batch is one transaction, so deferred foreign keys let the rows go in any order.
   await db.batch([
     db.prepare('PRAGMA defer_foreign_keys = ON'),
@@ -35,8 +39,12 @@ async function emptyKv(kv: KVNamespace) {
   } while (cursor)
 }
 
-export async function freshState(env: { DB: D1Database; KV: KVNamespace }) {
-  await emptyDatabase(env.DB)
+export async function freshState(env: {
+  DB: D1Database
+  KV: KVNamespace
+  TEST_MIGRATIONS: D1Migration[]
+}) {
+  await emptyDatabase(env.DB, env.TEST_MIGRATIONS)
   await emptyKv(env.KV)
   await bumpCatalogueVersion(env.KV)
 }
