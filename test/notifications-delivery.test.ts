@@ -24,7 +24,7 @@ import {
   whatsappRequests,
   type RecipientOptions,
 } from './helpers/notifications.ts'
-import { standIn, standInUrl } from './helpers/stand-in.ts'
+import { standIn, standInOrigin } from './helpers/stand-in.ts'
 import { api } from './helpers/users.ts'
 import { emailBatchKey } from '../src/channels/email/index.ts'
 
@@ -290,7 +290,7 @@ describe('push deliveries', () => {
       },
       'ES256',
     )
-    const { payload: claims } = await jwtVerify(auth[1], key, { audience: standInUrl })
+    const { payload: claims } = await jwtVerify(auth[1], key, { audience: standInOrigin })
     expect(claims.sub).toBe('mailto:ops@example.test')
 
     const [body] = [...bodies.values()]

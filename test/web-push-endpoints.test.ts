@@ -18,7 +18,7 @@ import {
   type PushKeys,
   VAPID_PUBLIC_KEY,
 } from './helpers/notifications.ts'
-import { standIn } from './helpers/stand-in.ts'
+import { standIn, standInPath } from './helpers/stand-in.ts'
 import { api, createUser } from './helpers/users.ts'
 import { call } from './helpers/worker.ts'
 
@@ -126,7 +126,7 @@ describe('POST /users/push-subscriptions/test', () => {
 
     const sent = await standIn.requests('/push/')
     expect(sent.map((r) => r.path).sort()).toEqual(
-      [new URL(user.push!.endpoint).pathname, new URL(second.endpoint).pathname].sort(),
+      [standInPath(user.push!.endpoint), standInPath(second.endpoint)].sort(),
     )
     for (const request of sent) {
       expect(request.headers.authorization).toMatch(/^vapid t=[\w-]+\.[\w-]+\.[\w-]+, k=/)
@@ -213,12 +213,12 @@ describe('POST /users/push-subscriptions/test', () => {
     const gone = await addBrowser(user.id)
     await standIn.script({
       method: 'POST',
-      pathPrefix: new URL(gone.endpoint).pathname,
+      pathPrefix: standInPath(gone.endpoint),
       responses: [{ status: 410 }],
     })
     await standIn.script({
       method: 'POST',
-      pathPrefix: new URL(refusing.endpoint).pathname,
+      pathPrefix: standInPath(refusing.endpoint),
       responses: [{ status: 400, body: 'internal detail of the push service' }],
     })
     const res = await api('POST', TEST_PATH, { token: user.accessToken, bindings: WEB_PUSH })

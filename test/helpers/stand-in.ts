@@ -4,6 +4,15 @@ import type { RecordedRequest, ScriptedResponse } from '../stand-ins/providers.t
 import type { AcceptedEmail } from '../stand-ins/resend.ts'
 
 export const standInUrl = env.STAND_IN_URL
+/** The stand-in's origin, without this worker's space: what a URL's origin is compared with. */
+export const standInOrigin = new URL(standInUrl).origin
+
+/** The path of a stand-in URL within this worker's space, as the stand-in records it. */
+export function standInPath(url: string): string {
+  const path = new URL(url).pathname
+  const space = new URL(standInUrl).pathname
+  return path.startsWith(`${space}/`) ? path.slice(space.length) : path
+}
 
 async function control(action: string, init?: RequestInit) {
   const res = await fetch(`${standInUrl}/__control/${action}`, init)

@@ -10,6 +10,18 @@ import type { Env } from '../../src/env.ts'
 
 export const BASE = 'https://api.test'
 
+let files = 0
+let fileAddress: string | undefined
+
+/**
+ * Gives the next test file an address of its own for requests that name none (setup.ts): files
+ * share a workerd and so its limiter, and without one they would all count as one unknown client.
+ */
+export function nextFileAddress() {
+  files++
+  fileAddress = `198.18.${(files >> 8) & 255}.${files & 255}`
+}
+
 export async function call(
   path: string,
   init: RequestInit = {},
@@ -17,6 +29,9 @@ export async function call(
 ): Promise<Response> {
   const ctx = createExecutionContext()
   const request = new Request(`${BASE}${path}`, init)
+  if (fileAddress && !request.headers.has('CF-Connecting-IP')) {
+    request.headers.set('CF-Connecting-IP', fileAddress)
+  }
   const response = await worker.fetch(request, { ...env, ...bindings }, ctx)
   // Cache writes and other background work finish before the test looks at state.
   await waitOnExecutionContext(ctx)

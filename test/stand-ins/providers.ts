@@ -140,16 +140,45 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** What one user of the stand-in sees: its recorded requests, its script, its services' state. */
+interface Space {
+  requests: RecordedRequest[]
+  rules: Rule[]
+  google: ReturnType<typeof createGoogleStandIn>
+  resend: ReturnType<typeof createResendStandIn>
+  clist: ReturnType<typeof createClistStandIn>
+  discordApi: ReturnType<typeof createDiscordApiStandIn>
+}
+
+const newSpace = (): Space => ({
+  requests: [],
+  rules: [],
+  google: createGoogleStandIn(),
+  resend: createResendStandIn(),
+  clist: createClistStandIn(),
+  discordApi: createDiscordApiStandIn(),
+})
+
+/**
+ * `/w/<key>/rest` is `rest` in the space named `key`; any other path is in the default space. Test
+ * files running at once each call through their own key (vitest.config.ts), so one file's scripted
+ * outage, recorded requests or Resend emails are never another's.
+ */
+export function spaceOf(rawUrl: string): { key: string; url: URL } {
+  const url = new URL(rawUrl, 'http://stand-in')
+  const match = /^\/w\/([\w-]{1,64})(\/.*)$/.exec(url.pathname)
+  if (!match) return { key: '', url }
+  return { key: match[1], url: new URL(`${match[2]}${url.search}`, 'http://stand-in') }
+}
+
 export function startProviderStandIn(port = 0): Promise<{ server: Server; url: string }> {
-  let requests: RecordedRequest[] = []
-  let rules: Rule[] = []
-  const google = createGoogleStandIn()
-  const resend = createResendStandIn()
-  const clist = createClistStandIn()
-  const discordApi = createDiscordApiStandIn()
+  const spaces = new Map<string, Space>()
 
   const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://stand-in')
+    const { key, url } = spaceOf(req.url ?? '/')
+    let space = spaces.get(key)
+    if (!space) spaces.set(key, (space = newSpace()))
+    const { google, resend, clist, discordApi } = space
     const body = await readBody(req)
     let recorded: RecordedRequest | undefined
     const send = (r: ScriptedResponse) => {
@@ -165,8 +194,8 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     if (url.pathname.startsWith('/__control/')) {
       const action = url.pathname.slice('/__control/'.length)
       if (action === 'reset') {
-        requests = []
-        rules = []
+        space.requests = []
+        space.rules = []
         google.reset()
         resend.reset()
         clist.reset()
@@ -174,7 +203,7 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'script') {
-        rules.unshift(JSON.parse(body) as Rule)
+        space.rules.unshift(JSON.parse(body) as Rule)
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'google') {
@@ -188,7 +217,10 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       if (action === 'emails') return send({ status: 200, body: resend.accepted() })
       if (action === 'requests') {
         const prefix = url.searchParams.get('pathPrefix') ?? '/'
-        return send({ status: 200, body: requests.filter((r) => r.path.startsWith(prefix)) })
+        return send({
+          status: 200,
+          body: space.requests.filter((r) => r.path.startsWith(prefix)),
+        })
       }
       return send({ status: 404, body: { error: 'unknown control action' } })
     }
@@ -198,9 +230,9 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
     )
     recorded = { method: req.method ?? 'GET', path, headers, body, at: Date.now() }
-    requests.push(recorded)
+    space.requests.push(recorded)
 
-    const rule = rules.find(
+    const rule = space.rules.find(
       (r) =>
         (!r.method || r.method === req.method) &&
         url.pathname.startsWith(r.pathPrefix) &&
