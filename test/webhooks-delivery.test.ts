@@ -327,7 +327,9 @@ describe('targets refused at delivery (SSRF)', () => {
     expect(delivery).not.toHaveProperty('lastResponseStatus')
   })
 
-  it.each(['https://127.0.0.1/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest'])(
+  // Link-local and metadata addresses are refused when the webhook is made, local runs included
+  // (security-outbound.test.ts), so only loopback targets can be stored by a local run.
+  it.each(['https://127.0.0.1/hook', 'https://[::1]/hook'])(
     'refuses %s at delivery too',
     async (url) => {
       const made = await createWebhook(admin, { url, events: ['contest.created'] }, localRun(held))
