@@ -12,6 +12,8 @@ export interface SessionChecks {
   isLive(env: Env, claims: AccessClaims, now: number): Promise<boolean>
   /** ...and it is an admin's session of a user who is still an admin. */
   isAdminLive(env: Env, claims: AccessClaims, now: number): Promise<boolean>
+  /** No users row has this id any more (deleted for good; a soft-deleted one still has its row). */
+  isUserGone(env: Env, userId: string): Promise<boolean>
 }
 
 /**

@@ -11,7 +11,7 @@ import { notFound } from '../lib/errors.ts'
 import { errorResponse, json, jsonBody, MessageSchema } from '../lib/openapi.ts'
 import { toIso } from '../lib/time.ts'
 import { toProfile } from '../users/serialize.ts'
-import { createRouter, signedInRoute } from '../http/router.ts'
+import { createRouter, sessionRoute } from '../http/router.ts'
 import { signOutAndDetachEverything } from './destinations.ts'
 import { recoverAccount, softDeleteAccount } from './recovery.ts'
 import { AccountDeletedSchema, RecoverAccountBody, RecoveredSchema } from './schemas.ts'
@@ -20,7 +20,7 @@ import { noticeAfterAnswer } from '../auth/security-notices.ts'
 const tags = ['Account']
 const limited = errorResponse('Too many requests')
 
-const deleteAccount = signedInRoute({
+const deleteAccount = sessionRoute({
   method: 'delete',
   path: '/delete-account',
   tags,
@@ -33,7 +33,7 @@ const deleteAccount = signedInRoute({
   },
 })
 
-const signOutEverywhere = signedInRoute({
+const signOutEverywhere = sessionRoute({
   method: 'post',
   path: '/sign-out-everywhere',
   tags,

@@ -9,6 +9,7 @@ import { randomToken, sha256Hex } from '../lib/crypto.ts'
 import { signAccessToken, type JwtConfig, type Role } from '../lib/jwt.ts'
 import { DAY_MS } from '../lib/time.ts'
 import { liveAdmin, liveUser } from '../users/live.ts'
+import { userRowExists } from '../users/queries.ts'
 
 // Absolute, not sliding: the role frozen in a session must reach the user within 7 days.
 export const SESSION_TTL_MS = 7 * DAY_MS
@@ -196,4 +197,5 @@ export async function isTokenSessionLive(
 export const sessionChecks: SessionChecks = {
   isLive: (env, claims, now) => isTokenSessionLive(createDb(env.DB), claims, now),
   isAdminLive: (env, claims, now) => isAdminSessionLive(createDb(env.DB), claims, now),
+  isUserGone: async (env, userId) => !(await userRowExists(createDb(env.DB), userId)),
 }

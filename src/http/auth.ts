@@ -1,8 +1,8 @@
-// Bearer-token guards of both API areas: requireUser and requireAdmin. A token is honoured only
+// Bearer-token guards of both API areas: requireUser, requireSession and requireAdmin. A token is honoured only
 // while its session is live, and an admin claim only while its user is still an admin.
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, SessionChecks } from '../app-env.ts'
-import { forbidden, unauthorized } from '../lib/errors.ts'
+import { forbidden, notFound, unauthorized } from '../lib/errors.ts'
 import { jwtConfig } from '../lib/jwt-config.ts'
 import { verifyAccessToken, type AccessClaims } from '../lib/jwt.ts'
 
@@ -63,13 +63,32 @@ export async function authorize(c: Context<AppEnv>): Promise<AccessClaims | unde
   return (await claimHolds(c, claims)) ? claims : undefined
 }
 
+/** The claims of a token whose session is live, or a 401. */
+async function liveClaims(c: Context<AppEnv>): Promise<AccessClaims> {
+  const claims = await authenticate(c)
+  if (!claims) throw unauthorized()
+  if (await claimHolds(c, claims)) return claims
+  // A user deleted for good took the sessions along: the spec answers 404 for a user that no
+  // longer exists. The extra read is made only for a refused token.
+  if (claims.role === 'user' && (await sessionChecks(c).isUserGone(c.env, claims.sub))) {
+    throw notFound('User not found')
+  }
+  throw unauthorized()
+}
+
 /**
- * Needs a valid access token of a live session, whatever the role and the area; the claims are
- * then at `c.get('auth')`. Signing out, signing out everywhere, a password reset, a bare proof of
- * the address, an account deletion or an admin's revocation take effect at once, not when the
+ * Needs a valid access token of a live session, whatever the role (the contest API); the claims
+ * are then at `c.get('auth')`. Signing out, signing out everywhere, a password reset, a bare proof
+ * of the address, an account deletion or an admin's revocation take effect at once, not when the
  * token's 15 minutes are over: one read of the session row by its primary key per request.
  */
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set('auth', await liveClaims(c))
+  await next()
+}
+
+/** As requireUser, for the second API area, where any ended session is a 401. */
+export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const claims = await authenticate(c)
   if (!claims || !(await claimHolds(c, claims))) throw unauthorized()
   c.set('auth', claims)
@@ -94,7 +113,7 @@ export function adminGuard(message?: string): MiddlewareHandler<AppEnv> {
 
 export const requireAdmin = adminGuard()
 
-/** The caller's claims inside a route guarded by requireUser or requireAdmin. */
+/** The caller's claims inside a route guarded by requireUser, requireSession or requireAdmin. */
 export function currentUser(c: Context<AppEnv>): AccessClaims {
   const claims = c.get('auth')
   if (!claims) throw unauthorized()

@@ -49,8 +49,8 @@ export const FAILURE_BUDGETS = {
 export type AccountOf = (c: Context<AppEnv>) => Promise<string | undefined>
 
 /**
- * The signed-in user, for checks that name no email: the access token's (after requireUser)
- * or the web app's session, so a page and the API spend one budget.
+ * The signed-in user, for checks that name no email: the access token's (after requireUser or
+ * requireSession) or the web app's session, so a page and the API spend one budget.
  */
 export const signedInAccount: AccountOf = async (c) => {
   const userId = c.get('auth')?.sub ?? (await webSessionUser(c))?.userId

@@ -15,7 +15,7 @@ import {
   SubmissionSchema,
   SubmissionsQuery,
 } from './schemas.ts'
-import { adminRoute, createRouter, signedInRoute } from '../http/router.ts'
+import { adminRoute, createRouter, sessionRoute } from '../http/router.ts'
 import { toApiJob, toApiSubmission } from './serialize.ts'
 import { requireIntelligence } from './service.ts'
 import { assertSourceUrlAllowed } from './source-url.ts'
@@ -23,7 +23,7 @@ import { createSubmission, listSubmissions, reviewSubmission } from './submissio
 
 const tags = ['Resource submissions']
 
-const submit = signedInRoute({
+const submit = sessionRoute({
   method: 'post',
   path: '/submissions',
   tags,
@@ -39,7 +39,7 @@ const submit = signedInRoute({
   },
 })
 
-const mine = signedInRoute({
+const mine = sessionRoute({
   method: 'get',
   path: '/submissions/mine',
   tags,
