@@ -8,10 +8,12 @@ import type { AccessClaims, Role } from './lib/jwt.ts'
  * and is passed in by the app.
  */
 export interface SessionChecks {
-  /** The session is neither revoked nor expired. */
-  isLive(env: Env, sessionId: string, now: number): Promise<boolean>
+  /** The claims' session, of the claims' user, is neither revoked nor expired. */
+  isLive(env: Env, claims: AccessClaims, now: number): Promise<boolean>
   /** ...and it is an admin's session of a user who is still an admin. */
   isAdminLive(env: Env, claims: AccessClaims, now: number): Promise<boolean>
+  /** No users row has this id any more (deleted for good; a soft-deleted one still has its row). */
+  isUserGone(env: Env, userId: string): Promise<boolean>
 }
 
 /**

@@ -48,7 +48,7 @@ describe('DELETE /user/delete-account', () => {
     const user = await createUser()
     await deleteAccount(user)
     expect((await deleteAccount(user)).status).toBe(401)
-    expect((await api('GET', '/users/profile', { token: user.accessToken })).status).toBe(404)
+    expect((await api('GET', '/users/profile', { token: user.accessToken })).status).toBe(401)
     const refresh = await api('POST', '/auth/refresh', {
       body: { refreshToken: user.refreshToken },
     })

@@ -416,8 +416,9 @@ describe('POST /auth/signin', () => {
 
 describe('access tokens', () => {
   it('are refused once their 15 minutes are over', async () => {
-    const { id } = await createUser()
-    const claims = { sub: id, sid: 'session', role: 'user' as const }
+    const { id, accessToken } = await createUser()
+    // The live session of a real sign-in: only the token's age differs.
+    const claims = { sub: id, sid: claimsOf(accessToken).sid, role: 'user' as const }
     const stale = await signAccessToken(jwt(), claims, Date.now() - 15 * MINUTE_MS - 1000)
     const fresh = await signAccessToken(jwt(), claims, Date.now() - 14 * MINUTE_MS)
     expect(claimsOf(stale).exp - claimsOf(stale).iat).toBe(900)

@@ -12,7 +12,7 @@ import { webhookConfig } from '../src/webhooks/config.ts'
 import { createEndpoint, resealEndpointSecrets } from '../src/webhooks/endpoints.ts'
 import { openSecret } from '../src/webhooks/secret.ts'
 import { standIn } from './helpers/stand-in.ts'
-import { api, claimsOf, createUser } from './helpers/users.ts'
+import { api, claimsOf, createUser, type TestUser } from './helpers/users.ts'
 
 beforeEach(() => standIn.reset())
 
@@ -34,12 +34,13 @@ const profileStatus = async (token: string, bindings: Partial<Env> = {}) =>
   (await api('GET', '/users/profile', { token, bindings })).status
 
 /** A token with these claims and header, signed with `secret` as HS256 unless the header says. */
-async function handMade(secret: string, header: Record<string, unknown>, sub: string) {
+async function handMade(secret: string, header: Record<string, unknown>, user: TestUser) {
   const now = Math.floor(Date.now() / 1000)
   const { issuer, audience } = jwtConfig(env)
-  return new SignJWT({ sid: 'session', role: 'user' })
+  // The user's own live session: only the signature and its header are in question.
+  return new SignJWT({ sid: claimsOf(user.accessToken).sid, role: 'user' })
     .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', ...header })
-    .setSubject(sub)
+    .setSubject(user.id)
     .setIssuer(issuer)
     .setAudience(audience)
     .setIssuedAt(now)
@@ -65,8 +66,8 @@ describe('access tokens across a rotation of JWT_SECRET', () => {
   })
 
   it('tokens signed during the rotation carry the new key and outlive the previous secret', async () => {
-    const { id } = await createUser()
-    const claims = { sub: id, sid: 'session', role: 'user' as const }
+    const { id, accessToken } = await createUser()
+    const claims = { sub: id, sid: claimsOf(accessToken).sid, role: 'user' as const }
     const token = await signAccessToken(jwtConfig(envWith(ROTATING)), claims, Date.now())
     expect(headerOf(token).kid).toBe(await jwtKeyId(NEW))
     expect(await profileStatus(token, ROTATING)).toBe(200)
@@ -87,32 +88,32 @@ describe('access tokens across a rotation of JWT_SECRET', () => {
   })
 
   it('a token with an unknown kid is refused, even when signed with the current secret', async () => {
-    const { id } = await createUser()
-    const unknown = await handMade(OLD, { kid: 'deadbeef' }, id)
+    const user = await createUser()
+    const unknown = await handMade(OLD, { kid: 'deadbeef' }, user)
     expect(await profileStatus(unknown)).toBe(401)
     expect(await profileStatus(unknown, ROTATING)).toBe(401)
     // The previous key's kid with a signature of another key does not pass either.
-    const mismatched = await handMade(NEW, { kid: await jwtKeyId(OLD) }, id)
+    const mismatched = await handMade(NEW, { kid: await jwtKeyId(OLD) }, user)
     expect(await profileStatus(mismatched, ROTATING)).toBe(401)
     // The control: the same hand-made token with the right kid passes.
-    expect(await profileStatus(await handMade(OLD, { kid: await jwtKeyId(OLD) }, id))).toBe(200)
+    expect(await profileStatus(await handMade(OLD, { kid: await jwtKeyId(OLD) }, user))).toBe(200)
   })
 
   it('keeps alg pinned to HS256 whatever the kid names', async () => {
-    const { id } = await createUser()
+    const user = await createUser()
     const kid = await jwtKeyId(OLD)
-    const hs512 = await handMade(OLD, { alg: 'HS512', kid }, id)
+    const hs512 = await handMade(OLD, { alg: 'HS512', kid }, user)
     expect(await profileStatus(hs512)).toBe(401)
     expect(await profileStatus(hs512, { JWT_SECRET_PREVIOUS: OLD, JWT_SECRET: NEW })).toBe(401)
     const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '')
-    const payload = claimsOf(await handMade(OLD, { kid }, id))
+    const payload = claimsOf(await handMade(OLD, { kid }, user))
     const unsigned = `${b64({ alg: 'none', typ: 'at+jwt', kid })}.${b64(payload)}.`
     expect(await profileStatus(unsigned)).toBe(401)
   })
 
   it('a token without kid (issued before tokens named their key) verifies with the current secret only', async () => {
-    const { id } = await createUser()
-    const legacy = await handMade(OLD, {}, id)
+    const user = await createUser()
+    const legacy = await handMade(OLD, {}, user)
     expect(headerOf(legacy).kid).toBeUndefined()
     expect(await profileStatus(legacy)).toBe(200)
     // Not with the previous one: such tokens are at most 15 minutes old at the upgrade.

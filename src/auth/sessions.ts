@@ -9,6 +9,7 @@ import { randomToken, sha256Hex } from '../lib/crypto.ts'
 import { signAccessToken, type JwtConfig, type Role } from '../lib/jwt.ts'
 import { DAY_MS } from '../lib/time.ts'
 import { liveAdmin, liveUser } from '../users/live.ts'
+import { userRowExists } from '../users/queries.ts'
 
 // Absolute, not sliding: the role frozen in a session must reach the user within 7 days.
 export const SESSION_TTL_MS = 7 * DAY_MS
@@ -167,8 +168,34 @@ export async function isSessionLive(db: Db, sessionId: string, now: number): Pro
   return row !== undefined
 }
 
+/**
+ * Whether an access token's session is still usable: live, and the token's user's. The read every
+ * signed-in request makes, by primary key. A deletion ends every session in its batch, so a
+ * deleted account fails here too without reading `users`.
+ */
+export async function isTokenSessionLive(
+  db: Db,
+  claims: { sub: string; sid: string },
+  now: number,
+): Promise<boolean> {
+  const row = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.id, claims.sid),
+        eq(sessions.userId, claims.sub),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    )
+    .get()
+  return row !== undefined
+}
+
 /** The checks the bearer guards ask of this module (handed to them by the app). */
 export const sessionChecks: SessionChecks = {
-  isLive: (env, sessionId, now) => isSessionLive(createDb(env.DB), sessionId, now),
+  isLive: (env, claims, now) => isTokenSessionLive(createDb(env.DB), claims, now),
   isAdminLive: (env, claims, now) => isAdminSessionLive(createDb(env.DB), claims, now),
+  isUserGone: async (env, userId) => !(await userRowExists(createDb(env.DB), userId)),
 }

@@ -42,10 +42,13 @@ function guarded<R extends RouteConfig>(guard: Middleware, route: R, forbidden?:
   })
 }
 
-/** Any valid access token (the contest API's users). */
+/**
+ * A valid access token of a live session (the contest API): a token whose user no longer exists
+ * gets the spec's 404 `User not found`, any other ended session 401.
+ */
 export const signedInRoute = <R extends RouteConfig>(route: R) => guarded(requireUser, route)
 
-/** A valid token of a live session (the second API area, where a sign-out ends access at once). */
+/** A valid access token of a live session (the second API area: 401 whenever it has ended). */
 export const sessionRoute = <R extends RouteConfig>(route: R) => guarded(requireSession, route)
 
 /** Admins only: 403 from the role claim, then the admin's session and role confirmed live. */

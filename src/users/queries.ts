@@ -68,6 +68,12 @@ export function findUser(db: Db, id: string): Promise<UserRow | undefined> {
   return db.select().from(users).where(liveUserById(id)).get()
 }
 
+/** Whether a users row has the id, soft-deleted or not (a hard deletion removes it). */
+export async function userRowExists(db: Db, id: string): Promise<boolean> {
+  const row = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).get()
+  return row !== undefined
+}
+
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db
     .select()
