@@ -1,5 +1,5 @@
-// Bearer-token guards of both API areas: requireUser, requireSession and requireAdmin. A token is honoured only
-// while its session is live, and an admin claim only while its user is still an admin.
+// Bearer-token guards of both API areas: requireUser, requireSession and requireAdmin. A token is
+// honoured only while its session is live, and an admin claim only while its user is an admin.
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, SessionChecks } from '../app-env.ts'
 import { forbidden, notFound, unauthorized } from '../lib/errors.ts'
