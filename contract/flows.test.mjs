@@ -822,17 +822,27 @@ describe(`contract (${RUNTIME})`, () => {
             const chunks = []
             res.on('data', (chunk) => chunks.push(chunk))
             res.on('end', () =>
-              resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+              resolve({
+                encoding: res.headers['content-encoding'],
+                cache: res.headers['x-cache'],
+                body: Buffer.concat(chunks),
+              }),
             )
           }).on('error', reject)
         })
       const page = /<h1>Programming contests<\/h1>[\s\S]*<\/html>$/
-      // Read until the answer is in memory, where it keeps its gzip twin.
-      for (let i = 0; i < 3; i++) await raw({})
-      const plain = await raw({})
+      // Read until the answer is in memory, where it keeps its gzip twin. Another flow's catalogue
+      // write between the reads starts the cache over (a MISS answers plain): read again then.
+      let plain
+      let zipped
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 3; i++) await raw({})
+        plain = await raw({})
+        zipped = await raw({ 'Accept-Encoding': 'gzip, deflate, br, zstd' })
+        if (zipped.cache !== 'MISS') break
+      }
       assert.equal(plain.encoding, undefined)
       assert.match(plain.body.toString(), page)
-      const zipped = await raw({ 'Accept-Encoding': 'gzip, deflate, br, zstd' })
       assert.equal(zipped.encoding, 'gzip')
       assert.match(gunzipSync(zipped.body).toString(), page)
     }),
