@@ -12,6 +12,7 @@ import { REPLIES } from '../src/channels/telegram/flow/bot.ts'
 import { BUTTON_REPLIES } from '../src/channels/telegram/flow/callbacks.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
+  attemptAt,
   consume,
   deliverQueued,
   notificationsOf,
@@ -22,9 +23,6 @@ import {
   testEnv,
 } from './helpers/notifications.ts'
 import { standIn } from './helpers/stand-in.ts'
-import { notifier } from '../src/notifications/context.ts'
-import { attemptDeliveries } from '../src/notifications/delivery/deliver.ts'
-import { deliveryIdsOf } from '../src/notifications/delivery/enqueue.ts'
 import { upgradedToSupergroup } from './helpers/telegram.ts'
 import { api, type TestUser } from './helpers/users.ts'
 
@@ -464,9 +462,7 @@ describe('reminders over Telegram', () => {
     expect(await telegramDelivery(user.id)).toMatchObject({ status: 'RETRYING', retryCount: 1 })
 
     // Once the wait is over, the retry sends it.
-    const later = { now: Date.now() + 121_000 }
-    const outcomes = await attemptDeliveries(notifier(e), [deliveryIdsOf(message)!], later)
-    expect([...outcomes.values()]).toEqual([{ kind: 'sent' }])
+    expect(await attemptAt(e, message, Date.now() + 121_000)).toEqual([{ kind: 'sent' }])
     const delivery = await env.DB.prepare(
       `SELECT status, provider_message_id AS id FROM notification_deliveries WHERE channel = 'telegram'
        AND notification_id IN (SELECT id FROM notifications WHERE user_id = ?)`,
