@@ -306,7 +306,7 @@ describe(`contract bots (${RUNTIME})`, () => {
       // A member who manages channels subscribes the server's channel.
       const subscribed = await interact({
         type: 2,
-        id: '3',
+        id: '1400000000000000003',
         application_id: APPLICATION_ID,
         token: 'contract-interaction-token',
         guild_id: GUILD_ID,

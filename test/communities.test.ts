@@ -4,7 +4,8 @@
 // to is marked dead with its reason and its owner told once, and the bots keep their pace.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { announceDue } from '../src/communities/announce.ts'
+import { announceDue, type AnnouncementMessage } from '../src/communities/announce.ts'
+import { sendAnnouncement } from '../src/communities/deliver.ts'
 import { findDestination, subscribe } from '../src/communities/destinations.ts'
 import { paceWait } from '../src/communities/pace.ts'
 import { createDb } from '../src/db/client.ts'
@@ -405,6 +406,110 @@ describe('announcements', () => {
     expect(waits[20]).toBeGreaterThan(0)
     // Until the minute is over, in whole seconds rounded up.
     expect(waits[20]).toBeLessThanOrEqual(61)
+  })
+})
+
+describe('an announcement waiting out a 429', () => {
+  const channelId = '1200000000000000077'
+  const floods = {
+    telegram: {
+      path: SEND_PATH,
+      flood: {
+        status: 429,
+        body: {
+          ok: false,
+          error_code: 429,
+          description: 'Too Many Requests: retry after 3',
+          parameters: { retry_after: 3 },
+        },
+      },
+      accepted: { status: 200, body: { ok: true, result: { message_id: 41, date: 0 } } },
+    },
+    discord: {
+      path: `/discord/api/v10/channels/${channelId}/messages`,
+      flood: {
+        status: 429,
+        headers: { 'Retry-After': '3' },
+        body: { message: 'You are being rate limited.', retry_after: 3, global: false },
+      },
+      accepted: { status: 200, body: { id: '1600000000000000041', channel_id: channelId } },
+    },
+  }
+
+  for (const channel of ['telegram', 'discord'] as const) {
+    it(`holds a ${channel} announcement until retry_after: a duplicate message posts nothing and comes back, and one post goes out after the wait`, async () => {
+      const e = testEnv(DISCORD)
+      const chatId = channel === 'telegram' ? String(--nextChat) : channelId
+      const d = await subscribe(
+        db(),
+        { channel, chatId, title: 'CP Club', ...(channel === 'discord' && { guildId: '11' }) },
+        { platforms: ['codeforces'] },
+        Date.now(),
+      )
+      await addContests([contest(0.75)])
+      await announceDue(env.DB, e.NOTIFICATIONS_QUEUE, Date.now())
+      const [message] = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+      e.NOTIFICATIONS_QUEUE.delays.splice(0)
+      const { announcementId } = message as unknown as AnnouncementMessage
+      const { path, flood, accepted } = floods[channel]
+      await standIn.reset()
+      await standIn.script({ method: 'POST', pathPrefix: path, responses: [flood, accepted] })
+      const posts = async () =>
+        (await standIn.requests(path)).filter(
+          (r) => channel === 'discord' || JSON.parse(r.body).chat_id === chatId,
+        )
+
+      const [first] = await consume(e, [{ body: message, attempts: 1 }])
+      expect(first).toMatchObject({ retried: true, delaySeconds: 3 })
+      // The same announcement's message again at once (a duplicate, or the retry come early):
+      // no post before the 3 s are over, and the message is not lost but comes back then.
+      const [duplicate] = await consume(e, [{ body: message, attempts: 1 }])
+      expect(await posts()).toHaveLength(1)
+      expect(duplicate).toMatchObject({ acked: true, retried: false })
+      expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([message])
+      expect(e.NOTIFICATIONS_QUEUE.delays[0]).toBeGreaterThanOrEqual(1)
+      expect(e.NOTIFICATIONS_QUEUE.delays[0]).toBeLessThanOrEqual(3)
+      expect((await announcementsOf(d.id))[0].status).toBe('RETRYING')
+
+      // After the wait, the retry and the message that came back: one post between them.
+      const deps = { env: e, db: db(), d1: env.DB }
+      const later = Date.now() + 3_500
+      expect(await sendAnnouncement(deps, announcementId, later)).toEqual({ done: true })
+      expect(await sendAnnouncement(deps, announcementId, later + 10)).toEqual({ done: true })
+      const sent = await posts()
+      expect(sent.map((r) => r.status)).toEqual([429, 200])
+      expect(await announcementsOf(d.id)).toEqual([{ status: 'SENT', error: null, lead: 60 }])
+    })
+  }
+
+  it('records the last retry’s 429 as FAILED through the dead-letter queue, whatever it held', async () => {
+    const e = testEnv()
+    const chatId = String(--nextChat)
+    const d = await subscribe(
+      db(),
+      { channel: 'telegram', chatId, title: 'CP Club' },
+      { platforms: ['codeforces'] },
+      Date.now(),
+    )
+    await addContests([contest(0.75)])
+    await announceDue(env.DB, e.NOTIFICATIONS_QUEUE, Date.now())
+    const [message] = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: SEND_PATH,
+      responses: [floods.telegram.flood],
+    })
+    const [last] = await consume(e, [{ body: message, attempts: 4 }])
+    expect(last).toMatchObject({ retried: true, delaySeconds: 3 })
+    // The queue gives up on it after its last retry and hands it to the dead-letter queue.
+    await consume(e, [{ body: message, attempts: 1 }], 'notifications-dlq')
+    expect(await announcementsOf(d.id)).toEqual([
+      { status: 'FAILED', error: 'The queue gave up on it', lead: 60 },
+    ])
+    // A duplicate coming afterwards finds it done with.
+    const [duplicate] = await consume(e, [{ body: message, attempts: 1 }])
+    expect(duplicate).toMatchObject({ acked: true, retried: false })
+    expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([])
   })
 })
 

@@ -14,6 +14,7 @@ import {
   scriptUnknownWebhook,
 } from './helpers/discord.ts'
 import {
+  attemptAt,
   consume,
   deliverQueued,
   notificationsOf,
@@ -248,7 +249,7 @@ describe('Discord deliveries', () => {
     expect(await storedUrl(user.id)).toBe(fresh.url)
   })
 
-  it('retry a 429 no sooner than its retry_after, then record SENT', async () => {
+  it('retry a 429 no sooner than its retry_after, a duplicate message meanwhile sending nothing, then record SENT', async () => {
     const e = testEnv()
     const { user, webhook } = await discordRecipient()
     await scriptRateLimited(webhook.path, 30)
@@ -264,18 +265,26 @@ describe('Discord deliveries', () => {
       error: 'Discord answered 429: You are being rate limited.',
     })
 
+    // A duplicate of the message meanwhile sends nothing and comes back when the wait is over.
+    const posted = (await standIn.requests(webhook.path)).length
+    const [duplicate] = await consume(e, [message])
+    expect(duplicate).toMatchObject({ acked: true, retried: false })
+    expect(await standIn.requests(webhook.path)).toHaveLength(posted)
+    expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([message.body])
+
     // A wait longer than the retry policy's own (300 s before the second retry) wins over it.
     await scriptRateLimited(webhook.path, 420.5)
-    const [second] = await consume(e, [{ ...message, attempts: 2 }])
-    expect(second).toMatchObject({ retried: true, delaySeconds: 421 })
+    const second = Date.now() + 61_000
+    expect(await attemptAt(e, message.body, second)).toMatchObject([
+      { kind: 'retry', delaySeconds: 421 },
+    ])
 
     await standIn.script({
       method: 'POST',
       pathPrefix: webhook.path,
       responses: [{ status: 200, body: { id: '1300000000000000042' } }],
     })
-    const [third] = await consume(e, [{ ...message, attempts: 3 }])
-    expect(third).toMatchObject({ acked: true, retried: false })
+    expect(await attemptAt(e, message.body, second + 422_000)).toEqual([{ kind: 'sent' }])
     expect(await discordDelivery(user.id)).toMatchObject({ status: 'SENT', retryCount: 2 })
   })
 

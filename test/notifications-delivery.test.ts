@@ -172,13 +172,16 @@ describe('email deliveries', () => {
     expect(await mailsTo(user.email)).toHaveLength(1)
   })
 
-  it('wait for another attempt that holds the delivery instead of sending alongside it', async () => {
+  it('wait for another attempt that holds the delivery in a new message, spending no retry, instead of sending alongside it', async () => {
     const { e, user, byChannel } = await dueReminder()
     const email = byChannel('email')
     await claimDeliveries(createDb(env.DB), [email.id], ['PENDING'], Date.now())
-    const [r] = await consume(e, [email])
-    expect(r.retried).toBe(true)
-    expect(r.delaySeconds).toBeGreaterThan(60)
+    e.NOTIFICATIONS_QUEUE.delays.splice(0)
+    // Its last retry: had it been retried, the queue would give up on it and record it FAILED.
+    const [r] = await consume(e, [{ ...email, attempts: 4 }])
+    expect(r).toMatchObject({ acked: true, retried: false })
+    expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([{ deliveryIds: [email.id] }])
+    expect(e.NOTIFICATIONS_QUEUE.delays[0]).toBeGreaterThan(60)
     expect(await mailsTo(user.email)).toHaveLength(0)
   })
 })

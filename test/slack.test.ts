@@ -5,6 +5,7 @@ import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { addContests, contest } from './helpers/contests.ts'
 import {
+  attemptAt,
   consume,
   deliverQueued,
   notificationsOf,
@@ -240,8 +241,13 @@ describe('Slack deliveries', () => {
     expect(await slackDelivery(user.id)).toMatchObject({ status: 'RETRYING', retryCount: 1 })
 
     await scriptAnswer(webhook.path, 400, 'invalid_payload')
-    const [second] = await consume(e, [{ ...message, attempts: 2 }])
-    expect(second).toMatchObject({ acked: true, retried: false })
+    // Sooner than the 45 s, the message sends nothing and waits again.
+    const [early] = await consume(e, [{ ...message, attempts: 2 }])
+    expect(early).toMatchObject({ acked: true, retried: false })
+    expect(await slackDelivery(user.id)).toMatchObject({ status: 'RETRYING', retryCount: 1 })
+    expect(await attemptAt(e, message.body, Date.now() + 61_000)).toMatchObject([
+      { kind: 'failed' },
+    ])
     expect(await slackDelivery(user.id)).toMatchObject({
       status: 'FAILED',
       error: 'Slack answered 400: invalid_payload',

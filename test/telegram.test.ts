@@ -12,6 +12,7 @@ import { REPLIES } from '../src/channels/telegram/flow/bot.ts'
 import { BUTTON_REPLIES } from '../src/channels/telegram/flow/callbacks.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import {
+  attemptAt,
   consume,
   deliverQueued,
   notificationsOf,
@@ -422,7 +423,7 @@ describe('reminders over Telegram', () => {
     expect(relinked.channelStatus).toEqual({})
   })
 
-  it('retry a 429 no sooner than its retry_after, then send', async () => {
+  it('retry a 429 no sooner than its retry_after, a duplicate message meanwhile sending nothing, then send', async () => {
     const e = testEnv()
     const { user } = await linkedUser(e)
     await standIn.script({
@@ -444,13 +445,24 @@ describe('reminders over Telegram', () => {
     await addContests([contest(3)])
     await runScheduler(e)
     const [message] = e.NOTIFICATIONS_QUEUE.bodies.splice(0)
+    e.NOTIFICATIONS_QUEUE.delays.splice(0)
+    const before = (await standIn.requests(SEND_PATH)).length
     const [first] = await consume(e, [{ body: message, attempts: 1 }])
     expect(first).toMatchObject({ acked: false, retried: true })
     expect(first.delaySeconds).toBeGreaterThanOrEqual(120)
     expect(await telegramDelivery(user.id)).toMatchObject({ status: 'RETRYING', retryCount: 1 })
 
-    const [second] = await consume(e, [{ body: message, attempts: 2 }])
-    expect(second).toMatchObject({ acked: true, retried: false })
+    // The same message again at once (a duplicate, or the retry come early): nothing is sent
+    // before the 120 s are over, and the message comes back then as a new one.
+    const [duplicate] = await consume(e, [{ body: message, attempts: 1 }])
+    expect(duplicate).toMatchObject({ acked: true, retried: false })
+    expect(await standIn.requests(SEND_PATH)).toHaveLength(before + 1)
+    expect(e.NOTIFICATIONS_QUEUE.bodies).toEqual([message])
+    expect(e.NOTIFICATIONS_QUEUE.delays[0]).toBeGreaterThanOrEqual(119)
+    expect(await telegramDelivery(user.id)).toMatchObject({ status: 'RETRYING', retryCount: 1 })
+
+    // Once the wait is over, the retry sends it.
+    expect(await attemptAt(e, message, Date.now() + 121_000)).toEqual([{ kind: 'sent' }])
     const delivery = await env.DB.prepare(
       `SELECT status, provider_message_id AS id FROM notification_deliveries WHERE channel = 'telegram'
        AND notification_id IN (SELECT id FROM notifications WHERE user_id = ?)`,

@@ -1,6 +1,7 @@
 // The announcements' messages on the notifications queue (the queue router hands them here): each
 // sent once and acked, retried after the policy's wait, or sent again as a new message when it
-// waits its turn under a bot's pace (so waiting spends none of its retries); the dead-letter queue
+// waits its turn under a bot's pace or for a RETRYING announcement's next attempt (so waiting
+// spends none of its retries); the dead-letter queue
 // records those the queue gave up on as FAILED.
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
@@ -17,7 +18,7 @@ export async function consumeAnnouncements(messages: readonly QueueMessage[], en
     try {
       const outcome = await sendAnnouncement(deps, announcementId, Date.now())
       if (outcome.done) message.ack()
-      else if ('paced' in outcome) {
+      else if ('waiting' in outcome) {
         await env.NOTIFICATIONS_QUEUE.send(message.body, { delaySeconds: outcome.delaySeconds })
         message.ack()
       } else message.retry({ delaySeconds: outcome.delaySeconds })

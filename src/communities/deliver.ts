@@ -30,11 +30,20 @@ const CLAIM_SQL = `UPDATE community_announcements
 const RELEASE_SQL = `UPDATE community_announcements
   SET claimed_until = NULL, attempts = attempts - 1, updated_at = ?2 WHERE id = ?1`
 
+// ?7 holds a RETRYING announcement until its next attempt may go (NULL for the final states):
+// a duplicate or early message meanwhile cannot claim it and post before the wait is over.
 const RECORD_SQL = `UPDATE community_announcements
   SET status = ?2, error = ?3, provider_message_id = coalesce(?4, provider_message_id),
       retry_count = retry_count + ?5, sent_at = CASE WHEN ?2 = 'SENT' THEN ?6 ELSE sent_at END,
-      claimed_until = NULL, updated_at = ?6
+      claimed_until = ?7, updated_at = ?6
   WHERE id = ?1`
+
+// Why a message found nothing to claim: a RETRYING row still held is waited for again.
+const HELD_SQL = `SELECT claimed_until AS claimedUntil FROM community_announcements
+  WHERE id = ?1 AND status = 'RETRYING' AND claimed_until >= ?2`
+
+// Cloudflare Queues delay a message by at most 12 hours.
+const MAX_DELAY_SECONDS = 12 * 60 * 60
 
 /** An announcement's words: the contest, how soon it starts, and where to read more. */
 function announcementText(contest: ContestRow, announcementId: string, now: number): ChannelText {
@@ -84,23 +93,42 @@ export interface AnnouncementDeps {
   d1: D1Database
 }
 
-/** Done with; tried again after a wait (a retry); or waiting its turn (not an attempt). */
+/**
+ * Done with; tried again after a wait (a retry); or waiting, which is not an attempt: its turn
+ * under the bot's pace, or the time a RETRYING announcement's next attempt may go.
+ */
 type Outcome =
   | { done: true }
   | { done: false; delaySeconds: number }
-  | { done: false; paced: true; delaySeconds: number }
+  | { done: false; waiting: true; delaySeconds: number }
 
 async function record(
   d1: D1Database,
   id: string,
   status: 'SENT' | 'FAILED' | 'RETRYING',
-  result: { error?: string; id?: string; retried?: boolean },
+  result: { error?: string; id?: string; retried?: boolean; heldUntil?: number },
   now: number,
 ) {
+  const { error = null, id: providerId = null, retried, heldUntil = null } = result
   await d1
     .prepare(RECORD_SQL)
-    .bind(id, status, result.error ?? null, result.id ?? null, result.retried ? 1 : 0, now)
+    .bind(id, status, error, providerId, retried ? 1 : 0, now, heldUntil)
     .run()
+}
+
+/** A message that claimed nothing: done, unless the announcement waits for its next attempt. */
+async function unclaimed(d1: D1Database, id: string, now: number): Promise<Outcome> {
+  const held = await d1.prepare(HELD_SQL).bind(id, now).first<{ claimedUntil: number }>()
+  if (!held) return { done: true }
+  // This message may be the announcement's own retry come a little early, or a duplicate; acked,
+  // it could be the only one left, so it comes back when the hold is over (the claim lets one
+  // of them send then, and the others find it done).
+  const seconds = Math.ceil((held.claimedUntil - now) / 1000)
+  return {
+    done: false,
+    waiting: true,
+    delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, seconds)),
+  }
 }
 
 /** Sends one announcement, once; what the message should do next. */
@@ -113,8 +141,8 @@ export async function sendAnnouncement(
     .prepare(CLAIM_SQL)
     .bind(id, now + CLAIM_MS, now)
     .first<{ destinationId: string; contestId: string | null; retryCount: number }>()
-  // Sent, failed for good, or being sent by another attempt now.
-  if (!claimed) return { done: true }
+  // Sent, failed for good, being sent by another attempt now, or waiting for its next attempt.
+  if (!claimed) return unclaimed(deps.d1, id, now)
   const [destination, contest] = await Promise.all([
     findDestinationById(deps.db, claimed.destinationId),
     claimed.contestId ? findContest(deps.db, claimed.contestId) : undefined,
@@ -136,10 +164,12 @@ export async function sendAnnouncement(
   if (wait > 0) {
     // Not an attempt: the claim is given back and the message waits for its turn.
     await deps.d1.prepare(RELEASE_SQL).bind(id, now).run()
-    return { done: false, paced: true, delaySeconds: wait }
+    return { done: false, waiting: true, delaySeconds: wait }
   }
   const text = announcementText(contest, id, now)
   const failed = (error: unknown): SendResult => notSent('transient', `Send failed: ${error}`)
+  // A 429's wait counts from its answer, which comes after `now` by the time the post took.
+  const postedFrom = Date.now()
   let result = await post(deps.env, destination, text).catch(failed)
   if (!result.ok && result.movedTo) {
     // The group became a supergroup: the destination follows, and the post goes there now.
@@ -164,11 +194,14 @@ export async function sendAnnouncement(
     await record(deps.d1, id, 'FAILED', { error: result.error }, now)
     return { done: true }
   }
-  await record(deps.d1, id, 'RETRYING', { error: result.error, retried: true }, now)
   // A 429 says when to come back: then, no sooner (Telegram bans a bot that comes early, for all
   // its chats) and no later (a one-minute wait for a 3 s flood wait only makes the post late).
   // The retry count still bounds how often. Other failures wait the policy's delay.
-  return { done: false, delaySeconds: result.retryAfterSeconds ?? policy }
+  const delaySeconds = result.retryAfterSeconds ?? policy
+  const answeredAt = now + Math.max(0, Date.now() - postedFrom)
+  const heldUntil = answeredAt + delaySeconds * 1000
+  await record(deps.d1, id, 'RETRYING', { error: result.error, retried: true, heldUntil }, now)
+  return { done: false, delaySeconds }
 }
 
 /** Records the announcements the queue gave up on as FAILED. */

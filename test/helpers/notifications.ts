@@ -14,7 +14,9 @@ import type { Env } from '../../src/env.ts'
 import worker from '../../src/index.ts'
 import { fromBase64Url, toBase64Url } from '../../src/lib/crypto.ts'
 import { newId } from '../../src/lib/ids.ts'
-import type { DeliveryMessage } from '../../src/notifications/delivery/enqueue.ts'
+import { notifier } from '../../src/notifications/context.ts'
+import { attemptDeliveries } from '../../src/notifications/delivery/deliver.ts'
+import { deliveryIdsOf, type DeliveryMessage } from '../../src/notifications/delivery/enqueue.ts'
 import { savePushSubscription } from '../../src/users/push-subscriptions.ts'
 import { clearContests } from './contests.ts'
 import { verifyPhone } from './phone.ts'
@@ -151,6 +153,15 @@ export async function consume(e: Env, messages: QueuedMessage[], queue = 'notifi
     retried: retried.has(ids[i]),
     delaySeconds: delays.get(ids[i]),
   }))
+}
+
+/**
+ * Attempts a queue message's deliveries as its consumer would at `now` (a time after a wait the
+ * consumer asked for, which the queue cannot be made to skip); what became of each.
+ */
+export async function attemptAt(e: Env, body: unknown, now: number) {
+  const outcomes = await attemptDeliveries(notifier(e), [deliveryIdsOf(body) ?? []], { now })
+  return [...outcomes.values()]
 }
 
 /** Delivers every message the app enqueued so far (first attempts), then forgets them. */

@@ -29,8 +29,9 @@ function waitOf(outcome: DeliveryOutcome | undefined): number | undefined {
  * A message whose deliveries are all done is acked. One whose unfinished deliveries are all of
  * it, retrying after the same wait, is retried as it is (a retry costs the queue no new write).
  * Otherwise the unfinished deliveries go on in new messages, one per wait, and the message is
- * acked. A held delivery is always a new message: waiting for its time spends none of the
- * message's retries.
+ * acked. A held or busy delivery is always a new message: waiting for its time spends none of
+ * the message's retries (nor sends the message to the dead-letter queue, which would record the
+ * delivery FAILED while another attempt still has it).
  */
 async function settle(
   n: Notifier,
@@ -44,7 +45,9 @@ async function settle(
     const outcome = outcomes.get(id)
     const wait = waitOf(outcome)
     if (wait === undefined) continue
-    held ||= outcome?.kind === 'held'
+    // Held for quiet hours, or held by another attempt or a 429's wait (a duplicate, or this
+    // message's own retry come early): waiting is no attempt and spends none of the retries.
+    held ||= outcome?.kind === 'held' || outcome?.kind === 'busy'
     addToGroup(byWait, wait, id)
   }
   const [only] = byWait

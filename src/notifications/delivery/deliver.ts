@@ -164,10 +164,12 @@ async function sendAll(
   return results
 }
 
+/** `answeredAt`: when the provider's answer came, from which a wait it named counts. */
 function decide(
   delivery: ClaimedDelivery,
   result: SendResult,
   options: AttemptOptions,
+  answeredAt = options.now,
 ): { record: DeliveryRecord; outcome: DeliveryOutcome } {
   const increment = options.manual ? 1 : 0
   const base = { id: delivery.id, notificationId: delivery.notificationId }
@@ -193,8 +195,12 @@ function decide(
       Math.max(policy, result.retryAfterSeconds ?? 0),
       MAX_DELAY_SECONDS,
     )
+    // A provider that named its wait bans a sender that comes sooner (Telegram, for every chat of
+    // the bot): the row is held until then, so a duplicate message cannot send it early.
+    const heldUntil =
+      result.retryAfterSeconds === undefined ? undefined : answeredAt + delaySeconds * 1000
     return {
-      record: { ...base, status: 'RETRYING', error, retryIncrement: 1 },
+      record: { ...base, status: 'RETRYING', error, retryIncrement: 1, heldUntil },
       outcome: { kind: 'retry', delaySeconds, error },
     }
   }
@@ -251,9 +257,12 @@ export async function attemptDeliveries(
     }
   }
   await releaseClaims(n.d1, held, now)
+  const sendingFrom = Date.now()
   const results = await sendAll(n, groups, ready, now)
+  // The answers came after `now` by the time the sends took.
+  const answeredAt = now + Math.max(0, Date.now() - sendingFrom)
   for (const d of ready) {
-    const { record, outcome } = decide(d, results.get(d.id)!, options)
+    const { record, outcome } = decide(d, results.get(d.id)!, options, answeredAt)
     records.push(record)
     outcomes.set(d.id, outcome)
   }

@@ -195,10 +195,15 @@ export interface DeliveryRecord {
   providerMessageId?: string
   /** Added to the retry count: a scheduled automatic retry or a manual retry counts one. */
   retryIncrement: 0 | 1
+  /**
+   * A RETRYING delivery whose provider named its wait (a 429's retry_after) is held until then:
+   * no other message claims it sooner (claim lapses free every other row at once).
+   */
+  heldUntil?: number
 }
 
 // The records go in as one JSON array of [id, status, error, provider message id, retry
-// increment]; UPDATE ... FROM joins it to the rows by primary key. Positional `->>` reads each
+// increment, held until]; UPDATE ... FROM joins it to the rows by primary key. Positional `->>` reads each
 // field without parsing a path (a quarter less time than json_extract with '$.name').
 export const RECORD_SQL = `UPDATE notification_deliveries AS d SET
     status = r.status,
@@ -207,10 +212,10 @@ export const RECORD_SQL = `UPDATE notification_deliveries AS d SET
     sent_at = CASE WHEN r.status = 'SENT' THEN ?1 ELSE d.sent_at END,
     failed_at = CASE WHEN r.status = 'FAILED' THEN ?1 ELSE d.failed_at END,
     retry_count = d.retry_count + r.retryIncrement,
-    claimed_until = NULL,
+    claimed_until = r.heldUntil,
     updated_at = ?1
   FROM (SELECT value ->> 0 AS id, value ->> 1 AS status, value ->> 2 AS error,
-      value ->> 3 AS providerMessageId, value ->> 4 AS retryIncrement
+      value ->> 3 AS providerMessageId, value ->> 4 AS retryIncrement, value ->> 5 AS heldUntil
     FROM json_each(?2)) AS r
   WHERE d.id = r.id`
 
@@ -248,6 +253,7 @@ export async function recordDeliveries(
     r.status === 'SENT' ? null : (r.error ?? null),
     r.providerMessageId ?? null,
     r.retryIncrement,
+    r.status === 'RETRYING' ? (r.heldUntil ?? null) : null,
   ])
   // Each notification once, sent when any of its records is.
   const sent = new Map<string, boolean>()
