@@ -4,13 +4,13 @@
 // (select due followers in SQL, insert notifications and deliveries, sendBatch to the local
 // queue) with workerd's CPU time, then the consumer's throughput against a loopback email
 // provider, counting D1 statements and rows, queue operations, invocations and provider calls.
-import { build } from 'esbuild'
 import { randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { execFileSync } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { Miniflare } from './lib/wrangler-miniflare.mjs'
+import { bundleWorker, migrationStatements } from './lib/worker-bundle.mjs'
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000)
 const CONTESTS = Number(process.env.BENCH_CONTESTS ?? 50)
@@ -277,33 +277,6 @@ export default {
 }
 `
 
-async function bundle(contents) {
-  const result = await build({
-    stdin: { contents, resolveDir: process.cwd(), loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'browser'],
-    external: ['cloudflare:*', 'node:*'],
-    write: false,
-    logLevel: 'error',
-  })
-  return result.outputFiles[0].text
-}
-
-function migrations() {
-  return readdirSync('migrations')
-    .filter((f) => f.endsWith('.sql'))
-    .sort()
-    .flatMap((f) =>
-      readFileSync(`migrations/${f}`, 'utf8')
-        .split('--> statement-breakpoint')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-}
-
 /** CPU seconds (user + system) the workerd children of this process have used so far. */
 function workerdCpuSeconds() {
   let pids = []
@@ -384,7 +357,7 @@ const providerUrl = `http://127.0.0.1:${provider.address().port}`
 
 const mf = new Miniflare({
   modules: true,
-  script: await bundle(WORKER),
+  script: await bundleWorker({ contents: WORKER }),
   compatibilityDate: COMPATIBILITY_DATE,
   d1Databases: ['DB'],
   kvNamespaces: ['KV'],
@@ -399,7 +372,7 @@ const mf = new Miniflare({
 })
 try {
   const db = await mf.getD1Database('DB')
-  for (const statement of migrations()) await db.prepare(statement).run()
+  for (const statement of migrationStatements()) await db.prepare(statement).run()
   const now = benchClock(Date.now())
   const call = async (path) => {
     const res = await mf.dispatchFetch(

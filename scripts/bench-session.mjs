@@ -3,11 +3,10 @@
 // (Miniflare, no `wrangler dev`) with local D1, KV and the rate-limiter Durable Object, limits on;
 // users signed up through the API; D1 statements counted per request. BENCH_SRC names the source
 // tree to bundle (default src), so an older commit's tree (`git archive`) runs the same cases.
-import { build } from 'esbuild'
-import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Miniflare } from './lib/wrangler-miniflare.mjs'
+import { bundleWorker, migrationStatements } from './lib/worker-bundle.mjs'
 
 const SRC = resolve(process.env.BENCH_SRC ?? 'src')
 const SEQUENTIAL = Number(process.env.BENCH_ROUNDS ?? 400)
@@ -48,33 +47,6 @@ export default {
 }
 `
 
-async function bundle() {
-  const result = await build({
-    stdin: { contents: wrapper(`${SRC}/index.ts`), resolveDir: process.cwd(), loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'browser'],
-    external: ['cloudflare:*', 'node:*'],
-    write: false,
-    logLevel: 'error',
-  })
-  return result.outputFiles[0].text
-}
-
-function migrations() {
-  return readdirSync('migrations')
-    .filter((f) => f.endsWith('.sql'))
-    .sort()
-    .flatMap((f) =>
-      readFileSync(`migrations/${f}`, 'utf8')
-        .split('--> statement-breakpoint')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-}
-
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
 
 /** A client address of its own for each request: the per-address limits never refuse one. */
@@ -87,7 +59,7 @@ const nextAddress = () => {
 async function main() {
   const mf = new Miniflare({
     modules: true,
-    script: await bundle(),
+    script: await bundleWorker({ contents: wrapper(`${SRC}/index.ts`) }),
     compatibilityDate: COMPATIBILITY_DATE,
     d1Databases: ['DB'],
     kvNamespaces: ['KV'],
@@ -99,7 +71,7 @@ async function main() {
   })
   try {
     const db = await mf.getD1Database('DB')
-    for (const statement of migrations()) await db.prepare(statement).run()
+    for (const statement of migrationStatements()) await db.prepare(statement).run()
     const send = (method, path, { token, body } = {}) =>
       mf.dispatchFetch(`http://bench${path}`, {
         method,

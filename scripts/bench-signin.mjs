@@ -1,30 +1,12 @@
 // `node scripts/bench-signin.mjs`: measures the cost of a sign-in inside workerd (Miniflare, no
 // network): PBKDF2 password verifications on their own, then whole POST /auth/signin requests
 // against the real Worker with local D1, KV and the rate-limiter Durable Object.
-import { build } from 'esbuild'
-import { readdirSync, readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { Miniflare } from './lib/wrangler-miniflare.mjs'
+import { bundleWorker, migrationStatements } from './lib/worker-bundle.mjs'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20)
 const COMPATIBILITY_DATE = '2026-04-20'
-
-async function bundle(entry, contents) {
-  const result = await build({
-    ...(contents
-      ? { stdin: { contents, resolveDir: process.cwd(), loader: 'ts' } }
-      : { entryPoints: [entry] }),
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'browser'],
-    external: ['cloudflare:*', 'node:*'],
-    write: false,
-    logLevel: 'error',
-  })
-  return result.outputFiles[0].text
-}
 
 const stats = (ms) => {
   const sorted = [...ms].sort((a, b) => a - b)
@@ -46,9 +28,8 @@ async function timed(fn) {
 
 // Part 1: PBKDF2 verifications alone, in a bare Worker, with the empty request as the baseline.
 async function benchPbkdf2() {
-  const script = await bundle(
-    null,
-    `import { hashPassword, verifyPassword } from './src/lib/crypto.ts'
+  const script = await bundleWorker({
+    contents: `import { hashPassword, verifyPassword } from './src/lib/crypto.ts'
     let stored
     export default {
       async fetch(request) {
@@ -63,7 +44,7 @@ async function benchPbkdf2() {
         return new Response('ok')
       },
     }`,
-  )
+  })
   const mf = new Miniflare({ modules: true, script, compatibilityDate: COMPATIBILITY_DATE })
   try {
     await mf.dispatchFetch('http://bench/verify?n=1') // warm-up and the stored hash
@@ -82,21 +63,9 @@ async function benchPbkdf2() {
   }
 }
 
-function migrations() {
-  return readdirSync('migrations')
-    .filter((f) => f.endsWith('.sql'))
-    .sort()
-    .flatMap((f) =>
-      readFileSync(`migrations/${f}`, 'utf8')
-        .split('--> statement-breakpoint')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-}
-
 // Part 2: whole sign-in requests through the real Worker.
 async function benchSignin() {
-  const script = await bundle('src/index.ts')
+  const script = await bundleWorker({ entry: 'src/index.ts' })
   const mf = new Miniflare({
     modules: true,
     script,
@@ -113,7 +82,7 @@ async function benchSignin() {
   })
   try {
     const db = await mf.getD1Database('DB')
-    for (const statement of migrations()) await db.prepare(statement).run()
+    for (const statement of migrationStatements()) await db.prepare(statement).run()
     const credentials = { email: 'bench@example.test', password: 'correct horse battery staple' }
     const post = (path, body) =>
       mf.dispatchFetch(`http://bench${path}`, {

@@ -132,6 +132,15 @@ export function revokeUserSessionsStatement(db: Db, userId: string, now: number,
     )
 }
 
+/** The token's session, of the token's user, neither revoked nor expired. */
+const liveTokenSession = (claims: { sub: string; sid: string }, now: number) =>
+  and(
+    eq(sessions.id, claims.sid),
+    eq(sessions.userId, claims.sub),
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, now),
+  )
+
 /**
  * Whether an admin claim still holds: its session is live and began as admin, and its user is
  * still an admin and not deleted. One read by primary keys, made only for admin claims.
@@ -145,14 +154,7 @@ export async function isAdminSessionLive(
     .select({ id: sessions.id })
     .from(sessions)
     .where(
-      and(
-        eq(sessions.id, claims.sid),
-        eq(sessions.userId, claims.sub),
-        eq(sessions.role, 'admin'),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-        liveAdmin(sessions.userId),
-      ),
+      and(liveTokenSession(claims, now), eq(sessions.role, 'admin'), liveAdmin(sessions.userId)),
     )
     .get()
   return row !== undefined
@@ -181,14 +183,7 @@ export async function isTokenSessionLive(
   const row = await db
     .select({ id: sessions.id })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.id, claims.sid),
-        eq(sessions.userId, claims.sub),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    )
+    .where(liveTokenSession(claims, now))
     .get()
   return row !== undefined
 }
