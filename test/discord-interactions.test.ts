@@ -73,6 +73,42 @@ let interactionSeq = 0
 /** A fresh interaction id, a snowflake as Discord's: each interaction Discord sends has its own. */
 const interactionId = () => `${1_400_000_000_000_000_000n + BigInt(++interactionSeq)}`
 
+/** The member's permissions where the command was typed, and changes to the resolved channel. */
+interface CommandExtras {
+  lobby?: string
+  /** An undefined value drops the field. */
+  target?: Record<string, unknown>
+}
+
+/**
+ * `/contests <sub>` as Discord sends it from the lobby of a server: the member's permissions there
+ * are `lobby`, those in the target channel (Discord's resolved channel) `permissions`.
+ */
+const guildCommand = (
+  where: { guild: string; lobby: string; channel: string },
+  sub: string,
+  options: { name: string; value: string }[],
+  permissions: string,
+  { lobby = '0', target = {} }: CommandExtras = {},
+) => ({
+  type: 2,
+  id: interactionId(),
+  application_id: APPLICATION_ID,
+  token: `interaction-token-${interactionSeq}`,
+  guild_id: where.guild,
+  channel_id: where.lobby,
+  member: { permissions: lobby, user: { id: '42' } },
+  data: {
+    name: 'contests',
+    options: [{ type: 1, name: sub, options }],
+    resolved: {
+      channels: {
+        [where.channel]: { id: where.channel, name: 'contests', type: 0, permissions, ...target },
+      } as Record<string, unknown>,
+    },
+  },
+})
+
 const upcoming = (platform?: string) => ({
   type: 2,
   id: interactionId(),
@@ -202,36 +238,13 @@ describe('/contests subscribe, unsubscribe and settings', () => {
   const CHANNEL = '1200000000000000777'
   const LOBBY = '1200000000000000778'
   const GUILD = '1100000000000000777'
-  let token = 0
-
-  /**
-   * The command as Discord sends it from the lobby of a server, by a member whose permissions in
-   * the target channel are `permissions` (Discord's resolved channel) and in the lobby `lobby`.
-   * `target` changes the resolved channel (`undefined` values drop its fields).
-   */
   const command = (
     sub: string,
     options: { name: string; value: string }[],
     permissions = '16',
-    { lobby = '0', target = {} }: { lobby?: string; target?: Record<string, unknown> } = {},
-  ) => ({
-    type: 2,
-    id: interactionId(),
-    application_id: APPLICATION_ID,
-    token: `interaction-token-${++token}`,
-    guild_id: GUILD,
-    channel_id: LOBBY,
-    member: { permissions: lobby, user: { id: '42' } },
-    data: {
-      name: 'contests',
-      options: [{ type: 1, name: sub, options }],
-      resolved: {
-        channels: {
-          [CHANNEL]: { id: CHANNEL, name: 'contests', type: 0, permissions, ...target },
-        },
-      },
-    },
-  })
+    more?: CommandExtras,
+  ) =>
+    guildCommand({ guild: GUILD, lobby: LOBBY, channel: CHANNEL }, sub, options, permissions, more)
 
   /** The content the deferred reply was edited to. */
   const editedReply = async () => {
@@ -239,7 +252,7 @@ describe('/contests subscribe, unsubscribe and settings', () => {
     const last = edits.at(-1)!
     expect(last.method).toBe('PATCH')
     expect(last.path).toBe(
-      `/discord/api/v10/webhooks/${APPLICATION_ID}/interaction-token-${token}/messages/@original`,
+      `/discord/api/v10/webhooks/${APPLICATION_ID}/interaction-token-${interactionSeq}/messages/@original`,
     )
     return JSON.parse(last.body).content as string
   }
@@ -321,36 +334,13 @@ describe('the target channel of a community command', () => {
   const place = { channel: 'discord' as const, chatId: CHANNEL, guildId: GUILD }
   const inChannel = { name: 'channel', value: CHANNEL }
   const subscribeTo = [inChannel, { name: 'platforms', value: 'codeforces' }]
-  let token = 0
-
-  /**
-   * The command as Discord sends it from the lobby of a server: the member's permissions there are
-   * `lobby`, those in the target channel (Discord's resolved channel) `permissions`; `target`
-   * changes the resolved channel (an undefined value drops the field).
-   */
   const command = (
     sub: string,
     options: { name: string; value: string }[],
     permissions: string,
-    { lobby = '0', target = {} }: { lobby?: string; target?: Record<string, unknown> } = {},
-  ) => ({
-    type: 2,
-    id: interactionId(),
-    application_id: APPLICATION_ID,
-    token: `target-token-${++token}`,
-    guild_id: GUILD,
-    channel_id: LOBBY,
-    member: { permissions: lobby, user: { id: '42' } },
-    data: {
-      name: 'contests',
-      options: [{ type: 1, name: sub, options }],
-      resolved: {
-        channels: {
-          [CHANNEL]: { id: CHANNEL, name: 'contests', type: 0, permissions, ...target },
-        } as Record<string, unknown>,
-      },
-    },
-  })
+    more?: CommandExtras,
+  ) =>
+    guildCommand({ guild: GUILD, lobby: LOBBY, channel: CHANNEL }, sub, options, permissions, more)
 
   const refusal = (content: string) => ({ content, flags: 64, allowed_mentions: { parse: [] } })
   const MAY_NOT = refusal('Only members who may manage #contests can change its announcements.')
