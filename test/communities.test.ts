@@ -14,7 +14,7 @@ import { REPLIES } from '../src/channels/telegram/flow/bot.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import { consume, PROVIDERS, resetNotifications, testEnv } from './helpers/notifications.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
-import { upgradedToSupergroup } from './helpers/telegram.ts'
+import { botKicked, upgradedToSupergroup } from './helpers/telegram.ts'
 import { select, selectOne } from './helpers/html.ts'
 import { api, createUser } from './helpers/users.ts'
 import { expectNotFoundPage, expectPage, signedInBrowser } from './helpers/web-app.ts'
@@ -245,16 +245,7 @@ describe('announcements', () => {
     await standIn.script({
       method: 'POST',
       pathPrefix: SEND_PATH,
-      responses: [
-        {
-          status: 403,
-          body: {
-            ok: false,
-            error_code: 403,
-            description: 'Forbidden: bot was kicked from the supergroup chat',
-          },
-        },
-      ],
+      responses: [botKicked],
     })
     await announceDue(env.DB, e.NOTIFICATIONS_QUEUE, Date.now())
     await deliverAll(e)

@@ -16,6 +16,7 @@ import { addContests, contest } from './helpers/contests.ts'
 import { selectOne, select } from './helpers/html.ts'
 import { consume, PROVIDERS, resetNotifications, testEnv } from './helpers/notifications.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
+import { botKicked } from './helpers/telegram.ts'
 import { api, createUser, uniqueEmail, type TestUser } from './helpers/users.ts'
 import { expectPage, formErrors, signedInBrowser } from './helpers/web-app.ts'
 
@@ -124,16 +125,7 @@ async function removeBotFrom(chatId: number) {
   await standIn.script({
     method: 'POST',
     pathPrefix: SEND_PATH,
-    responses: [
-      {
-        status: 403,
-        body: {
-          ok: false,
-          error_code: 403,
-          description: 'Forbidden: bot was kicked from the supergroup chat',
-        },
-      },
-    ],
+    responses: [botKicked],
   })
   await announceDue(env.DB, e.NOTIFICATIONS_QUEUE, Date.now())
   const bodies = e.NOTIFICATIONS_QUEUE.bodies.splice(0)

@@ -10,3 +10,13 @@ export const upgradedToSupergroup = (chatId: number | string) => ({
     parameters: { migrate_to_chat_id: Number(chatId) },
   },
 })
+
+/** sendMessage's 403 once the bot was removed from the supergroup: the group is gone for good. */
+export const botKicked = {
+  status: 403,
+  body: {
+    ok: false,
+    error_code: 403,
+    description: 'Forbidden: bot was kicked from the supergroup chat',
+  },
+}
