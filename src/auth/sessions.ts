@@ -1,5 +1,5 @@
 // Sessions: one per sign-in, holding only the SHA-256 of its refresh token, rotated on every use.
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm'
 import type { SessionChecks } from '../app-env.ts'
 import { createDb, type Db } from '../db/client.ts'
 import { rotatedRefreshTokens, sessions } from '../db/schema.ts'
@@ -132,6 +132,12 @@ export function revokeUserSessionsStatement(db: Db, userId: string, now: number,
     )
 }
 
+/** Whether a session row meets `condition`: one read by primary key. */
+async function hasSession(db: Db, condition: SQL | undefined): Promise<boolean> {
+  const row = await db.select({ id: sessions.id }).from(sessions).where(condition).get()
+  return row !== undefined
+}
+
 /** The token's session, of the token's user, neither revoked nor expired. */
 const liveTokenSession = (claims: { sub: string; sid: string }, now: number) =>
   and(
@@ -150,24 +156,18 @@ export async function isAdminSessionLive(
   claims: { sub: string; sid: string },
   now: number,
 ): Promise<boolean> {
-  const row = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(
-      and(liveTokenSession(claims, now), eq(sessions.role, 'admin'), liveAdmin(sessions.userId)),
-    )
-    .get()
-  return row !== undefined
+  return hasSession(
+    db,
+    and(liveTokenSession(claims, now), eq(sessions.role, 'admin'), liveAdmin(sessions.userId)),
+  )
 }
 
 /** Whether the session is still usable (not revoked, not expired). */
 export async function isSessionLive(db: Db, sessionId: string, now: number): Promise<boolean> {
-  const row = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-    .get()
-  return row !== undefined
+  return hasSession(
+    db,
+    and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
+  )
 }
 
 /**
@@ -180,12 +180,7 @@ export async function isTokenSessionLive(
   claims: { sub: string; sid: string },
   now: number,
 ): Promise<boolean> {
-  const row = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(liveTokenSession(claims, now))
-    .get()
-  return row !== undefined
+  return hasSession(db, liveTokenSession(claims, now))
 }
 
 /** The checks the bearer guards ask of this module (handed to them by the app). */
