@@ -22,7 +22,7 @@ import {
   runScheduler,
   testEnv,
 } from './helpers/notifications.ts'
-import { standIn, standInPath, standInUrl } from './helpers/stand-in.ts'
+import { standIn, recordedPath, standInUrl } from './helpers/stand-in.ts'
 import { api, createAdmin, createUser, type TestUser } from './helpers/users.ts'
 import { clearWebhooks } from './helpers/webhooks.ts'
 
@@ -314,7 +314,7 @@ describe('one local-run switch for every outbound kind (item 4)', () => {
       e,
       e.NOTIFICATIONS_QUEUE.bodies.splice(0).map((body) => ({ body, attempts: 1 })),
     )
-    expect(await standIn.requests(standInPath(endpoint))).toHaveLength(1)
+    expect(await standIn.requests(recordedPath(endpoint))).toHaveLength(1)
     expect(await pushDelivery(user.id)).toMatchObject({ status: 'SENT' })
   })
 })

@@ -9,8 +9,7 @@ import { announceIncidents } from '../src/sync/incidents.ts'
 import { syncDeps, type SyncDeps } from '../src/sync/deps.ts'
 import { runSync } from '../src/sync/job.ts'
 import { PLATFORMS } from '../src/platforms/registry.ts'
-import { clearContests } from './helpers/contests.ts'
-import { fixtureText, RECORDED_AT, servePlatform } from './helpers/platforms.ts'
+import { clearSyncState, fixtureText, RECORDED_AT, servePlatform } from './helpers/platforms.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
 import { api, createAdmin, type TestUser } from './helpers/users.ts'
 import {
@@ -37,14 +36,8 @@ beforeAll(async () => {
 let held: ReturnType<typeof holdingQueue>
 let jobEnv: Env
 beforeEach(async () => {
-  await standIn.reset()
-  await clearContests()
+  await clearSyncState()
   await clearWebhooks()
-  await env.DB.batch([
-    env.DB.prepare('DELETE FROM sync_runs'),
-    env.DB.prepare('DELETE FROM job_locks'),
-    env.DB.prepare('DELETE FROM platform_status'),
-  ])
   held = holdingQueue()
   jobEnv = { ...env, ...localRun(held), RESEND_API_KEY: 're_test_key' }
 })

@@ -5,8 +5,8 @@ import { env, runInDurableObject } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Env } from '../src/env.ts'
 import { runCron } from '../src/jobs/cron.ts'
-import { clearContests } from './helpers/contests.ts'
 import {
+  clearSyncState,
   holdingSyncQueue,
   RECORDED_AT,
   runSyncQueue,
@@ -26,13 +26,7 @@ const LONG_TAIL_PLATFORMS = PLATFORM_MODULES.filter((m) => !m.source).map((m) =>
 
 let held: ReturnType<typeof holdingSyncQueue>
 beforeEach(async () => {
-  await standIn.reset()
-  await clearContests()
-  await env.DB.batch([
-    env.DB.prepare('DELETE FROM sync_runs'),
-    env.DB.prepare('DELETE FROM job_locks'),
-    env.DB.prepare('DELETE FROM platform_status'),
-  ])
+  await clearSyncState()
   held = holdingSyncQueue()
   await budgetMinutePasses()
 })

@@ -12,8 +12,8 @@ import { runSync, SyncInProgressError } from '../src/sync/job.ts'
 import { readPlatformStatuses } from '../src/sync/platform-status.ts'
 import type { SyncMessage } from '../src/sync/queue.ts'
 import { lastSuccessfulSync } from '../src/sync/runs.ts'
-import { clearContests } from './helpers/contests.ts'
 import {
+  clearSyncState,
   fixtureText,
   RECORDED_AT,
   serveAllPlatforms,
@@ -22,20 +22,13 @@ import {
   servePlatform,
   SOURCED_PLATFORMS as PLATFORMS,
 } from './helpers/platforms.ts'
-import { standIn } from './helpers/stand-in.ts'
 import { getJson } from './helpers/worker.ts'
 
 const db = createDb(env.DB)
 const deps = () => syncDeps(env)
 
 beforeEach(async () => {
-  await standIn.reset()
-  await clearContests()
-  await env.DB.batch([
-    env.DB.prepare('DELETE FROM sync_runs'),
-    env.DB.prepare('DELETE FROM job_locks'),
-    env.DB.prepare('DELETE FROM platform_status'),
-  ])
+  await clearSyncState()
 })
 
 const platformStatusOf = async (platform: string) => (await readPlatformStatuses(db)).get(platform)

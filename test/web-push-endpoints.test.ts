@@ -18,7 +18,7 @@ import {
   type PushKeys,
   VAPID_PUBLIC_KEY,
 } from './helpers/notifications.ts'
-import { standIn, standInPath } from './helpers/stand-in.ts'
+import { standIn, recordedPath } from './helpers/stand-in.ts'
 import { api, createUser } from './helpers/users.ts'
 import { call } from './helpers/worker.ts'
 
@@ -126,7 +126,7 @@ describe('POST /users/push-subscriptions/test', () => {
 
     const sent = await standIn.requests('/push/')
     expect(sent.map((r) => r.path).sort()).toEqual(
-      [standInPath(user.push!.endpoint), standInPath(second.endpoint)].sort(),
+      [recordedPath(user.push!.endpoint), recordedPath(second.endpoint)].sort(),
     )
     for (const request of sent) {
       expect(request.headers.authorization).toMatch(/^vapid t=[\w-]+\.[\w-]+\.[\w-]+, k=/)
@@ -213,12 +213,12 @@ describe('POST /users/push-subscriptions/test', () => {
     const gone = await addBrowser(user.id)
     await standIn.script({
       method: 'POST',
-      pathPrefix: standInPath(gone.endpoint),
+      pathPrefix: recordedPath(gone.endpoint),
       responses: [{ status: 410 }],
     })
     await standIn.script({
       method: 'POST',
-      pathPrefix: standInPath(refusing.endpoint),
+      pathPrefix: recordedPath(refusing.endpoint),
       responses: [{ status: 400, body: 'internal detail of the push service' }],
     })
     const res = await api('POST', TEST_PATH, { token: user.accessToken, bindings: WEB_PUSH })

@@ -7,6 +7,7 @@ import { RECORDED_AT } from '../../src/platforms/fixture-time.ts'
 import { PLATFORM_MODULES, platformModule, type Platform } from '../../src/platforms/registry.ts'
 import { standInPath } from '../../src/platforms/stand-in-routes.ts'
 import type { SyncMessage } from '../../src/sync/queue.ts'
+import { clearContests } from './contests.ts'
 import { runQueue } from './queue.ts'
 import { standIn } from './stand-in.ts'
 
@@ -105,4 +106,15 @@ export function holdingSyncQueue() {
 /** Hands `bodies` to the Worker's own queue() as one batch of the sync queue. */
 export function runSyncQueue(bodies: SyncMessage[], bindings: Partial<Env> = {}) {
   return runQueue(bodies, bindings, { queue: 'sync' })
+}
+
+/** A sync test's fresh start: no script on the stand-in, no contests, no runs, leases or states. */
+export async function clearSyncState() {
+  await standIn.reset()
+  await clearContests()
+  await env.DB.batch([
+    env.DB.prepare('DELETE FROM sync_runs'),
+    env.DB.prepare('DELETE FROM job_locks'),
+    env.DB.prepare('DELETE FROM platform_status'),
+  ])
 }

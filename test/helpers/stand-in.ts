@@ -8,7 +8,7 @@ export const standInUrl = env.STAND_IN_URL
 export const standInOrigin = new URL(standInUrl).origin
 
 /** The path of a stand-in URL within this worker's space, as the stand-in records it. */
-export function standInPath(url: string): string {
+export function recordedPath(url: string): string {
   const path = new URL(url).pathname
   const space = new URL(standInUrl).pathname
   return path.startsWith(`${space}/`) ? path.slice(space.length) : path
