@@ -1,8 +1,7 @@
 // The announcements' messages on the notifications queue (the queue router hands them here): each
 // sent once and acked, retried after the policy's wait, or sent again as a new message when it
 // waits its turn under a bot's pace or for a RETRYING announcement's next attempt (so waiting
-// spends none of its retries); the dead-letter queue
-// records those the queue gave up on as FAILED.
+// spends none of its retries); the dead-letter queue records those the queue gave up on as FAILED.
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { log } from '../lib/log.ts'

@@ -23,7 +23,7 @@ const ADDRESS = /^[0-9a-f.:]{2,45}$/i
  * are what the client (or proxies we do not know) wrote. A shorter list means a trusted proxy was
  * passed by, and its leftmost entry is then the furthest one a trusted proxy appended.
  */
-export function forwardedHop(header: string | undefined, hops: number): string | undefined {
+function forwardedHop(header: string | undefined, hops: number): string | undefined {
   if (!header) return undefined
   const entries = header.split(',').map((e) => e.trim())
   return entries[Math.max(0, entries.length - hops)]
