@@ -152,6 +152,7 @@ describe('CodeChef adapter', () => {
   it('reads divisions from names, round codes and child codes from codes', () => {
     expect(codechefDivisions('Starters 265')).toEqual([])
     expect(codechefDivisions('Starters 133 (Rated till 6-Star)')).toEqual([])
+    expect(codechefDivisions('Starters 115 (Rated for All)')).toEqual([])
     expect(codechefDivisions('Starters 265 (Div. 3)')).toEqual(['div3'])
     expect(codechefDivisions('Lunchtime (Rated for Division 1)')).toEqual(['div1'])
     expect(codechefDivisions('Starters 54 (Rated for Div 2, 3 & 4)')).toEqual([
