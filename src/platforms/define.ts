@@ -68,6 +68,13 @@ export interface PlatformModule<P extends string = string, T extends string = st
    * counts relativeTimeSeconds from the moment of the call), left out of the change check.
    */
   volatileMetadata?: readonly string[]
+  /**
+   * The platform ids an earlier version of the parser stored a contest under (CodeChef's division
+   * child codes for a round now keyed by its own code). A listed contest with no row of its own
+   * takes such a row over, keeping its id (followers, reminders, history), instead of the old row
+   * being cancelled for missing from the list.
+   */
+  formerIds?(platformId: string): readonly string[]
 }
 
 /** Declares a platform; the const parameters keep its id and types as literal types. */
