@@ -169,8 +169,11 @@ describe('parseLuogu', () => {
 
   it('has fixture routes whose shift moves every contest by the same whole weeks', () => {
     const [route1] = luogu.source!.fixtures
-    const shifted = parseLuogu(shiftedJson(route1, page1, WEEK_MS), RECORDED_AT + WEEK_MS)
+    const moved = shiftedJson(route1, page1, WEEK_MS)
+    const shifted = parseLuogu(moved, RECORDED_AT + WEEK_MS)
     expect(shifted.contests).toEqual(movedBy(parsed().contests, WEEK_MS))
+    // The envelope's server time moves along, as the older envelope's currentTime did.
+    expect(moved.time).toBe(page1.time + WEEK_MS / 1000)
   })
 })
 
