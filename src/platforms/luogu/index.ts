@@ -1,4 +1,5 @@
-// Luogu: the public contest list (/contest/list, content-only JSON), newest start first, paged.
+// Luogu: the public contest list (/contest/list, Lentille's content-only JSON, or its page's
+// lentille-context), newest start first, paged, past Luogu's C3VK cookie challenge.
 import { DomUtils } from 'htmlparser2'
 import { z } from 'zod'
 import type { SourceContest } from '../contest.ts'
