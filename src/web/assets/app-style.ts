@@ -633,4 +633,39 @@ section + section {
     width: 4.5rem;
   }
 }
+/* A handle's rating chart (web/app/rating-chart.tsx): scales to its box, the table beside it
+   scrolls on its own rather than the page. */
+.rating-chart {
+  margin: 16px 0;
+}
+.rating-chart svg {
+  display: block;
+  width: 100%;
+  max-width: 640px;
+  height: auto;
+}
+.rating-line {
+  stroke: var(--text);
+  stroke-width: 2;
+}
+.rating-point {
+  fill: var(--text);
+}
+.rating-chart .tick {
+  fill: var(--text);
+  font-size: 12px;
+}
+.table-scroll {
+  overflow-x: auto;
+  max-width: 100%;
+}
+.rating-table {
+  border-collapse: collapse;
+}
+.rating-table th,
+.rating-table td {
+  padding: 4px 8px;
+  border-bottom: 1px solid var(--border);
+  text-align: left;
+}
 `
