@@ -29,9 +29,9 @@ const CONTEST_FIELDS = '{ title titleSlug startTime duration }'
 const PAST_CONTESTS = `pastContests(pageNo: 1, numPerPage: 20) { data ${CONTEST_FIELDS} }`
 
 /**
- * The lists of upcoming rounds each site has been seen to answer, asked side by side: the older
- * name first, then contestV2UpcomingContests, which LeetCode's own pages and newer trackers use
- * on both sites. Whichever answers is read; both are merged by slug.
+ * The lists of upcoming rounds each site has been seen to answer, asked side by side: the name this
+ * source asked before first, then contestV2UpcomingContests, which newer trackers read on both
+ * sites. Whichever answers is read; both are merged by slug.
  */
 const UPCOMING_FIELDS = {
   leetcode: ['upcomingContests', 'contestV2UpcomingContests'],
@@ -40,10 +40,17 @@ const UPCOMING_FIELDS = {
 
 type UpcomingField = (typeof UPCOMING_FIELDS)[Site][number]
 
-/** The query of `platform` asking for the upcoming lists in `fields` (and leetcode.com's past). */
-export function contestsQuery(platform: Site, fields: readonly UpcomingField[]): string {
+/**
+ * The query of `platform` asking for the upcoming lists in `fields`, and leetcode.com's past ones
+ * unless `withPast` is false.
+ */
+export function contestsQuery(
+  platform: Site,
+  fields: readonly UpcomingField[],
+  withPast = true,
+): string {
   const lines = fields.map((f) => `  ${f} ${CONTEST_FIELDS}`)
-  if (platform === 'leetcode') lines.push(`  ${PAST_CONTESTS}`)
+  if (platform === 'leetcode' && withPast) lines.push(`  ${PAST_CONTESTS}`)
   return `query ${SITES[platform].operationName} {\n${lines.join('\n')}\n}`
 }
 
@@ -157,7 +164,7 @@ function answeredItems(platform: Site, payload: unknown): unknown[] {
  * The upcoming fields a refusal names as unknown to the schema ("Cannot query field \"x\" on
  * type ..."): a validation error fails the whole query, so the rest is asked again without them.
  */
-function refusedFields(error: unknown, asked: readonly UpcomingField[]): UpcomingField[] {
+function refusedFields<F extends string>(error: unknown, asked: readonly F[]): F[] {
   if (!(error instanceof UpstreamError) || error.kind !== 'api') return []
   return asked.filter((field) =>
     new RegExp(`Cannot query field\\W+${field}\\b`).test(error.message),
@@ -166,18 +173,19 @@ function refusedFields(error: unknown, asked: readonly UpcomingField[]): Upcomin
 
 /**
  * POST {base}/graphql asking for every upcoming list at once. When the schema refuses one of them
- * by name, the others are asked once more without it: at most two requests, and a refusal of
- * every list (or of anything else) is thrown.
+ * (or leetcode.com's past list) by name, the rest is asked once more without it: at most two
+ * requests, and a refusal of every upcoming list (or of anything else) is thrown.
  */
 export async function fetchContests<P extends Site>(platform: P, request: SourceRequest) {
   const fields: readonly UpcomingField[] = UPCOMING_FIELDS[platform]
   try {
-    return await askContests(platform, request, fields)
+    return await askContests(platform, request, fields, true)
   } catch (error) {
     const refused = refusedFields(error, fields)
+    const pastRefused = refusedFields(error, ['pastContests']).length > 0
     const rest = fields.filter((f) => !refused.includes(f))
-    if (refused.length === 0 || rest.length === 0) throw error
-    return askContests(platform, request, rest)
+    if ((refused.length === 0 && !pastRefused) || rest.length === 0) throw error
+    return askContests(platform, request, rest, !pastRefused)
   }
 }
 
@@ -185,6 +193,7 @@ async function askContests<P extends Site>(
   platform: P,
   request: SourceRequest,
   fields: readonly UpcomingField[],
+  withPast: boolean,
 ) {
   const site = SITES[platform]
   // A query the schema rejects comes back as 400 with the reasons in `errors`.
@@ -205,7 +214,7 @@ async function askContests<P extends Site>(
       },
       body: JSON.stringify({
         operationName: site.operationName,
-        query: contestsQuery(platform, fields),
+        query: contestsQuery(platform, fields, withPast),
         variables: {},
       }),
     },

@@ -147,6 +147,31 @@ describe('LeetCode adapter', () => {
     expect(query).toMatch(/contestV2UpcomingContests/)
   })
 
+  it('asks once more without the past list when the schema refuses it, keeping the upcoming', async () => {
+    const { pastContests: _past, ...upcomingOnly } = leetcodeGraphql.data
+    await standIn.script({
+      pathPrefix: '/leetcode-api/graphql',
+      responses: [
+        {
+          status: 400,
+          body: { errors: [{ message: 'Cannot query field "pastContests" on type "QueryType".' }] },
+        },
+        { status: 200, body: { data: upcomingOnly } },
+      ],
+    })
+    const result = await fetchLeetcode(request())
+    expect(ids(result)).toEqual([
+      'weekly-contest-530',
+      'biweekly-contest-197',
+      'weekly-contest-531',
+    ])
+    const sent = await standIn.requests('/leetcode-api/')
+    expect(sent).toHaveLength(2)
+    const { query } = JSON.parse(sent[1].body) as { query: string }
+    expect(query).not.toMatch(/pastContests/)
+    expect(query).toMatch(/\supcomingContests/)
+  })
+
   it('fails loudly, after two requests, when the schema refuses both upcoming lists', async () => {
     const refusing = (field: string) => ({
       status: 400,
