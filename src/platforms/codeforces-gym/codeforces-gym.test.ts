@@ -9,6 +9,7 @@ import {
   ids,
   standInRequest,
 } from '../../../test/helpers/platform-sources.ts'
+import { servePlatform } from '../../../test/helpers/platforms.ts'
 import { standIn } from '../../../test/helpers/stand-in.ts'
 import { parseContestList } from '../codeforces/contest-list.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
@@ -62,7 +63,7 @@ describe('Codeforces Gym list', () => {
 describe('fetchCodeforcesGym', () => {
   const fetchFromStandIn = () => fetchCodeforcesGym(standInRequest('/codeforces-api'))
 
-  it('asks for contest.list?gym=true, naming the service', async () => {
+  it('asks for contest.list?gym=true with English names, naming the service', async () => {
     await standIn.script({
       method: 'GET',
       pathPrefix: '/codeforces-api/contest.list',
@@ -72,7 +73,13 @@ describe('fetchCodeforcesGym', () => {
     const result = await fetchFromStandIn()
     expect(ids(result)).toEqual(['106210', '106209', '106208', '106205'])
     const [sent] = await standIn.requests('/codeforces-api/')
-    expectSent(sent, '/codeforces-api/contest.list?gym=true', 'GET')
+    expectSent(sent, '/codeforces-api/contest.list?gym=true&lang=en', 'GET')
+  })
+
+  it('gets the recorded English answer from the stand-in, which serves it only to lang=en', async () => {
+    expect(codeforcesGym.source!.fixtures[0].path).toBe('/contest.list?gym=true&lang=en')
+    await servePlatform('codeforces-gym')
+    expect(ids(await fetchFromStandIn())).toEqual(['106210', '106209', '106208', '106205'])
   })
 
   it('throws a status error carrying the HTTP status of a non-2xx answer', async () => {

@@ -1,6 +1,7 @@
 // Codeforces Gym: scheduled gym contests (official mirrors, camps, Universal Cup stages) from the
 // same contest.list API with gym=true.
 import {
+  contestListPath,
   fetchContestList,
   CODEFORCES_TYPE_NAMES,
   CODEFORCES_TYPES,
@@ -27,7 +28,8 @@ export const codeforcesGym = definePlatform({
     fixtures: [
       {
         method: 'GET',
-        path: '/contest.list?gym=true',
+        // lang=en is part of the route, as for the rounds: the recorded answer is the English one.
+        path: contestListPath(true),
         file: 'fixtures/contest-list-gym.json',
         contentType: 'application/json',
         shift: shiftContestList,

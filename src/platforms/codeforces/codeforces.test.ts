@@ -10,6 +10,7 @@ import {
   standInRequest,
   upstreamFailure,
 } from '../../../test/helpers/platform-sources.ts'
+import { servePlatform } from '../../../test/helpers/platforms.ts'
 import { standIn } from '../../../test/helpers/stand-in.ts'
 import { phaseAt } from '../../contests/serialize.ts'
 import { contestSyncHash } from '../../contests/sync-hash.ts'
@@ -134,12 +135,18 @@ describe('Codeforces adapter', () => {
     await upstreamFailure(() => parseCodeforcesContestList({ status: 'OK' }, NOW), 'malformed')
   })
 
-  it('fetches contest.list?gym=false from the base URL, naming the service', async () => {
+  it('fetches contest.list?gym=false with English names from the base URL, naming the service', async () => {
     await scriptContestList([{ status: 200, body: codeforcesList }])
     const result = await fetchCodeforces(request())
     expect(result).toEqual(parsed())
     const [sent] = await standIn.requests('/codeforces-api/')
-    expectSent(sent, '/codeforces-api/contest.list?gym=false', 'GET')
+    expectSent(sent, '/codeforces-api/contest.list?gym=false&lang=en', 'GET')
+  })
+
+  it('gets the recorded English answer from the stand-in, which serves it only to lang=en', async () => {
+    expect(codeforces.source!.fixtures[0].path).toBe('/contest.list?gym=false&lang=en')
+    await servePlatform('codeforces')
+    expect(await fetchCodeforces(request())).toEqual(parsed())
   })
 
   it('passes the retention window of the request to the parser', async () => {

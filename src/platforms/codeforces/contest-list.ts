@@ -179,7 +179,11 @@ function toContest<P extends ListPlatform>(
   }
 }
 
-/** GET {CODEFORCES_API_URL}/contest.list?gym=false (or gym=true for codeforces-gym) */
+/**
+ * GET {CODEFORCES_API_URL}/contest.list?gym=false&lang=en (gym=true for codeforces-gym). Without
+ * lang the API picks the language itself and may name rounds in Russian; lang=en is what clist.by
+ * and other trackers send, and the names stored and mailed are English.
+ */
 export async function fetchContestList<P extends ListPlatform>(
   platform: P,
   request: SourceRequest,
@@ -193,8 +197,13 @@ export async function fetchContestList<P extends ListPlatform>(
     }
     return undefined
   }
-  const answer = await fetchJson(platform, request, `/contest.list?gym=${gym}`, {}, refusal)
+  const answer = await fetchJson(platform, request, contestListPath(gym), {}, refusal)
   return parseContestList(platform, answer, request.now, request)
+}
+
+/** The path of the list (rounds or gyms) with English names asked for. */
+export function contestListPath(gym: boolean): string {
+  return `/contest.list?gym=${gym}&lang=en`
 }
 
 export function fetchCodeforces(request: SourceRequest) {

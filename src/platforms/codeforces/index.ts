@@ -3,6 +3,7 @@ import { definePlatform } from '../define.ts'
 import {
   CODEFORCES_TYPE_NAMES,
   CODEFORCES_TYPES,
+  contestListPath,
   fetchCodeforces,
   shiftContestList,
 } from './contest-list.ts'
@@ -21,7 +22,8 @@ export const codeforces = definePlatform({
     fixtures: [
       {
         method: 'GET',
-        path: '/contest.list?gym=false',
+        // lang=en is part of the route: the recorded answer is the English one.
+        path: contestListPath(false),
         file: 'fixtures/codeforces-contest-list.json',
         contentType: 'application/json',
         shift: shiftContestList,

@@ -14,6 +14,7 @@ import {
 import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
 import { parseContests } from '../leetcode/graphql.ts'
+import upcomingV2Only from './fixtures/contest-upcoming-v2-only.json'
 import upcoming from './fixtures/contest-upcoming.json'
 import { fetchLeetcodeCn, leetcodeCn } from './index.ts'
 
@@ -65,6 +66,10 @@ describe('LeetCode China upcoming contests', () => {
     )
   })
 
+  it('reads contestV2UpcomingContests alone, the name leetcode.cn answers to today', () => {
+    expect(parseContests('leetcode-cn', upcomingV2Only, RECORDED_AT)).toEqual(parsed())
+  })
+
   it('reads an empty list as no contests', () => {
     const empty = { data: { contestUpcomingContests: [] } }
     expect(parseContests('leetcode-cn', empty, RECORDED_AT)).toEqual(EMPTY_RESULT)
@@ -74,7 +79,7 @@ describe('LeetCode China upcoming contests', () => {
 describe('fetchLeetcodeCn', () => {
   const fetchFromStandIn = () => fetchLeetcodeCn(standInRequest('/leetcode-cn'))
 
-  it('posts the contestUpcomingContests query to /graphql, naming the service', async () => {
+  it('posts one query for both upcoming lists to /graphql, naming the service', async () => {
     await scriptOk('POST', '/leetcode-cn/graphql', [upcoming], 'application/json')
     const result = await fetchFromStandIn()
     expect(ids(result)).toEqual(['weekly-contest-479', 'biweekly-contest-171'])
@@ -83,7 +88,10 @@ describe('fetchLeetcodeCn', () => {
     expect(sent.headers['content-type']).toBe('application/json')
     const body = JSON.parse(sent.body) as { operationName: string; query: string }
     expect(body.operationName).toBe('contestUpcomingContests')
-    expect(body.query).toMatch(/contestUpcomingContests\s*{\s*title titleSlug startTime duration/)
+    expect(body.query).toMatch(/\scontestUpcomingContests\s*{\s*title titleSlug startTime duration/)
+    expect(body.query).toMatch(
+      /\scontestV2UpcomingContests\s*{\s*title titleSlug startTime duration/,
+    )
   })
 
   it('throws a status error carrying the HTTP status of a non-2xx answer', async () => {

@@ -11,13 +11,7 @@ import {
   type ParseOptions,
   type SourceRequest,
 } from '../source.ts'
-import {
-  fetchJson,
-  readEnvelope,
-  tryParseJson,
-  UpstreamError,
-  type UpstreamResponse,
-} from '../upstream.ts'
+import { fetchJson, tryParseJson, UpstreamError, type UpstreamResponse } from '../upstream.ts'
 
 export const LEETCODE_TYPES = ['WEEKLY', 'BIWEEKLY'] as const
 type LeetcodeType = (typeof LEETCODE_TYPES)[number]
@@ -30,39 +24,53 @@ export const LEETCODE_DIFFICULTY: Record<LeetcodeType, Difficulty> = {
   BIWEEKLY: 'MEDIUM',
 }
 
+const CONTEST_FIELDS = '{ title titleSlug startTime duration }'
 // Past contests go back about 90 days at 20 a page (1.5 rounds a week), the retention window.
-export const LEETCODE_CONTESTS_QUERY = `query contestCatalogue {
-  upcomingContests { title titleSlug startTime duration }
-  pastContests(pageNo: 1, numPerPage: 20) { data { title titleSlug startTime duration } }
-}`
+const PAST_CONTESTS = `pastContests(pageNo: 1, numPerPage: 20) { data ${CONTEST_FIELDS} }`
 
-/** leetcode.cn names the upcoming list contestUpcomingContests and has no public past list. */
-export const LEETCODE_CN_CONTESTS_QUERY = `query contestUpcomingContests {
-  contestUpcomingContests { title titleSlug startTime duration }
-}`
+/**
+ * The lists of upcoming rounds each site has been seen to answer, asked side by side: the name this
+ * source asked before first, then contestV2UpcomingContests, which newer trackers read on both
+ * sites. Whichever answers is read; both are merged by slug.
+ */
+const UPCOMING_FIELDS = {
+  leetcode: ['upcomingContests', 'contestV2UpcomingContests'],
+  'leetcode-cn': ['contestUpcomingContests', 'contestV2UpcomingContests'],
+} as const
+
+type UpcomingField = (typeof UPCOMING_FIELDS)[Site][number]
+
+/**
+ * The query of `platform` asking for the upcoming lists in `fields`, and leetcode.com's past ones
+ * unless `withPast` is false.
+ */
+export function contestsQuery(
+  platform: Site,
+  fields: readonly UpcomingField[],
+  withPast = true,
+): string {
+  const lines = fields.map((f) => `  ${f} ${CONTEST_FIELDS}`)
+  if (platform === 'leetcode' && withPast) lines.push(`  ${PAST_CONTESTS}`)
+  return `query ${SITES[platform].operationName} {\n${lines.join('\n')}\n}`
+}
 
 const SITES = {
-  leetcode: {
-    origin: 'https://leetcode.com',
-    operationName: 'contestCatalogue',
-    query: LEETCODE_CONTESTS_QUERY,
-    // upcomingContests is required: an answer without it must not pass for "nothing upcoming".
-    data: z
-      .object({
-        upcomingContests: z.array(z.unknown()),
-        pastContests: z.object({ data: z.array(z.unknown()) }).nullish(),
-      })
-      .transform((d) => [...d.upcomingContests, ...(d.pastContests?.data ?? [])]),
-  },
-  'leetcode-cn': {
-    origin: 'https://leetcode.cn',
-    operationName: 'contestUpcomingContests',
-    query: LEETCODE_CN_CONTESTS_QUERY,
-    data: z
-      .object({ contestUpcomingContests: z.array(z.unknown()) })
-      .transform((d) => d.contestUpcomingContests),
-  },
+  leetcode: { origin: 'https://leetcode.com', operationName: 'contestCatalogue' },
+  // leetcode.cn has no public past list.
+  'leetcode-cn': { origin: 'https://leetcode.cn', operationName: 'contestUpcomingContests' },
 } as const
+
+export const LEETCODE_CONTESTS_QUERY = contestsQuery('leetcode', UPCOMING_FIELDS.leetcode)
+export const LEETCODE_CN_CONTESTS_QUERY = contestsQuery(
+  'leetcode-cn',
+  UPCOMING_FIELDS['leetcode-cn'],
+)
+
+// A list that did not answer is absent (not asked, or refused) or null (its resolver failed).
+const listSchema = z.array(z.unknown()).nullish()
+const dataSchema = z.object({
+  data: z.record(z.string(), z.unknown()),
+})
 
 const errorsSchema = z.object({
   errors: z.array(z.object({ message: z.string() })).min(1),
@@ -87,24 +95,20 @@ export function parseLeetcodeContests(payload: unknown, now: number, options: Pa
   return parseContests('leetcode', payload, now, options)
 }
 
-/** Turns a GraphQL answer into contests; an `errors` array or a missing list throws. */
+/**
+ * Turns a GraphQL answer into contests, from every upcoming list that answered (an answer may
+ * carry `errors` for one field and data for another). Neither list answering throws: the errors
+ * as an api error, else malformed.
+ */
 export function parseContests<P extends Site>(
   platform: P,
   payload: unknown,
   now: number,
   options: ParseOptions = {},
 ): AdapterResult<SourceContest<P, LeetcodeType>> {
-  const errors = errorsSchema.safeParse(payload)
-  if (errors.success) throw graphqlError(platform, errors.data.errors)
-  const body = readEnvelope(
-    platform,
-    z.object({ data: SITES[platform].data }),
-    payload,
-    'GraphQL answer lacks the upcoming contests',
-  )
-
+  const items = answeredItems(platform, payload)
   const out = new ResultCollector<SourceContest<P, LeetcodeType>>(now, options)
-  body.data.forEach((item, index) => {
+  items.forEach((item, index) => {
     const ref = `${platform} contest ${stringField(item, 'titleSlug') ?? `#${index}`}`
     const parsed = contestSchema.safeParse(item)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
@@ -129,8 +133,68 @@ export function parseContests<P extends Site>(
   return out.result()
 }
 
-/** POST {base}/graphql */
+/**
+ * The items of the upcoming lists that answered, each slug once (the first list's copy), then
+ * leetcode.com's past ones.
+ */
+function answeredItems(platform: Site, payload: unknown): unknown[] {
+  const data = dataSchema.safeParse(payload).data?.data
+  const lists = UPCOMING_FIELDS[platform].flatMap((field) => {
+    const list = listSchema.safeParse(data?.[field])
+    return list.success && list.data ? [list.data] : []
+  })
+  if (lists.length === 0) {
+    const errors = errorsSchema.safeParse(payload)
+    if (errors.success) throw graphqlError(platform, errors.data.errors)
+    throw new UpstreamError(platform, 'malformed', 'GraphQL answer lacks the upcoming contests')
+  }
+  const seen = new Set<string>()
+  const upcoming = lists.flat().filter((item) => {
+    const slug = stringField(item, 'titleSlug')
+    if (slug === undefined) return true
+    if (seen.has(slug)) return false
+    seen.add(slug)
+    return true
+  })
+  const past = z.object({ data: z.array(z.unknown()) }).safeParse(data?.pastContests)
+  return [...upcoming, ...(past.success ? past.data.data : [])]
+}
+
+/**
+ * The upcoming fields a refusal names as unknown to the schema ("Cannot query field \"x\" on
+ * type ..."): a validation error fails the whole query, so the rest is asked again without them.
+ */
+function refusedFields<F extends string>(error: unknown, asked: readonly F[]): F[] {
+  if (!(error instanceof UpstreamError) || error.kind !== 'api') return []
+  return asked.filter((field) =>
+    new RegExp(`Cannot query field\\W+${field}\\b`).test(error.message),
+  )
+}
+
+/**
+ * POST {base}/graphql asking for every upcoming list at once. When the schema refuses one of them
+ * (or leetcode.com's past list) by name, the rest is asked once more without it: at most two
+ * requests, and a refusal of every upcoming list (or of anything else) is thrown.
+ */
 export async function fetchContests<P extends Site>(platform: P, request: SourceRequest) {
+  const fields: readonly UpcomingField[] = UPCOMING_FIELDS[platform]
+  try {
+    return await askContests(platform, request, fields, true)
+  } catch (error) {
+    const refused = refusedFields(error, fields)
+    const pastRefused = refusedFields(error, ['pastContests']).length > 0
+    const rest = fields.filter((f) => !refused.includes(f))
+    if ((refused.length === 0 && !pastRefused) || rest.length === 0) throw error
+    return askContests(platform, request, rest, !pastRefused)
+  }
+}
+
+async function askContests<P extends Site>(
+  platform: P,
+  request: SourceRequest,
+  fields: readonly UpcomingField[],
+  withPast: boolean,
+) {
   const site = SITES[platform]
   // A query the schema rejects comes back as 400 with the reasons in `errors`.
   const refusal = (res: UpstreamResponse) => {
@@ -150,7 +214,7 @@ export async function fetchContests<P extends Site>(platform: P, request: Source
       },
       body: JSON.stringify({
         operationName: site.operationName,
-        query: site.query,
+        query: contestsQuery(platform, fields, withPast),
         variables: {},
       }),
     },

@@ -16,6 +16,8 @@ import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
 import type { SourceRequest } from '../source.ts'
 import leetcodeErrors from './fixtures/leetcode-graphql-errors.json'
+import leetcodeRefused from './fixtures/leetcode-graphql-refused-field.json'
+import leetcodeV2Only from './fixtures/leetcode-graphql-v2-only.json'
 import leetcodeGraphql from './fixtures/leetcode-graphql.json'
 import { fetchLeetcode, leetcodeType, parseLeetcodeContests } from './graphql.ts'
 import { leetcode } from './index.ts'
@@ -77,7 +79,31 @@ describe('LeetCode adapter', () => {
     expect(error.message).toContain('Too many requests')
   })
 
-  it('throws a malformed error when upcomingContests is missing, even if the past is there', async () => {
+  it('reads contestV2UpcomingContests alone, as LeetCode answers once upcomingContests is gone', () => {
+    const result = parseLeetcodeContests(leetcodeV2Only, NOW)
+    expect(result).toEqual(parsed())
+    expect(byId(result, 'weekly-contest-530').startTime).toBe(Date.parse('2026-11-29T02:30:00Z'))
+  })
+
+  it('counts a round listed by both upcoming lists once', () => {
+    const both = leetcodeGraphql.data
+    expect(both.contestV2UpcomingContests.map((c) => c.titleSlug)).toEqual(
+      both.upcomingContests.map((c) => c.titleSlug),
+    )
+    const result = parsed()
+    expect(new Set(ids(result)).size).toBe(result.contests.length)
+    expect(result.skipped).toBe(1)
+  })
+
+  it('reads the list that answered when the other one failed with a GraphQL error', () => {
+    const partial = {
+      errors: [{ message: 'Internal error', path: ['contestV2UpcomingContests'] }],
+      data: { ...leetcodeGraphql.data, contestV2UpcomingContests: null },
+    }
+    expect(parseLeetcodeContests(partial, NOW)).toEqual(parsed())
+  })
+
+  it('throws a malformed error when neither upcoming list is there, even if the past is', async () => {
     const onlyPast = { data: { pastContests: leetcodeGraphql.data.pastContests } }
     await upstreamFailure(() => parseLeetcodeContests(onlyPast, NOW), 'malformed')
   })
@@ -90,7 +116,74 @@ describe('LeetCode adapter', () => {
     expectSent(sent, '/leetcode-api/graphql', 'POST')
     expect(sent.headers['content-type']).toBe('application/json')
     const body = JSON.parse(sent.body) as { query: string }
-    expect(body.query).toMatch(/upcomingContests\s*{\s*title titleSlug startTime duration\s*}/)
+    expect(body.query).toMatch(/\supcomingContests\s*{\s*title titleSlug startTime duration\s*}/)
+  })
+
+  it('asks for both upcoming lists in one request', async () => {
+    await scriptOk('POST', '/leetcode-api/graphql', [leetcodeGraphql])
+    await fetchLeetcode(request())
+    const sent = await standIn.requests('/leetcode-api/')
+    expect(sent).toHaveLength(1)
+    const { query } = JSON.parse(sent[0].body) as { query: string }
+    expect(query).toMatch(/\supcomingContests\s*{/)
+    expect(query).toMatch(/\scontestV2UpcomingContests\s*{\s*title titleSlug startTime duration/)
+    expect(query).toMatch(/pastContests\(pageNo: 1, numPerPage: 20\)/)
+  })
+
+  it('asks once more without the list the schema refuses, and reads the other', async () => {
+    await standIn.script({
+      pathPrefix: '/leetcode-api/graphql',
+      responses: [
+        { status: 400, body: leetcodeRefused },
+        { status: 200, body: leetcodeV2Only },
+      ],
+    })
+    const result = await fetchLeetcode(request())
+    expect(result).toEqual(parseLeetcodeContests(leetcodeGraphql, NOW))
+    const sent = await standIn.requests('/leetcode-api/')
+    expect(sent).toHaveLength(2)
+    const { query } = JSON.parse(sent[1].body) as { query: string }
+    expect(query).not.toMatch(/\supcomingContests/)
+    expect(query).toMatch(/contestV2UpcomingContests/)
+  })
+
+  it('asks once more without the past list when the schema refuses it, keeping the upcoming', async () => {
+    const { pastContests: _past, ...upcomingOnly } = leetcodeGraphql.data
+    await standIn.script({
+      pathPrefix: '/leetcode-api/graphql',
+      responses: [
+        {
+          status: 400,
+          body: { errors: [{ message: 'Cannot query field "pastContests" on type "QueryType".' }] },
+        },
+        { status: 200, body: { data: upcomingOnly } },
+      ],
+    })
+    const result = await fetchLeetcode(request())
+    expect(ids(result)).toEqual([
+      'weekly-contest-530',
+      'biweekly-contest-197',
+      'weekly-contest-531',
+    ])
+    const sent = await standIn.requests('/leetcode-api/')
+    expect(sent).toHaveLength(2)
+    const { query } = JSON.parse(sent[1].body) as { query: string }
+    expect(query).not.toMatch(/pastContests/)
+    expect(query).toMatch(/\supcomingContests/)
+  })
+
+  it('fails loudly, after two requests, when the schema refuses both upcoming lists', async () => {
+    const refusing = (field: string) => ({
+      status: 400,
+      body: { errors: [{ message: `Cannot query field "${field}" on type "QueryType".` }] },
+    })
+    await standIn.script({
+      pathPrefix: '/leetcode-api/graphql',
+      responses: [refusing('upcomingContests'), refusing('contestV2UpcomingContests')],
+    })
+    const error = await upstreamFailure(fetchLeetcode(request()), 'api')
+    expect(error.message).toContain('contestV2UpcomingContests')
+    expect(await standIn.requests('/leetcode-api/')).toHaveLength(2)
   })
 
   it('reports GraphQL errors in a 200 answer and in a 400 answer as api errors', async () => {
@@ -104,6 +197,8 @@ describe('LeetCode adapter', () => {
     await upstreamFailure(fetchLeetcode(request()), 'api')
     const second = await upstreamFailure(fetchLeetcode(request()), 'api')
     expect(second.status).toBe(400)
+    // A refused sub-field is no list to drop: nothing is asked again.
+    expect(await standIn.requests('/leetcode-api/')).toHaveLength(2)
   })
 
   it('reports an HTTP 502, a truncated body and a refused connection by kind', async () => {
