@@ -29,6 +29,9 @@ const LAYERS = [
   { name: 'users', paths: ['users'] },
   { name: 'auth', paths: ['auth'] },
   { name: 'webhooks', paths: ['webhooks'] },
+  // Judge handles and their results: below the features that tell people (notifications,
+  // communities), which read its SQL fragments; it takes their alert functions as arguments.
+  { name: 'results', paths: ['results'] },
   {
     name: 'features',
     paths: ['notifications', 'sync', 'resources', 'calendar', 'communities'],

@@ -29,9 +29,9 @@ after(async () => harness?.stop(), { timeout: 30_000 })
 /** A bounded test of the home page whose failure carries the service's last log lines. */
 const homeTest = appTestOf(() => harness)
 
-/** Every listed contest as the page shows it. */
+/** Every listed contest as the page shows it: the rounds, then the long challenges. */
 function contestsOn(page) {
-  return page.$$eval('#contests li.contest', (items) =>
+  return page.$$eval('#contests li.contest, #long-contests li.contest', (items) =>
     items.map((li) => ({
       platform: li.dataset.platform,
       start: li.dataset.start,
@@ -53,8 +53,17 @@ async function submitFilters(page) {
   await page.waitForURL((url) => url.href !== before, { waitUntil: 'load' })
 }
 
+/** Unfolds the filters and the judges under "More judges", as a person taps them open. */
+async function openFilters(page) {
+  for (const fold of ['#filters-panel', '#filters-panel details.more-judges']) {
+    const details = page.locator(fold)
+    if (!(await details.evaluate((el) => el.open))) await details.locator('> summary').click()
+  }
+}
+
 /** Leaves exactly `wanted` of the platform checkboxes checked. */
 async function choosePlatforms(page, wanted) {
+  await openFilters(page)
   for (const platform of PLATFORMS) {
     await page
       .locator(`#filters input[name="platform"][value="${platform}"]`)
@@ -90,7 +99,7 @@ homeTest('the home page lists the seeded contests with links and local start tim
       await page
         .waitForFunction(
           (source) =>
-            [...document.querySelectorAll('#contests time.start')].every((t) =>
+            [...document.querySelectorAll('li.contest time.start')].every((t) =>
               new RegExp(source).test(t.textContent),
             ),
           ZONES[timezoneId].source,
@@ -146,6 +155,7 @@ homeTest('search narrows the list, and nonsense shows #no-contests', async () =>
       .find((w) => all.some((c) => !words(c.name).includes(w)))
     assert.ok(word, `a word that tells the listed contests apart: ${all.map((c) => c.name)}`)
 
+    await openFilters(page)
     await page.locator('#filters input[name="q"]').fill(word)
     await submitFilters(page)
     assert.equal(new URL(page.url()).searchParams.get('q'), word)
@@ -159,6 +169,7 @@ homeTest('search narrows the list, and nonsense shows #no-contests', async () =>
     )
     assert.equal(await page.locator('#no-contests').count(), 0, 'no #no-contests beside results')
 
+    await openFilters(page)
     await page.locator('#filters input[name="q"]').fill('qzxwvkjnonsense')
     await submitFilters(page)
     assert.equal((await contestsOn(page)).length, 0)
@@ -168,44 +179,142 @@ homeTest('search narrows the list, and nonsense shows #no-contests', async () =>
   }
 })
 
-homeTest('Tab reaches the skip link first, then every filter control', async () => {
-  const { page, close } = await openPage(harness.browser)
+homeTest(
+  'Tab reaches the skip link first, then every filter control, opening the folds',
+  async () => {
+    const { page, close } = await openPage(harness.browser)
+    try {
+      await page.goto(`${harness.base}/`)
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement
+          const box = el.getBoundingClientRect()
+          return {
+            tag: el.tagName.toLowerCase(),
+            href: el.getAttribute('href'),
+            key: el.name === 'platform' ? `platform=${el.value}` : el.name || '',
+            closedFold: el.tagName === 'SUMMARY' && !el.parentElement.open,
+            inMain: Boolean(el.closest('#main')) || el.id === 'main',
+            visible: box.width > 1 && box.height > 1,
+          }
+        })
+
+      await page.keyboard.press('Tab')
+      const first = await focused()
+      assert.equal(first.tag, 'a', 'the first Tab stop is a link')
+      assert.equal(first.href, '#main', 'the first Tab stop skips to #main')
+      assert.ok(first.visible, 'the skip link shows while focused')
+
+      const wanted = new Set([
+        ...PLATFORMS.map((p) => `platform=${p}`),
+        'type',
+        'minDuration',
+        'maxDuration',
+        'q',
+      ])
+      // Bounded, so a focus trap fails the test rather than looping. A folded group opens with
+      // Enter, as a keyboard user opens it.
+      for (let i = 0; i < 80 && wanted.size > 0; i++) {
+        await page.keyboard.press('Tab')
+        const now = await focused()
+        if (now.closedFold) await page.keyboard.press('Enter')
+        wanted.delete(now.key)
+      }
+      assert.deepEqual([...wanted], [], 'filter controls Tab never reached')
+
+      // Following the skip link moves on to the main content.
+      await page.goto(`${harness.base}/`)
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('Enter')
+      assert.equal(new URL(page.url()).hash, '#main')
+      await page.keyboard.press('Tab')
+      assert.ok((await focused()).inMain, 'the next Tab after the skip link lands inside #main')
+    } finally {
+      await close()
+    }
+  },
+)
+
+/** Every contest of a list as the page marks it: where it is, its name and minutes. */
+function itemsOf(page, selector) {
+  return page.$$eval(selector, (items) =>
+    items.map((li) => ({
+      name: li.querySelector('a.contest-link')?.textContent.trim() ?? '',
+      minutes: Number(li.dataset.duration),
+      status: li.dataset.status,
+    })),
+  )
+}
+
+homeTest(
+  'a month-long event is not among the rounds of "Running now" but in "Long challenges"',
+  async () => {
+    const { page, close } = await openPage(harness.browser)
+    try {
+      await page.goto(`${harness.base}/`)
+      const rounds = await itemsOf(page, '#contests li.contest')
+      const long = await itemsOf(page, '#long-contests li.contest')
+      assert.ok(rounds.length > 0 && long.length > 0, 'both rounds and long challenges')
+      for (const c of rounds) assert.ok(c.minutes <= 24 * 60, `${c.name}: ${c.minutes} min`)
+      for (const c of long) assert.ok(c.minutes > 24 * 60, `${c.name}: ${c.minutes} min`)
+      // The recorded catalogue's longest event runs for some 700 hours (Code360's monthly one).
+      const longest = long.reduce((a, b) => (b.minutes > a.minutes ? b : a))
+      assert.ok(longest.minutes >= 700 * 60, `the longest: ${longest.name}, ${longest.minutes} min`)
+      assert.equal(longest.status, 'running')
+      // Folded until asked for, then shown.
+      const fold = page.locator('#long-challenges')
+      assert.equal(await fold.evaluate((el) => el.open), false, 'folded at first')
+      assert.equal(await page.locator('#long-contests li.contest').first().isVisible(), false)
+      await fold.locator('> summary').click()
+      assert.ok(await page.locator('#long-contests li.contest').first().isVisible())
+      // The next round, not a long challenge, leads the page.
+      const next = await page.locator('#next-up .contest-link').textContent()
+      assert.ok(
+        rounds.some((c) => c.name === next.trim() && c.status === 'upcoming'),
+        `"Next up" is an upcoming round: ${next}`,
+      )
+    } finally {
+      await close()
+    }
+  },
+)
+
+homeTest('at 375 px the first contest shows on the first screen, filters folded', async () => {
+  const viewport = { width: 375, height: 667 }
+  const { page, close } = await openPage(harness.browser, { viewport, isMobile: true })
   try {
     await page.goto(`${harness.base}/`)
-    const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement
-        const box = el.getBoundingClientRect()
-        return {
-          tag: el.tagName.toLowerCase(),
-          href: el.getAttribute('href'),
-          key: el.name === 'platform' ? `platform=${el.value}` : el.name || '',
-          inMain: Boolean(el.closest('#main')) || el.id === 'main',
-          visible: box.width > 1 && box.height > 1,
-        }
-      })
+    const first = await page.locator('#contests li.contest').first().boundingBox()
+    assert.ok(first, 'a first contest')
+    assert.ok(first.y + 48 <= viewport.height, `the first contest starts at ${first.y}px`)
+    assert.equal(await page.locator('#filters').isVisible(), false, 'the form is folded')
+    const summary = page.locator('#filters-summary')
+    assert.equal((await summary.textContent()).trim(), 'All judges · any type')
+    assert.ok((await overflowOf(page)) <= 0, 'nothing wider than the screen')
+  } finally {
+    await close()
+  }
+})
 
-    await page.keyboard.press('Tab')
-    const first = await focused()
-    assert.equal(first.tag, 'a', 'the first Tab stop is a link')
-    assert.equal(first.href, '#main', 'the first Tab stop skips to #main')
-    assert.ok(first.visible, 'the skip link shows while focused')
-
-    const wanted = new Set([...PLATFORMS.map((p) => `platform=${p}`), 'type', 'q'])
-    // Bounded, so a focus trap fails the test rather than looping.
-    for (let i = 0; i < 80 && wanted.size > 0; i++) {
-      await page.keyboard.press('Tab')
-      wanted.delete((await focused()).key)
-    }
-    assert.deepEqual([...wanted], [], 'filter controls Tab never reached')
-
-    // Following the skip link moves on to the main content.
+homeTest('the folded filters open and filter with JavaScript off', async () => {
+  const { page, close } = await openPage(harness.browser, { javaScriptEnabled: false })
+  try {
     await page.goto(`${harness.base}/`)
-    await page.keyboard.press('Tab')
-    await page.keyboard.press('Enter')
-    assert.equal(new URL(page.url()).hash, '#main')
-    await page.keyboard.press('Tab')
-    assert.ok((await focused()).inMain, 'the next Tab after the skip link lands inside #main')
+    await page.locator('#filters-panel > summary').click()
+    await page.locator('#filters input[name="platform"][value="atcoder"]').check()
+    await page.locator('#maxDuration').selectOption('180')
+    await submitFilters(page)
+    const url = new URL(page.url())
+    assert.deepEqual(url.searchParams.getAll('platform'), ['atcoder'])
+    assert.equal(url.searchParams.get('maxDuration'), '180')
+    const contests = await contestsOn(page)
+    assert.ok(contests.length > 0, 'AtCoder rounds of at most 3 hours')
+    assert.deepEqual([...new Set(contests.map((c) => c.platform))], ['atcoder'])
+    assert.equal(
+      (await page.locator('#filters-summary').textContent()).trim(),
+      'AtCoder · any type · up to 3 h',
+    )
+    assert.match(await page.locator('a#subscribe').getAttribute('href'), /maxDuration=180/)
   } finally {
     await close()
   }

@@ -35,6 +35,10 @@ export const OWNERS = {
   webhook_endpoints: 'webhooks',
   webhook_deliveries: 'webhooks',
   discord_interactions: 'channels/discord',
+  judge_handles: 'results',
+  result_preferences: 'results',
+  result_checks: 'results',
+  contest_results: 'results',
 }
 
 const root = new URL('..', import.meta.url).pathname

@@ -11,7 +11,7 @@ import { appScript, appStyle } from '../src/web/assets/hashed.ts'
 import { CONTENT_SECURITY_POLICY } from '../src/web/page-headers.ts'
 import { addContests, clearContests, contest } from './helpers/contests.ts'
 import { select, selectOne } from './helpers/html.ts'
-import { api, createAdmin } from './helpers/users.ts'
+import { api, createAdmin, createUser } from './helpers/users.ts'
 import { call } from './helpers/worker.ts'
 
 const DAY_HOURS = 24
@@ -120,7 +120,9 @@ describe('GET /', () => {
     expect(options.map((o) => o.attrs.value)).toContain('STARTERS')
     const search = await selectOne(html, '#filters input[name="q"]')
     expect(search.attrs.type).toBe('search')
-    const labelled = [...boxes, await selectOne(html, '#filters select'), search]
+    const selects = await select(html, '#filters select')
+    expect(selects.map((s) => s.attrs.name)).toEqual(['type', 'minDuration', 'maxDuration'])
+    const labelled = [...boxes, ...selects, search]
     for (const control of labelled) {
       const label = await selectOne(html, `label[for="${control.attrs.id}"]`)
       expect(label.text.trim(), control.attrs.id).not.toBe('')
@@ -148,7 +150,7 @@ describe('GET /', () => {
     const { html } = await page('/?platform=atcoder&type=ABC&q=beginner')
     const checked = await select(html, '#filters input[name="platform"][checked]')
     expect(checked.map((c) => c.attrs.value)).toEqual(['atcoder'])
-    expect((await selectOne(html, '#filters option[selected]')).attrs.value).toBe('ABC')
+    expect((await selectOne(html, '#type option[selected]')).attrs.value).toBe('ABC')
     expect((await selectOne(html, '#filters input[name="q"]')).attrs.value).toBe('beginner')
   })
 
@@ -195,6 +197,136 @@ describe('GET /', () => {
       )
     }
     expect((await call('/?utm_source=mail&fbclid=x&platform=')).status).toBe(200)
+  })
+})
+
+describe('what comes first: the next round, the folded filters, long challenges apart', () => {
+  /** A 700-hour challenge running for days, a two-hour round running, rounds to come, a long one. */
+  async function withLongChallenges() {
+    return addContests([
+      contest(-5 * DAY_HOURS, {
+        name: 'Monthly Challenge',
+        platform: 'code360',
+        type: 'OTHER',
+        endTime: Date.now() + 700 * 3_600_000 - 5 * DAY_HOURS * 3_600_000,
+      }),
+      contest(-1, { name: 'Running Round' }),
+      contest(3, { name: 'Educational Round', endTime: Date.now() + 8 * 3_600_000 }),
+      contest(6, { name: 'Weekly Contest 400', platform: 'leetcode', type: 'WEEKLY' }),
+      contest(2, {
+        name: 'Training Series',
+        platform: 'luogu',
+        type: 'OI',
+        endTime: Date.now() + 14 * DAY_HOURS * 3_600_000,
+      }),
+    ])
+  }
+
+  it('lists contests longer than a day in a folded group of their own, rounds first', async () => {
+    await withLongChallenges()
+    const { html } = await page()
+    expect(await listed('/')).toEqual(['Running Round', 'Educational Round', 'Weekly Contest 400'])
+    const folded = await selectOne(html, 'details#long-challenges')
+    expect(folded.attrs.open).toBeUndefined()
+    expect((await selectOne(html, '#long-challenges summary h2')).text).toBe('Long challenges (2)')
+    const long = await select(html, '#long-contests li.contest')
+    expect(long.map((li) => li.attrs['data-status'])).toEqual(['running', 'upcoming'])
+    expect((await select(html, '#long-contests .contest-link')).map((a) => a.text)).toEqual([
+      'Monthly Challenge',
+      'Training Series',
+    ])
+  })
+
+  it('names the next round with its countdown and calendar link, never a long challenge', async () => {
+    const [, , next] = await withLongChallenges()
+    const { html } = await page()
+    const box = await selectOne(html, 'section#next-up')
+    expect(box.attrs['data-platform']).toBe('codeforces')
+    expect((await selectOne(html, '#next-up .contest-link')).text).toBe('Educational Round')
+    const countdown = await selectOne(html, '#next-up .countdown')
+    expect(countdown.attrs['data-start']).toBe(new Date(next.startTime).toISOString())
+    expect(countdown.text).toBe('starts in about 3 hours')
+    expect((await selectOne(html, '#next-up a.add-to-calendar')).attrs.href).toBe(
+      `/contests/${next.id}/calendar.ics`,
+    )
+    // The chosen judges' next round.
+    const leetcode = (await page('/?platform=leetcode')).html
+    expect((await selectOne(leetcode, '#next-up .contest-link')).text).toBe('Weekly Contest 400')
+    // Nothing to come: no box.
+    expect(await select((await page('/?platform=code360')).html, '#next-up')).toEqual([])
+  })
+
+  it('narrows by duration as the feeds do, and the feed link carries it', async () => {
+    await withLongChallenges()
+    expect(await listed('/?maxDuration=180')).toEqual(['Running Round', 'Weekly Contest 400'])
+    expect(await listed('/?minDuration=240')).toEqual(['Educational Round'])
+    const long = (await page('/?minDuration=1441')).html
+    expect(await select(long, '#contests li.contest')).toEqual([])
+    expect(await select(long, '#long-contests li.contest')).toHaveLength(2)
+    const { html } = await page('/?platform=codeforces&minDuration=60&maxDuration=300')
+    expect((await selectOne(html, 'a#subscribe')).attrs.href).toBe(
+      '/contests/calendar.ics?platform=codeforces&minDuration=60&maxDuration=300',
+    )
+    expect((await selectOne(html, '#maxDuration option[selected]')).attrs.value).toBe('300')
+    // A length the form does not offer is shown as chosen, not dropped.
+    const odd = (await page('/?maxDuration=90')).html
+    expect((await selectOne(odd, '#maxDuration option[selected]')).text).toBe('up to 1 h 30 min')
+    for (const [path, message] of [
+      ['/?maxDuration=0', 'maxDuration must be a whole number of minutes'],
+      ['/?minDuration=2.5', 'minDuration must be a whole number of minutes'],
+      ['/?minDuration=300&maxDuration=60', 'minDuration must not exceed maxDuration'],
+      ['/?maxDuration=60&maxDuration=90', 'maxDuration may be given once'],
+    ]) {
+      const res = await call(path)
+      expect(res.status, path).toBe(400)
+      expect(await res.text(), path).toContain(message)
+    }
+  })
+
+  it('folds the filters into one line that says what is chosen', async () => {
+    const summaryOf = async (path: string) => {
+      const { html } = await page(path)
+      const panel = await selectOne(html, 'details#filters-panel')
+      expect(panel.attrs.open, path).toBeUndefined()
+      await selectOne(html, 'details#filters-panel > form#filters')
+      return (await selectOne(html, '#filters-summary')).text
+    }
+    expect(await summaryOf('/')).toBe('All judges · any type')
+    expect(
+      await summaryOf('/?platform=codeforces&platform=atcoder&type=ABC&q=beginner&maxDuration=180'),
+    ).toBe('Codeforces, AtCoder · Beginner (ABC) · ‘beginner’ · up to 3 h')
+    expect(
+      await summaryOf('/?platform=codeforces&platform=atcoder&platform=leetcode&platform=dmoj'),
+    ).toBe('Codeforces, LeetCode and 2 more · any type')
+    expect(await summaryOf('/?minDuration=60&maxDuration=1440')).toBe(
+      'All judges · any type · 1 h to 1 day',
+    )
+  })
+
+  it('shows the most followed judges first and folds the rest under "More judges"', async () => {
+    await env.KV.delete('home:judge-order')
+    const follow = async (platforms: string[]) => {
+      const me = await createUser()
+      const res = await api('PUT', '/users/profile', {
+        token: me.accessToken,
+        body: { preferences: { platforms } },
+      })
+      expect(res.status).toBe(200)
+    }
+    await follow(['yukicoder', 'atcoder'])
+    await follow(['yukicoder'])
+    const { html } = await page('/?platform=topcoder')
+    const first = await select(html, '#filters > fieldset > .choices input[name="platform"]')
+    expect(first.map((b) => b.attrs.value)).toEqual([
+      'yukicoder',
+      'atcoder',
+      ...PLATFORMS.filter((p) => !['yukicoder', 'atcoder'].includes(p)).slice(0, 4),
+    ])
+    const more = await select(html, 'details.more-judges input[name="platform"]')
+    expect(more).toHaveLength(PLATFORMS.length - 6)
+    // A chosen judge among the rest opens the fold, so the choice is never hidden.
+    expect((await selectOne(html, 'details.more-judges')).attrs.open).toBeDefined()
+    expect((await selectOne((await page()).html, 'details.more-judges')).attrs.open).toBeUndefined()
   })
 })
 

@@ -1,5 +1,6 @@
-// The browser for the browser tests: Debian's Chromium (installed with apt-get when missing, since no
-// test tool can download its own browser here) launched headless through playwright-core.
+// The browser for the browser tests: Debian's Chromium and its CJK fonts (installed with apt-get
+// when missing, since no test tool can download its own browser here) launched headless through
+// playwright-core.
 import { execFileSync } from 'node:child_process'
 import { accessSync, constants, existsSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
@@ -24,8 +25,8 @@ export const CHROMIUM_FLAGS = [
 ]
 
 const HOW_TO_INSTALL =
-  "Install Debian's chromium package (`sudo apt-get install chromium`), or point CHROMIUM_PATH " +
-  'at a Chromium or Chrome executable.'
+  "Install Debian's chromium and fonts-noto-cjk packages (`sudo apt-get install chromium " +
+  'fonts-noto-cjk`), or point CHROMIUM_PATH at a Chromium or Chrome executable.'
 
 /** The first `name` on PATH that this process may execute, or undefined. */
 function onPath(name) {
@@ -50,9 +51,23 @@ function aptGet(args, timeout) {
 }
 
 /**
+ * Debian's CJK faces: without them Chinese and Japanese titles (Luogu, Nowcoder, LeetCode China,
+ * AtCoder) render as empty boxes in the pages and screenshots the suite takes.
+ */
+export const CJK_FONT_PATH = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'
+
+/** Installs Debian packages, when this process is root with apt-get (as CI is); else throws. */
+function aptInstall(packages, why) {
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) throw new Error(`${why} ${HOW_TO_INSTALL}`)
+  console.log(`${why} Installing Debian's ${packages.join(' ')}`)
+  aptGet(['update'], 120_000)
+  aptGet(['install', '-y', '--no-install-recommends', ...packages], 600_000)
+}
+
+/**
  * The Chromium executable for the tests: CHROMIUM_PATH when set, else /usr/bin/chromium, installed
- * first from Debian's repositories when missing and this process is root with apt-get (as CI is).
- * Anything else throws, saying how to install it.
+ * first from Debian's repositories when missing and this process is root with apt-get (as CI is),
+ * with the CJK fonts beside it. Anything else throws, saying how to install it.
  */
 export function ensureChromium() {
   const override = process.env.CHROMIUM_PATH
@@ -60,13 +75,20 @@ export function ensureChromium() {
     if (existsSync(override)) return override
     throw new Error(`CHROMIUM_PATH is ${override}, which does not exist. ${HOW_TO_INSTALL}`)
   }
-  if (existsSync(CHROMIUM_PATH)) return CHROMIUM_PATH
-  if (process.getuid?.() !== 0 || !onPath('apt-get')) {
-    throw new Error(`Chromium is not installed (${CHROMIUM_PATH} is missing). ${HOW_TO_INSTALL}`)
+  const missing = [
+    ...(existsSync(CHROMIUM_PATH) ? [] : ['chromium']),
+    ...(existsSync(CJK_FONT_PATH) ? [] : ['fonts-noto-cjk']),
+  ]
+  if (missing.includes('chromium')) {
+    aptInstall(missing, `Chromium is not installed (${CHROMIUM_PATH} is missing).`)
+  } else if (missing.length > 0) {
+    // The pages still work without the fonts; only their Chinese and Japanese text does not show.
+    try {
+      aptInstall(missing, `The CJK fonts are not installed (${CJK_FONT_PATH} is missing).`)
+    } catch (error) {
+      console.warn(error.message)
+    }
   }
-  console.log(`Chromium is missing: installing Debian's chromium package (${CHROMIUM_PATH})`)
-  aptGet(['update'], 120_000)
-  aptGet(['install', '-y', '--no-install-recommends', 'chromium'], 300_000)
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`apt-get installed chromium but ${CHROMIUM_PATH} is missing. ${HOW_TO_INSTALL}`)
   }

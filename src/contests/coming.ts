@@ -11,6 +11,9 @@ export interface ComingFilters {
   type?: ContestType
   /** Free text, matched as the catalogue's search matches it (every word a prefix). */
   text?: string
+  /** Shortest and longest duration shown, in minutes, as the feeds' minDuration/maxDuration. */
+  minDuration?: number
+  maxDuration?: number
   /** The last start time shown (epoch ms). */
   until: number
   limit: number
@@ -26,7 +29,7 @@ const matching = (match: string) =>
  * `until`, by start time), or undefined when the filters can match nothing.
  */
 export function comingContestsQuery(db: Db, filters: ComingFilters, now: number) {
-  const { platforms, type, text, until, limit } = filters
+  const { platforms, type, text, minDuration, maxDuration, until, limit } = filters
   const match = text === undefined ? undefined : toFtsQuery(text)
   // Words the search cannot use (only punctuation) match nothing, as GET /contests/search answers.
   if (platforms?.length === 0 || (text !== undefined && !match)) return undefined
@@ -41,6 +44,8 @@ export function comingContestsQuery(db: Db, filters: ComingFilters, now: number)
           gte(contests.endTime, now),
           platforms && inArray(contests.platform, [...platforms]),
           type && eq(contests.type, type),
+          minDuration !== undefined ? gte(contests.durationMinutes, minDuration) : undefined,
+          maxDuration !== undefined ? lte(contests.durationMinutes, maxDuration) : undefined,
           match ? matching(match) : undefined,
         ),
       )

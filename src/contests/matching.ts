@@ -6,7 +6,8 @@
 // letter case and the separators space, _, -, ., + and /. A contest's tags are its type (CF, ICPC,
 // WEEKLY, COOK_OFF -> "cookoff", STARTERS, ABC, ...) and, where the sync read one, the division in
 // platformMetadata.division (Codeforces div1..div4, educational, global; CodeChef div1..div4). A
-// combined "div1+div2" round is tagged div1, div2 and div1div2, since it is open to both.
+// combined "div1+div2" round is tagged div1, div2 and div1div2, since it is open to both (CodeChef
+// writes a round rated for several divisions the same way: "div2+div3+div4").
 
 const SEPARATORS = /[ _\-.+/]/g
 

@@ -36,6 +36,8 @@ export async function upsertPlatformContests(
    * own source), so a synced future contest missing from it was cancelled.
    */
   complete = false,
+  /** Ids the platform once stored a contest under (PlatformModule.formerIds). */
+  formerIds: (platformId: string) => readonly string[] = () => [],
 ): Promise<UpsertResult> {
   // Cleaned before anything is compared, so the ids and hashes match what is stored.
   const inputs = listed.map(cleanContestInput)
@@ -57,14 +59,25 @@ export async function upsertPlatformContests(
   let unchanged = 0
   let rescheduled = 0
 
+  // Rows stored under a former id of a listed contest: taken over, or (when the contest has a row
+  // of its own too) left as they are rather than cancelled, since the contest is still on.
+  const claimed = new Set<string>()
   for (const input of inputs) {
     const hash = contestSyncHash(input, volatileMetadataKeys)
-    const current = byPlatformId.get(input.platformId)
+    const former = formerIds(input.platformId)
+    for (const id of former) claimed.add(id)
+    let current = byPlatformId.get(input.platformId)
+    let renamed = false
+    if (!current) {
+      current = former.map((id) => byPlatformId.get(id)).find((row) => row !== undefined)
+      renamed = current !== undefined
+      if (current) byPlatformId.delete(current.platformId)
+    }
     if (!current) {
       created.push({ ...newContestRow(input, now), syncHash: hash })
       continue
     }
-    if (current.syncHash === hash) {
+    if (current.syncHash === hash && !renamed) {
       unchanged++
       continue
     }
@@ -76,6 +89,7 @@ export async function upsertPlatformContests(
         .update(contests)
         .set({
           ...contestFields(input, now),
+          ...(renamed && { platformId: input.platformId }),
           sequence: sequenceAfter(input.startTime, input.endTime),
           syncHash: hash,
           lastSyncedAt: now,
@@ -103,7 +117,8 @@ export async function upsertPlatformContests(
           r.isActive &&
           writtenBySource(r.syncHash) &&
           r.startTime > now &&
-          !listedIds.has(r.platformId),
+          !listedIds.has(r.platformId) &&
+          !claimed.has(r.platformId),
       )
     : []
   const cancelled = gone.map((r) => r.id)

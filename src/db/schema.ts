@@ -755,3 +755,110 @@ export const discordInteractions = sqliteTable(
   },
   (t) => [index('discord_interactions_expires').on(t.expiresAt)],
 )
+
+// A handle on a judge that an account linked (results/): its own (OWN), proven by a token the
+// account placed in a public profile field, or one it follows as a friend (FRIEND, never proven).
+// A proven own handle belongs to one account only; an unproven one holds nothing but its token.
+export const judgeHandles = sqliteTable(
+  'judge_handles',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    // As the judge spells it (from its profile once proven); handle_key is its lower case, which
+    // every lookup and the results join use.
+    handle: text('handle').notNull(),
+    handleKey: text('handle_key').notNull(),
+    relation: text('relation', { enum: ['OWN', 'FRIEND'] }).notNull(),
+    state: text('state', { enum: ['UNPROVEN', 'PROVEN'] })
+      .notNull()
+      .default('UNPROVEN'),
+    // What the account places in the profile field. Not a secret (it is published there), so kept
+    // as it is, to be shown again; it proves only until proof_expires_at.
+    proofToken: text('proof_token'),
+    proofExpiresAt: integer('proof_expires_at'),
+    provenAt: integer('proven_at'),
+    // The newest rating the judge reported, to tell a change of title.
+    rating: integer('rating'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('judge_handles_user').on(t.userId, t.relation, t.platform, t.handleKey),
+    // One account holds a proven handle.
+    uniqueIndex('judge_handles_proven')
+      .on(t.platform, t.handleKey)
+      .where(sql`relation = 'OWN' AND state = 'PROVEN'`),
+    // The results join: a contest's rows by (platform, handle) to whoever linked them.
+    index('judge_handles_platform_handle').on(t.platform, t.handleKey),
+  ],
+)
+
+// Which result alerts an account takes (results/): its own results on by default, its friends'
+// off. No row: the defaults.
+export const resultPreferences = sqliteTable('result_preferences', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  ownResults: integer('own_results', { mode: 'boolean' }).notNull().default(true),
+  friendResults: integer('friend_results', { mode: 'boolean' }).notNull().default(false),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+// An ended contest whose results the service waits for (results/): asked of its judge on a
+// backoff until ratings (rated) or final standings (unrated) are published, or given up.
+export const resultChecks = sqliteTable(
+  'result_checks',
+  {
+    contestId: text('contest_id')
+      .primaryKey()
+      .references(() => contests.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    state: text('state', { enum: ['WAITING', 'PUBLISHED', 'GAVE_UP'] })
+      .notNull()
+      .default('WAITING'),
+    attempts: integer('attempts').notNull().default(0),
+    nextCheckAt: integer('next_check_at').notNull(),
+    // A consumer holds the check until then, so a duplicate queue message does not ask twice.
+    claimedUntil: integer('claimed_until'),
+    rated: integer('rated', { mode: 'boolean' }),
+    participants: integer('participants'),
+    // Of the published rows, to see a rollback or re-calculation at a later check.
+    resultsDigest: text('results_digest'),
+    publishedAt: integer('published_at'),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('result_checks_due').on(t.state, t.nextCheckAt)],
+)
+
+// A linked handle's result in a contest (results/), as its judge published it: only handles some
+// account linked are stored, not every participant.
+export const contestResults = sqliteTable(
+  'contest_results',
+  {
+    contestId: text('contest_id')
+      .notNull()
+      .references(() => contests.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    handleKey: text('handle_key').notNull(),
+    handle: text('handle').notNull(),
+    rank: integer('rank'),
+    solved: integer('solved'),
+    oldRating: integer('old_rating'),
+    newRating: integer('new_rating'),
+    performance: integer('performance'),
+    rated: integer('rated', { mode: 'boolean' }).notNull(),
+    // The delta the alerts last told; a re-calculation that changes it is told once more.
+    toldDelta: integer('told_delta'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.contestId, t.handleKey] }),
+    // A handle's recent results (GET /users/results).
+    index('contest_results_handle').on(t.platform, t.handleKey, t.updatedAt),
+  ],
+)

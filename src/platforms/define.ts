@@ -2,7 +2,11 @@
 // the stand-ins, the OpenAPI document) derives from these declarations through the registry.
 import type { Env } from '../env.ts'
 import type { SourceContest } from './contest.ts'
+import type { FixtureRoute } from './fixture-route.ts'
+import type { ResultsModule } from './results.ts'
 import type { AdapterResult, SourceRequest } from './source.ts'
+
+export type { FixtureRoute }
 
 /**
  * A var of wrangler.toml holding an upstream base URL (so a stand-in can replace it). Checked
@@ -13,21 +17,6 @@ import type { AdapterResult, SourceRequest } from './source.ts'
 export type UpstreamSetting = 'DB' extends keyof Env
   ? Extract<keyof Env, `${string}_URL`>
   : `${string}_URL`
-
-/** One recorded answer of the platform, served by the stand-ins at the path the source calls. */
-export interface FixtureRoute {
-  method: 'GET' | 'POST'
-  /**
-   * The path under the upstream base, with the query parameters that tell pages apart
-   * ("/contests?page=2"); other query parameters are ignored when matching.
-   */
-  path: string
-  /** The recorded file, relative to the platform's folder ("fixtures/contest-list.json"). */
-  file: string
-  contentType: string
-  /** The text with every time moved forward by `shiftMs` (whole weeks). */
-  shift(text: string, shiftMs: number): string
-}
 
 /** A contest as clist.by lists it (API v4, /contest/), times already read as UTC epoch ms. */
 export interface ClistContest {
@@ -69,10 +58,23 @@ export interface PlatformModule<P extends string = string, T extends string = st
   }
   clist?: ClistMapping<T>
   /**
+   * The judge's public results (results.ts): how a handle is proven an account's and how a
+   * contest's results are read after it ends. A platform without it gets results from clist.by's
+   * statistics when a key is set, or none.
+   */
+  results?: ResultsModule
+  /**
    * platformMetadata keys that change between two fetches of an unchanged contest (Codeforces
    * counts relativeTimeSeconds from the moment of the call), left out of the change check.
    */
   volatileMetadata?: readonly string[]
+  /**
+   * The platform ids an earlier version of the parser stored a contest under (CodeChef's division
+   * child codes for a round now keyed by its own code). A listed contest with no row of its own
+   * takes such a row over, keeping its id (followers, reminders, history), instead of the old row
+   * being cancelled for missing from the list.
+   */
+  formerIds?(platformId: string): readonly string[]
 }
 
 /** Declares a platform; the const parameters keep its id and types as literal types. */

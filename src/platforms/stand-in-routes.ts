@@ -26,19 +26,24 @@ export interface StandInRoute extends FixtureRoute {
   query: Record<string, string>
 }
 
-/** Every recorded answer, at the stand-in path the platform's source will ask. */
+/**
+ * Every recorded answer, at the stand-in path the platform's source will ask: the source's own,
+ * then its results' (which are asked under the same base).
+ */
 export function standInRoutes(): StandInRoute[] {
   return PLATFORM_MODULES.flatMap((m) =>
-    (m.source?.fixtures ?? []).map((route) => {
-      const url = new URL(route.path, 'http://stand-in')
-      return {
-        ...route,
-        platform: m.id,
-        filePath: `src/platforms/${m.id}/${route.file}`,
-        pathname: `${standInPath(m.source!.setting)}${url.pathname}`.replace(/\/$/, ''),
-        query: Object.fromEntries(url.searchParams),
-      }
-    }),
+    [...(m.source?.fixtures ?? []), ...(m.source ? (m.results?.fixtures ?? []) : [])].map(
+      (route) => {
+        const url = new URL(route.path, 'http://stand-in')
+        return {
+          ...route,
+          platform: m.id,
+          filePath: `src/platforms/${m.id}/${route.file}`,
+          pathname: `${standInPath(m.source!.setting)}${url.pathname}`.replace(/\/$/, ''),
+          query: Object.fromEntries(url.searchParams),
+        }
+      },
+    ),
   )
 }
 

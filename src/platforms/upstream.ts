@@ -44,6 +44,8 @@ export interface UpstreamResponse {
   text: string
   /** Retry-After in seconds, when a 429 or 503 carries one. */
   retryAfter?: number
+  /** The answer's headers, for a source that reads more of them (Luogu's Set-Cookie). */
+  headers?: Headers
 }
 
 // Enough of an error page to recognise it in a log line, not a whole HTML document.
@@ -73,6 +75,7 @@ export async function fetchText(
       status: res.status,
       ok: res.ok,
       text,
+      headers: res.headers,
       ...(Number.isFinite(retryAfter) && retryAfter >= 0 && { retryAfter }),
     }
   } catch (error) {

@@ -248,6 +248,7 @@ async function syncPlatform(
       now,
       module.volatileMetadata,
       healthy,
+      module.formerIds,
     )
     const next = nextStatus(platform, previous, primary.verdict, usable.source, now)
     await savePlatformStatus(deps.db, next.row)

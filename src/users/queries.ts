@@ -173,3 +173,14 @@ export async function listUsers(db: Db, page: { limit: number; offset: number })
 export function recordSignInStatement(db: Db, id: string, now: number) {
   return db.update(users).set({ lastLogin: now }).where(eq(users.id, id))
 }
+
+/** How many accounts follow each platform, most followed first (platforms nobody follows absent). */
+export async function platformFollowerCounts(
+  db: Db,
+): Promise<{ platform: string; followers: number }[]> {
+  return db
+    .select({ platform: userPlatforms.platform, followers: count() })
+    .from(userPlatforms)
+    .groupBy(userPlatforms.platform)
+    .orderBy(desc(count()))
+}

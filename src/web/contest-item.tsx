@@ -7,6 +7,7 @@ export function ContestItem({ contest, running }: { contest: ContestView; runnin
       class="contest"
       data-platform={contest.platform}
       data-start={contest.startIso}
+      data-duration={String(contest.durationMinutes)}
       data-status={running ? 'running' : 'upcoming'}
     >
       <h3>

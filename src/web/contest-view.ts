@@ -21,6 +21,7 @@ export interface ContestView {
   startIso: string
   startText: string
   duration: string
+  durationMinutes: number
   url: string
   calendarPath: string
 }
@@ -47,6 +48,7 @@ export function contestView(row: ContestRow): ContestView {
     // What the page says until its script names the viewer's zone.
     startText: formatTime(row.startTime, 'UTC'),
     duration: formatDuration(row.durationMinutes),
+    durationMinutes: row.durationMinutes,
     // A contest synced without a link still gets one: its platform's list of contests.
     url: webUrl(contestUrl(row)) ?? platformContestsUrl(row.platform) ?? '/',
     calendarPath: contestCalendarPath(row.id),

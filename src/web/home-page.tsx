@@ -1,19 +1,22 @@
-// GET /'s page: the filters, the feed link and the contests running now and coming up.
+// GET /'s page: the next contest, the folded filters, the feed link, the contests running now and
+// coming up, and the long challenges apart.
 import { contestView } from './contest-view.ts'
 import { ContestItem } from './contest-item.tsx'
 import { Document } from './document.tsx'
 import { feedLink } from './feed-link.ts'
 import { FiltersForm } from './filters-form.tsx'
-import { HOME_WINDOW_DAYS, type HomeListing } from './home-listing.ts'
+import { HOME_WINDOW_DAYS, LONG_CHALLENGE_MINUTES, type HomeListing } from './home-listing.ts'
 import type { HomeQuery } from './home-query.ts'
 import type { PlatformView } from '../contests/schemas.ts'
 import { toIso } from '../lib/time.ts'
+import { formatUntil } from '../lib/time-words.ts'
+import type { Platform } from '../contests/schemas.ts'
 import { PLATFORM_MODULES } from '../platforms/registry.ts'
 
 const TITLE = 'Programming contests'
 
 function ContestList({ listing }: { listing: HomeListing }) {
-  if (listing.running.length === 0 && listing.upcoming.length === 0) {
+  if (listing.running.length === 0 && listing.upcoming.length === 0 && listing.long.length === 0) {
     return (
       <p id="no-contests">
         No contests match these filters in the next {HOME_WINDOW_DAYS} days.{' '}
@@ -23,24 +26,77 @@ function ContestList({ listing }: { listing: HomeListing }) {
   }
   // One list, so every contest is an item of #contests; the group headings are items too.
   return (
-    <ol id="contests">
-      {listing.running.length > 0 && (
-        <li class="group-heading">
-          <h2>Running now</h2>
-        </li>
-      )}
-      {listing.running.map((row) => (
-        <ContestItem contest={contestView(row)} running />
-      ))}
-      {listing.upcoming.length > 0 && (
-        <li class="group-heading">
-          <h2>Upcoming</h2>
-        </li>
-      )}
-      {listing.upcoming.map((row) => (
-        <ContestItem contest={contestView(row)} running={false} />
-      ))}
-    </ol>
+    <>
+      <ol id="contests">
+        {listing.running.length > 0 && (
+          <li class="group-heading">
+            <h2>Running now</h2>
+          </li>
+        )}
+        {listing.running.map((row) => (
+          <ContestItem contest={contestView(row)} running />
+        ))}
+        {listing.upcoming.length > 0 && (
+          <li class="group-heading">
+            <h2>Upcoming</h2>
+          </li>
+        )}
+        {listing.upcoming.map((row) => (
+          <ContestItem contest={contestView(row)} running={false} />
+        ))}
+      </ol>
+      <LongChallenges listing={listing} />
+    </>
+  )
+}
+
+/** Contests longer than a day, folded: they run for weeks and would bury the rounds. */
+function LongChallenges({ listing }: { listing: HomeListing }) {
+  if (listing.long.length === 0) return null
+  return (
+    <details id="long-challenges">
+      <summary>
+        <h2>Long challenges ({listing.long.length})</h2>
+        <span class="note"> longer than {LONG_CHALLENGE_MINUTES / 60} hours</span>
+      </summary>
+      <ol id="long-contests">
+        {listing.long.map((row) => (
+          <ContestItem contest={contestView(row)} running={row.startTime <= listing.now} />
+        ))}
+      </ol>
+    </details>
+  )
+}
+
+/** The next round of the chosen judges, with its countdown (the script keeps it ticking). */
+function NextUp({ listing }: { listing: HomeListing }) {
+  const next = listing.next
+  if (!next) return null
+  const contest = contestView(next)
+  return (
+    <section id="next-up" aria-labelledby="next-up-heading" data-platform={contest.platform}>
+      <h2 id="next-up-heading">Next up</h2>
+      <p class="next-name">
+        <a class="contest-link" href={contest.url}>
+          {contest.name}
+        </a>
+      </p>
+      <p class="meta">
+        {contest.platformName} · {contest.type} · {contest.duration}
+      </p>
+      <p class="when">
+        Starts{' '}
+        <time class="start" datetime={contest.startIso}>
+          {contest.startText}
+        </time>{' '}
+        <span class="countdown" data-start={contest.startIso}>
+          {`starts ${formatUntil(next.startTime - listing.now)}`}
+        </span>
+      </p>
+      <a class="add-to-calendar" href={contest.calendarPath}>
+        Add to calendar<span class="visually-hidden">: {contest.name}</span>
+      </a>
+    </section>
   )
 }
 
@@ -76,10 +132,13 @@ export function HomePage({
   query,
   listing,
   platforms,
+  judges,
 }: {
   query: HomeQuery
   listing: HomeListing
   platforms: PlatformView[]
+  /** Every platform, most followed first. */
+  judges: readonly Platform[]
 }) {
   return (
     <Document title={TITLE}>
@@ -90,12 +149,13 @@ export function HomePage({
         </p>
       </header>
       <main id="main" tabindex={-1}>
-        <FiltersForm query={query} />
+        <NextUp listing={listing} />
+        <FiltersForm query={query} judges={judges} />
         <p class="subscribe">
           <a id="subscribe" href={feedLink(query)}>
             Subscribe in your calendar
           </a>{' '}
-          <span class="note">(an iCalendar feed with the platform and type chosen above)</span>
+          <span class="note">(an iCalendar feed with the filters chosen above)</span>
         </p>
         <p id="zone-note" class="note">
           Times are in UTC.

@@ -17,7 +17,15 @@ export interface HomeQuery {
   platforms: Platform[]
   type?: ContestType
   q?: string
+  /** Minutes, as the feeds take them (GET /contests/calendar.ics). */
+  minDuration?: number
+  maxDuration?: number
 }
+
+/** The feeds' bound on a duration filter: 100 days, longer than any contest. */
+export const MAX_DURATION_MINUTES = 100 * 24 * 60
+
+const DURATION_KEYS = ['minDuration', 'maxDuration'] as const
 
 export type HomeQueryResult = { ok: true; query: HomeQuery } | { ok: false; errors: string[] }
 
@@ -48,6 +56,7 @@ export function readHomeQuery(params: URLSearchParams): HomeQueryResult {
   if (texts.length > 1) errors.push('q may be given once')
   const q = texts[0]?.trim()
   if (q !== undefined && q.length > MAX_SEARCH_LENGTH) errors.push(SEARCH_TOO_LONG)
+  const durations = readDurations(params, errors)
   if (errors.length > 0) return { ok: false, errors }
   return {
     ok: true,
@@ -55,6 +64,25 @@ export function readHomeQuery(params: URLSearchParams): HomeQueryResult {
       platforms: PLATFORMS.filter((p) => platforms.includes(p)),
       type: types[0] as ContestType | undefined,
       q: q || undefined,
+      ...durations,
     },
   }
+}
+
+/** minDuration and maxDuration, each a whole number of minutes given at most once, min <= max. */
+function readDurations(params: URLSearchParams, errors: string[]) {
+  const read: { minDuration?: number; maxDuration?: number } = {}
+  for (const key of DURATION_KEYS) {
+    const values = valuesOf(params, key)
+    if (values.length > 1) errors.push(`${key} may be given once`)
+    if (values.length === 0) continue
+    const minutes = Number(values[0])
+    if (!/^\d+$/.test(values[0]!) || minutes < 1 || minutes > MAX_DURATION_MINUTES) {
+      errors.push(`${key} must be a whole number of minutes between 1 and ${MAX_DURATION_MINUTES}`)
+    } else read[key] = minutes
+  }
+  if (read.minDuration !== undefined && read.maxDuration !== undefined) {
+    if (read.minDuration > read.maxDuration) errors.push('minDuration must not exceed maxDuration')
+  }
+  return read
 }

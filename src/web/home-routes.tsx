@@ -5,6 +5,7 @@ import { publicCache } from '../http/public-cache.ts'
 import { createRouter } from '../http/router.ts'
 import { platformsSnapshot } from '../sync/platform-view.ts'
 import { InvalidQueryPage } from './error-page.tsx'
+import { homeJudges } from './home-judges.ts'
 import { homeListing } from './home-listing.ts'
 import { HomePage } from './home-page.tsx'
 import { readHomeQuery } from './home-query.ts'
@@ -20,12 +21,14 @@ export const homeRoutes = createRouter().get(
   async (c) => {
     const read = readHomeQuery(new URL(c.req.url).searchParams)
     if (!read.ok) return c.html(<InvalidQueryPage errors={read.errors} />, 400, ERROR_PAGE_HEADERS)
-    const [listing, platforms] = await Promise.all([
-      homeListing(createDb(c.env.DB), read.query, Date.now()),
+    const db = createDb(c.env.DB)
+    const [listing, platforms, judges] = await Promise.all([
+      homeListing(db, read.query, Date.now()),
       platformsSnapshot(c.env),
+      homeJudges(db, c.env.KV),
     ])
     return c.html(
-      <HomePage query={read.query} listing={listing} platforms={platforms} />,
+      <HomePage query={read.query} listing={listing} platforms={platforms} judges={judges} />,
       200,
       PAGE_HEADERS,
     )

@@ -18,7 +18,9 @@ import type { SourceRequest } from '../source.ts'
 import codechefAll from './fixtures/codechef-contests-all.json'
 import {
   codechef,
-  codechefDivision,
+  codechefChildCodes,
+  codechefDivisions,
+  codechefRoundCode,
   codechefType,
   fetchCodechef,
   parseCodechefContests,
@@ -35,7 +37,7 @@ describe('CodeChef adapter', () => {
   it('turns present, future and past contests into contests with IST times in UTC', () => {
     const result = parsed()
     expectWellFormed(codechef, result.contests)
-    expect(result.contests).toHaveLength(21)
+    expect(result.contests).toHaveLength(20)
     expect(byId(result, 'START265')).toEqual({
       platform: 'codechef',
       platformId: 'START265',
@@ -46,6 +48,76 @@ describe('CodeChef adapter', () => {
       websiteUrl: 'https://www.codechef.com/START265',
       registrationUrl: 'https://www.codechef.com/START265',
     })
+  })
+
+  it('keys a round listed under a division child code (START265B) by its own code', () => {
+    const result = parsed()
+    expect(ids(result).filter((id) => id.startsWith('START265'))).toEqual(['START265'])
+    // The page CodeChef's own banner links to for the round.
+    expect(byId(result, 'START265').websiteUrl).toBe(codechefAll.banners[0].link)
+  })
+
+  it('gives a round the same id while it is to come and once it is over', () => {
+    const upcoming = codechefAll.future_contests.find((c) => c.contest_code === 'START265B')!
+    const over = {
+      ...upcoming,
+      contest_code: 'START265',
+      contest_name: 'Starters 265 (Rated till 6-Star)',
+      distinct_users: 21034,
+    }
+    const before = parseCodechefContests(codechefAll, NOW)
+    const after = parseCodechefContests(
+      { present_contests: [], future_contests: [], past_contests: [over] },
+      NOW + 7 * 86_400_000,
+    )
+    expect(ids(after)).toEqual(['START265'])
+    expect(idAndType(byId(after, 'START265'))).toEqual(idAndType(byId(before, 'START265')))
+  })
+
+  it('stores no division and no difficulty for a round its name leaves open to all', () => {
+    const result = parsed()
+    // Listed as START265B (the Division 2 child), but its name names no division.
+    for (const id of ['START265', 'START266', 'START264']) {
+      expect(byId(result, id)).not.toHaveProperty('difficulty')
+      expect(byId(result, id)).not.toHaveProperty('platformMetadata')
+    }
+  })
+
+  it('takes the divisions a round is for from its name, and a difficulty only for one', () => {
+    const result = parsed()
+    expect(byId(result, 'LTIME124')).toMatchObject({
+      difficulty: 'EXPERT',
+      platformMetadata: { division: 'div1' },
+    })
+    expect(byId(result, 'LTIME125').platformMetadata).toEqual({ division: 'div2+div3+div4' })
+    expect(byId(result, 'COOK160').platformMetadata).toEqual({ division: 'div1+div2' })
+    expect(byId(result, 'DEC261').platformMetadata).toEqual({ division: 'div3+div4' })
+    for (const id of ['LTIME125', 'COOK160', 'DEC261']) {
+      expect(byId(result, id)).not.toHaveProperty('difficulty')
+    }
+  })
+
+  it('reads a single-division child entry by its name, keyed by the round', () => {
+    const child = {
+      ...codechefAll.future_contests[0],
+      contest_code: 'START265D',
+      contest_name: 'Starters 265 (Div. 4)',
+    }
+    const payload = { present_contests: [], future_contests: [child] }
+    expect(parseCodechefContests(payload, NOW).contests).toEqual([
+      expect.objectContaining({
+        platformId: 'START265',
+        difficulty: 'BEGINNER',
+        platformMetadata: { division: 'div4' },
+        websiteUrl: 'https://www.codechef.com/START265',
+      }),
+    ])
+  })
+
+  it('keeps one entry for a round listed under its own code and a child code', () => {
+    const own = { ...codechefAll.future_contests[0], contest_code: 'START265' }
+    const payload = { present_contests: [], future_contests: [codechefAll.future_contests[0], own] }
+    expect(ids(parseCodechefContests(payload, NOW))).toEqual(['START265'])
   })
 
   it('maps Starters, Cook-Off, Lunchtime and Long contests to their types', () => {
@@ -77,24 +149,32 @@ describe('CodeChef adapter', () => {
     expect(byId(result, 'START265')).not.toHaveProperty('participantCount')
   })
 
-  it('gives a difficulty only to a contest for exactly one division', () => {
-    const result = parsed()
-    expect(byId(result, 'START265D')).toMatchObject({
-      difficulty: 'BEGINNER',
-      platformMetadata: { division: 'div4' },
-    })
-    expect(byId(result, 'LTIME124')).toMatchObject({ difficulty: 'EXPERT' })
-    expect(byId(result, 'LTIME125')).not.toHaveProperty('difficulty')
-    expect(byId(result, 'COOK160')).not.toHaveProperty('difficulty')
-    expect(byId(result, 'START266')).not.toHaveProperty('difficulty')
-  })
-
-  it('reads divisions from codes and names', () => {
-    expect(codechefDivision('START265B', 'Starters 265')).toBe('div2')
-    expect(codechefDivision('START265', 'Starters 265 (Div. 3)')).toBe('div3')
-    expect(codechefDivision('LTIME99', 'Lunchtime (Rated for Division 1)')).toBe('div1')
-    expect(codechefDivision('START55', 'Starters 55 (Rated for Div 2, 3 & 4)')).toBeUndefined()
-    expect(codechefDivision('COOK1', 'Cook-Off (Rated for Div 1 & 2)')).toBeUndefined()
+  it('reads divisions from names, round codes and child codes from codes', () => {
+    expect(codechefDivisions('Starters 265')).toEqual([])
+    expect(codechefDivisions('Starters 133 (Rated till 6-Star)')).toEqual([])
+    expect(codechefDivisions('Starters 115 (Rated for All)')).toEqual([])
+    expect(codechefDivisions('Starters 265 (Div. 3)')).toEqual(['div3'])
+    expect(codechefDivisions('Lunchtime (Rated for Division 1)')).toEqual(['div1'])
+    expect(codechefDivisions('Starters 54 (Rated for Div 2, 3 & 4)')).toEqual([
+      'div2',
+      'div3',
+      'div4',
+    ])
+    expect(codechefDivisions('Cook-Off (Rated for Div 2 & 1)')).toEqual(['div1', 'div2'])
+    expect(codechefRoundCode('START134B')).toBe('START134')
+    expect(codechefRoundCode('COOK127A')).toBe('COOK127')
+    expect(codechefRoundCode('SEPT18A')).toBe('SEPT18')
+    expect(codechefRoundCode('START134')).toBe('START134')
+    expect(codechefRoundCode('DEC261')).toBe('DEC261')
+    expect(codechefRoundCode('TCUP2026')).toBe('TCUP2026')
+    expect(codechefChildCodes('START134')).toEqual([
+      'START134A',
+      'START134B',
+      'START134C',
+      'START134D',
+    ])
+    expect(codechefChildCodes('START134B')).toEqual([])
+    expect(codechefChildCodes('CMAT26')).toEqual([])
     expect(codechefType('JUNE21', 'June Challenge 2021')).toBe('LONG')
     expect(codechefType('XYZ', 'Starters 1')).toBe('STARTERS')
     expect(codechefType('CMAT26', 'Code Mates 26')).toBeUndefined()
@@ -158,6 +238,9 @@ describe('the codechef descriptor', () => {
     const entry = clistEntry('https://www.codechef.com/START265', 'Starters 265')
     const own = byId(parseCodechefContests(codechefAll, NOW), 'START265')
     expect(codechef.clist!.contest(entry)).toEqual(idAndType(own))
+    // A child's link, should clist.by carry one, is the same round.
+    const child = { ...entry, href: 'https://www.codechef.com/START265B' }
+    expect(codechef.clist!.contest(child)).toEqual(idAndType(own))
     expect(
       codechef.clist!.contest({
         ...entry,
@@ -165,5 +248,9 @@ describe('the codechef descriptor', () => {
         href: 'https://www.codechef.com/CMAT26',
       }),
     ).toBeUndefined()
+  })
+
+  it('names the child codes an earlier parser stored a round under, for the sync to take over', () => {
+    expect(codechef.formerIds!('START265')).toContain('START265B')
   })
 })

@@ -73,12 +73,14 @@ export const CODECHEF_DIFFICULTY: Record<CodechefDivision, Difficulty> = {
 }
 
 /** A CodeChef contest open to several divisions has no single level, so it gets none. */
-export function codechefDifficulty(division: CodechefDivision | undefined) {
-  return division ? CODECHEF_DIFFICULTY[division] : undefined
+export function codechefDifficulty(divisions: readonly CodechefDivision[]) {
+  return divisions.length === 1 ? CODECHEF_DIFFICULTY[divisions[0]] : undefined
 }
 
 const MONTH_CODE = '(?:JAN|FEB|MARCH|MAR|APRIL|APR|MAY|JUNE|JUN|JULY|JUL|AUG|SEPT|SEP|OCT|NOV|DEC)'
 const LONG_CODE = new RegExp(`^${MONTH_CODE}\\d{2,3}[A-D]?$`)
+// A series code with its division child letter, if any: A is Division 1 through D, Division 4.
+const SERIES_CODE = new RegExp(`^(?:(?:START|COOK|LTIME)\\d+|${MONTH_CODE}\\d{2,3})([A-D])?$`)
 
 /** The contest series from the code (START265, COOK152, LTIME120, NOV261) or the name. */
 export function codechefType(code: string, name: string): CodechefType | undefined {
@@ -91,18 +93,36 @@ export function codechefType(code: string, name: string): CodechefType | undefin
 }
 
 /**
- * The one division a contest is for, if it names exactly one: a division code suffix
- * (START265D is Starters 265's Division 4) or "Div 2" / "Division 2" in the name. A contest
- * rated for several divisions ("Rated for Div 2, 3 & 4") has none.
+ * The code of the round a listed code stands for. CodeChef lists a round to come under one of
+ * its division children (START134B, Starters 134's Division 2) and the same round, once over,
+ * under its own code (START134); its banners and clist.by's copy use the round's own code too.
+ * Keyed by it, a round keeps one id before and after it ends.
  */
-export function codechefDivision(code: string, name: string): CodechefDivision | undefined {
-  const suffix = /^(?:START|COOK|LTIME)\d+([A-D])$/.exec(code.toUpperCase())
-  if (suffix) return `div${'ABCD'.indexOf(suffix[1]) + 1}` as CodechefDivision
+export function codechefRoundCode(code: string): string {
+  return SERIES_CODE.exec(code.toUpperCase())?.[1] ? code.slice(0, -1) : code
+}
+
+/**
+ * Codes an earlier parser stored a round under (its division children, START134A to START134D),
+ * which the sync hands over to the round's own code rather than cancel.
+ */
+export function codechefChildCodes(code: string): string[] {
+  if (!SERIES_CODE.test(code.toUpperCase()) || codechefRoundCode(code) !== code) return []
+  return ['A', 'B', 'C', 'D'].map((letter) => `${code}${letter}`)
+}
+
+/**
+ * The divisions a round's name says it is for, lowest number first: "Starters 265 (Div. 4)" is
+ * for div4, "Rated for Div 2, 3 & 4" for div2, div3 and div4. A name that names none ("Starters
+ * 134", "Rated till 6 Stars") gives none: the answer says nothing more, and the child code's
+ * letter only says which child the list happened to show (START134B is open to all).
+ */
+export function codechefDivisions(name: string): CodechefDivision[] {
   const lists = name.matchAll(
     /\bdiv(?:ision)?s?\.?\s*[1-4](?:\s*(?:,|&|\+|and)\s*(?:div(?:ision)?\.?\s*)?[1-4])*/gi,
   )
   const numbers = new Set([...lists].flatMap((m) => m[0].match(/[1-4]/g) ?? []))
-  return numbers.size === 1 ? (`div${[...numbers][0]}` as CodechefDivision) : undefined
+  return [...numbers].sort().map((n) => `div${n}` as CodechefDivision)
 }
 
 /** Turns a contests/all answer into contests; a missing present or future list throws. */
@@ -125,7 +145,8 @@ export function parseCodechefContests(
 
   const out = new ResultCollector<CodechefContest>(now, options)
   const { present_contests, future_contests, past_contests = [] } = envelope
-  // Present and future first, so a contest listed twice keeps its freshest entry.
+  // Present and future first, so a contest listed twice (or under two of its codes) keeps its
+  // freshest entry.
   const items = [...present_contests, ...future_contests, ...past_contests]
   items.forEach((item, index) => {
     const ref = `codechef contest ${stringField(item, 'contest_code') ?? `#${index}`}`
@@ -139,12 +160,14 @@ export function parseCodechefContests(
 }
 
 function toContest(contest: z.infer<typeof contestSchema>, type: CodechefType): CodechefContest {
-  const division = codechefDivision(contest.code, contest.name)
-  const difficulty = codechefDifficulty(division)
-  const page = `${SITE}/${contest.code}`
+  const code = codechefRoundCode(contest.code)
+  const divisions = codechefDivisions(contest.name)
+  const difficulty = codechefDifficulty(divisions)
+  // The round's own page: the one CodeChef's banners link to, which shows every division.
+  const page = `${SITE}/${code}`
   return {
     platform: 'codechef',
-    platformId: contest.code,
+    platformId: code,
     name: contest.name,
     type,
     startTime: contest.startTime,
@@ -154,7 +177,9 @@ function toContest(contest: z.infer<typeof contestSchema>, type: CodechefType): 
     ...(difficulty && { difficulty }),
     // Future contests report 0 users; a zero would drag participant averages down.
     ...(contest.users && { participantCount: contest.users }),
-    ...(division && { platformMetadata: { division } }),
+    // Several divisions as Codeforces writes a combined round ("div2+div3+div4"): the matching
+    // tags the contest with each of them.
+    ...(divisions.length > 0 && { platformMetadata: { division: divisions.join('+') } }),
   }
 }
 
@@ -187,12 +212,14 @@ export const codechef = definePlatform({
       },
     ],
   },
+  formerIds: codechefChildCodes,
   clist: {
     resource: 'codechef.com',
     contest(entry) {
       const code = /^https?:\/\/(?:www\.)?codechef\.com\/([A-Za-z0-9_-]+)\/?$/.exec(entry.href)?.[1]
       const type = code && codechefType(code, entry.event)
-      return type ? { platformId: code, type } : undefined
+      // clist.by links the round's own code (START151); a child's is keyed as the own source does.
+      return type ? { platformId: codechefRoundCode(code), type } : undefined
     },
   },
 })

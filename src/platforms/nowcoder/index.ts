@@ -1,4 +1,5 @@
-// Nowcoder (牛客竞赛): the contests of the vip-index page, read from each item's data-json.
+// Nowcoder (牛客竞赛): the contests of the vip-index page, read from each item's data-json wherever
+// the page's lists put it.
 import { DomUtils } from 'htmlparser2'
 import { z } from 'zod'
 import type { SourceContest } from '../contest.ts'
@@ -6,6 +7,7 @@ import { definePlatform } from '../define.ts'
 import { shiftNaive } from '../fixture-time.ts'
 import { attribute, findElements, parseHtml, type HtmlElement } from '../html.ts'
 import {
+  idField,
   ResultCollector,
   type AdapterResult,
   type ParseOptions,
@@ -53,20 +55,24 @@ const hasClass = (element: HtmlElement, name: string) =>
   (attribute(element, 'class') ?? '').split(/\s+/).includes(name)
 
 /**
- * The contest items of the page's lists: the current one (upcoming and running), which the page
- * must have, and the finished one below it.
+ * Every contest item of the page, wherever it sits: the independent parsers select
+ * `.platform-item[data-json]` (or `js-item`) from the whole page rather than under the
+ * `div.platform-mod.js-current` list, so a redesign of the lists around the items (tabs, another
+ * wrapper) does not hide them. A page without a single item is not the page we know (a login
+ * wall, a redesign of the items themselves): it fails loudly rather than report that nothing is
+ * coming up, since the page lists its finished contests too and is never empty.
  */
 function readItems(html: string): HtmlElement[] {
-  const page = parseHtml(html)
-  const lists = findElements(page, (e) => hasClass(e, 'platform-mod'))
-  if (!lists.some((list) => hasClass(list, 'js-current'))) {
-    // Without the list this is not the page we know (a login wall, a redesign): fail loudly
-    // rather than report that nothing is coming up.
-    throw new UpstreamError('nowcoder', 'malformed', 'page has no div.platform-mod.js-current')
-  }
-  return lists.flatMap((list) =>
-    findElements(list, (e) => hasClass(e, 'js-item') && attribute(e, 'data-json') !== undefined),
+  const items = findElements(
+    parseHtml(html),
+    (e) =>
+      (hasClass(e, 'platform-item') || hasClass(e, 'js-item')) &&
+      attribute(e, 'data-json') !== undefined,
   )
+  if (items.length === 0) {
+    throw new UpstreamError('nowcoder', 'malformed', 'page has no .platform-item[data-json]')
+  }
+  return items
 }
 
 /**
@@ -87,14 +93,21 @@ export function parseNowcoder(
   options: ParseOptions = {},
 ): AdapterResult<NowcoderContest> {
   const out = new ResultCollector<NowcoderContest>(now, options)
+  // A contest can be listed more than once (a running one in a "hot" strip and in the current
+  // list, or in the current and the finished tab): it is read, and counted, once.
+  const seen = new Set<string>()
   readItems(html).forEach((item, index) => {
-    const ref = `nowcoder contest ${attribute(item, 'data-id') ?? `#${index}`}`
+    const dataId = attribute(item, 'data-id')
+    const ref = `nowcoder contest ${dataId ?? `#${index}`}`
     let data: unknown
     try {
       data = readDataJson(item)
     } catch {
+      if (dataId !== undefined && !firstTime(seen, dataId)) return
       return out.skip(ref, 'data-json is not JSON')
     }
+    const key = idField(data, 'contestId') ?? dataId
+    if (key !== undefined && !firstTime(seen, key)) return
     const parsed = contestSchema.safeParse(data)
     if (!parsed.success) return out.skipInvalid(ref, parsed.error)
     const contest = parsed.data
@@ -104,6 +117,13 @@ export function parseNowcoder(
     out.keep(toContest(contest))
   })
   return out.result()
+}
+
+/** Whether `key` is met for the first time, remembering it. */
+function firstTime(seen: Set<string>, key: string): boolean {
+  if (seen.has(key)) return false
+  seen.add(key)
+  return true
 }
 
 function toContest(contest: NowcoderItem): NowcoderContest {

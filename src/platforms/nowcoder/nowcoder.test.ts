@@ -1,4 +1,5 @@
-// Nowcoder's vip-index page: parsed from the recorded page and fetched from the stand-in.
+// Nowcoder's vip-index page: parsed from the recorded pages (with the lists and without them) and
+// fetched from the stand-in.
 import { beforeEach, describe, expect, it } from 'vitest'
 import {
   byId,
@@ -17,6 +18,7 @@ import {
 import { standIn } from '../../../test/helpers/stand-in.ts'
 import { RECORDED_AT } from '../fixture-time.ts'
 import page from './fixtures/vip-index.html?raw'
+import tabs from './fixtures/vip-index-tabs.html?raw'
 import { fetchNowcoder, nowcoder, nowcoderType, parseNowcoder } from './index.ts'
 
 /** A page with the current list holding `items` (markup of contest items). */
@@ -113,17 +115,19 @@ describe('parseNowcoder', () => {
     })
   })
 
-  it('throws malformed for a page without the current contest list', async () => {
+  it('throws malformed for a page without a single contest item, the old list included', async () => {
     const loginWall =
       '<!DOCTYPE html><html><body><div class="login-box">请先登录</div></body></html>'
-    for (const html of [loginWall, '']) {
+    for (const html of [loginWall, '', currentList()]) {
       const error = await upstreamFailure(() => parseNowcoder(html, RECORDED_AT))
       expect(error.kind).toBe('malformed')
+      expect(error.message).toMatch(/no \.platform-item\[data-json\]/)
     }
   })
 
-  it('reads an empty current list as no contests', () => {
-    expect(parseNowcoder(currentList(), RECORDED_AT)).toEqual(EMPTY_RESULT)
+  it('reads a page whose items have all finished as no contests', () => {
+    const finished = page.slice(page.indexOf('<div class="platform-mod js-end">'))
+    expect(parseNowcoder(currentList(finished), RECORDED_AT)).toEqual(EMPTY_RESULT)
   })
 
   it('has a fixture route whose shift moves every contest by the same whole weeks', () => {
@@ -133,6 +137,41 @@ describe('parseNowcoder', () => {
     expect(parseNowcoder(shifted, RECORDED_AT + WEEK_MS).contests).toEqual(
       movedBy(parsed().contests, WEEK_MS),
     )
+  })
+})
+
+describe('a page without div.platform-mod.js-current', () => {
+  const parsedTabs = () => parseNowcoder(tabs, RECORDED_AT)
+
+  it('reads the items wherever they are: a hot strip and tab panels instead of the lists', () => {
+    expect(tabs).not.toContain('js-current')
+    expect(ids(parsedTabs())).toEqual(['140215', '140218', '140240'])
+  })
+
+  it('reads each contest as the page with the lists does', () => {
+    for (const id of ['140215', '140218', '140240']) {
+      expect(byId(parsedTabs(), id)).toEqual(byId(parseNowcoder(page, RECORDED_AT), id))
+    }
+  })
+
+  it('counts a contest listed in several places once, kept or not', () => {
+    // 140215 is in the hot strip, the current and the finished tab; 140226 (behind a password)
+    // in the hot strip and the current tab.
+    expect(tabs.match(/data-id="140215"/g)).toHaveLength(3)
+    expect(tabs.match(/data-id="140226"/g)).toHaveLength(2)
+    const result = parsedTabs()
+    expect(result.contests.filter((c) => c.platformId === '140215')).toHaveLength(1)
+    expect(result.unsupported).toBe(1)
+    expect(result.skipped).toBe(0)
+  })
+
+  it('counts an item whose data-json is broken once too', () => {
+    const broken =
+      '<div class="platform-item js-item " data-id="140300" data-json="{&amp;quot;contestId"></div>'
+    expect(parseNowcoder(currentList(broken + broken), RECORDED_AT)).toMatchObject({
+      skipped: 1,
+      errors: ['nowcoder contest 140300: data-json is not JSON'],
+    })
   })
 })
 
@@ -146,6 +185,11 @@ describe('fetchNowcoder', () => {
     const result = await fetchFromStandIn()
     expect(result).toEqual(parseNowcoder(page, RECORDED_AT))
     await expectOneRequest('/nowcoder/', '/nowcoder/acm/contest/vip-index', 'GET')
+  })
+
+  it('reads a page laid out without the lists the same way', async () => {
+    await scriptOk('GET', '/nowcoder/acm/contest/vip-index', [tabs], 'text/html; charset=utf-8')
+    expect(ids(await fetchFromStandIn())).toEqual(['140215', '140218', '140240'])
   })
 
   it('throws a status error carrying the HTTP status of a non-2xx answer', async () => {

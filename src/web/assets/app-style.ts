@@ -36,7 +36,11 @@ body {
   margin: 0;
   background: var(--bg);
   color: var(--text);
-  font: 16px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+  /* The CJK faces each system carries after the Latin ones, so Chinese and Japanese titles
+     (Luogu, Nowcoder, LeetCode China, AtCoder) never fall back to empty boxes. */
+  font: 16px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans CJK SC',
+    'Noto Sans CJK JP', 'Source Han Sans SC', 'PingFang SC', 'Hiragino Sans', 'Hiragino Kaku Gothic ProN',
+    'Microsoft YaHei', 'Yu Gothic', Meiryo, 'WenQuanYi Micro Hei', sans-serif;
 }
 a {
   color: var(--link);
@@ -95,15 +99,71 @@ h3 {
   color: var(--muted);
   margin: 0 0 16px;
 }
+#filters-panel {
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+}
+#filters-panel > summary {
+  padding: 10px 16px;
+  min-height: 44px;
+  cursor: pointer;
+}
+.filters-label {
+  font-weight: 600;
+}
 #filters {
   display: flex;
   flex-wrap: wrap;
   gap: 16px;
   align-items: flex-end;
-  padding: 16px;
-  background: var(--surface);
-  border: 1px solid var(--border);
+  padding: 0 16px 16px;
+}
+.more-judges > summary {
+  padding: 6px 0;
+  cursor: pointer;
+}
+.field-row {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 16px;
+}
+#next-up {
+  padding: 12px 16px;
+  margin: 0 0 16px;
+  border: 2px solid var(--accent);
   border-radius: 8px;
+}
+#next-up h2 {
+  margin: 0;
+  font-size: 1rem;
+  color: var(--muted);
+}
+#next-up .next-name {
+  margin: 4px 0;
+  font-size: 1.15rem;
+  font-weight: 600;
+}
+#next-up .meta,
+#next-up .when {
+  margin: 0 0 4px;
+  color: var(--muted);
+}
+#long-challenges {
+  margin: 16px 0;
+}
+#long-challenges > summary {
+  cursor: pointer;
+  padding: 8px 0;
+}
+#long-challenges > summary h2 {
+  display: inline;
+  font-size: 1.25rem;
+}
+#long-contests {
+  list-style: none;
+  margin: 0;
+  padding: 0;
 }
 fieldset {
   border: 0;

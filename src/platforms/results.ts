@@ -1,0 +1,105 @@
+// What a judge with public results declares (PlatformModule.results): how a handle is proven to
+// be an account's, and how the service reads a contest's results once it has ended.
+import type { FixtureRoute } from './fixture-route.ts'
+import type { SourceRequest } from './source.ts'
+
+/** One request's worth of context: the judge's base URL (its source's setting), fetch, now. */
+export type ResultsRequest = Omit<SourceRequest, 'retentionDays'>
+
+/** A handle's public profile, as much of it as a proof and a title need. */
+export interface PublicProfile {
+  /** The handle as the judge spells it now (a rename the judge follows is read here). */
+  handle: string
+  /** The public text fields a proof token may be placed in, in the judge's order. */
+  fields: readonly string[]
+  rating?: number
+}
+
+/** A proof: the account places a token in a public profile field, the service reads it back. */
+export interface HandleProof {
+  /** Where to place the token, in words for the Handles page: "First name (Settings > Social)". */
+  where: string
+  /** The judge's own page where that field is edited. */
+  editUrl: string
+  /**
+   * The handle's public profile, or undefined when the judge has no such handle. A failure to
+   * ask (network, status, schema) throws an UpstreamError, which the caller tells apart from
+   * "no such handle".
+   */
+  profile(request: ResultsRequest, handle: string): Promise<PublicProfile | undefined>
+}
+
+/** A contest of the catalogue that has ended, as its judge names it. */
+export interface EndedContest {
+  platformId: string
+  startTime: number
+  endTime: number
+  /** The catalogue's type (ABC, DIV2...): judges rate some types only. */
+  type: string
+}
+
+/** One participant's line, as the judge published it. */
+export interface ResultRow {
+  /** As the judge spells it; a team's members each get a row of their own when the judge names them. */
+  handle: string
+  rank?: number
+  solved?: number
+  oldRating?: number
+  newRating?: number
+  performance?: number
+}
+
+/**
+ * A contest's results at one moment. `pending`: nothing final yet (Codeforces' ratingChanges is
+ * empty until ratings are published, AtCoder's results list is empty). `published`: the rows are
+ * final; `rated` says whether ratings moved (then old and new ratings are in the rows).
+ */
+export type ContestResults =
+  | { state: 'pending' }
+  | { state: 'published'; rated: boolean; participants: number; rows: readonly ResultRow[] }
+
+/** A rating after one contest, for a handle's history and chart. */
+export interface RatingPoint {
+  contestName: string
+  /** The judge's own id of the contest, when it gives one. */
+  platformId?: string
+  /** When the rating changed (epoch ms). */
+  time: number
+  rank?: number
+  oldRating: number
+  newRating: number
+}
+
+/** A judge's rank title and colour for a rating ("Expert", "#03a89e"). */
+export interface RatingRank {
+  title: string
+  colour: string
+}
+
+export interface ResultsModule {
+  proof: HandleProof
+  /**
+   * Results are read for the whole contest in one request (`contest`: Codeforces, AtCoder), or
+   * per linked handle (`handle`: LeetCode, which has no whole-contest list).
+   */
+  scope: 'contest' | 'handle'
+  /** The judge's published limit, kept between two requests of the service (Codeforces: 2,000). */
+  minIntervalMs: number
+  /** scope 'contest': the contest's results, every participant in one answer. */
+  contestResults?(request: ResultsRequest, contest: EndedContest): Promise<ContestResults>
+  /**
+   * scope 'handle': the handle's line in the contest, 'pending' while the judge has not published
+   * it, undefined when the handle did not take part.
+   */
+  handleResult?(
+    request: ResultsRequest,
+    contest: EndedContest,
+    handle: string,
+  ): Promise<ResultRow | 'pending' | undefined>
+  /** The handle's rating history, oldest first. */
+  history(request: ResultsRequest, handle: string): Promise<RatingPoint[]>
+  /** The judge's title for a rating; undefined for a judge without titles. */
+  rank?(rating: number): RatingRank
+  /** The recorded answers the stand-ins serve, as the source's fixtures are. */
+  fixtures: readonly FixtureRoute[]
+}
