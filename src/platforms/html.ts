@@ -1,4 +1,4 @@
-// Reading HTML pages (AtCoder, Nowcoder) with htmlparser2: a maintained, spec-minded parser that
+// Reading HTML pages (AtCoder, Nowcoder, GeeksforGeeks) with htmlparser2: a maintained, spec-minded parser that
 // runs on Workers and Deno alike (neither has a DOM), decoding entities and attributes for us.
 import { DomUtils, ElementType, parseDocument } from 'htmlparser2'
 
@@ -42,4 +42,9 @@ export function attribute(element: HtmlElement, name: string): string | undefine
 /** The element's text with runs of whitespace folded to one space and the ends trimmed. */
 export function textOf(element: HtmlElement): string {
   return DomUtils.textContent(element).replace(/\s+/g, ' ').trim()
+}
+
+/** The element's text exactly as it is: a script's JSON, where whitespace inside strings counts. */
+export function rawTextOf(element: HtmlElement): string {
+  return DomUtils.textContent(element)
 }

@@ -13,6 +13,11 @@ export interface AdapterResult<C extends SourceContest = SourceContest> {
   /** Well-formed items that are not contests of the platform's types (hiring events, practice). */
   unsupported: number
   errors: string[]
+  /**
+   * Set when a part of a source that asks in several places did not answer (GeeksforGeeks' weekly
+   * page): what the rest gave is kept, but cannot be complete, so the sync judges it degraded.
+   */
+  incomplete?: string
 }
 
 export interface ParseOptions {

@@ -14,6 +14,8 @@ export interface Fetched {
 
 /** The answer's contests still to come, against those the catalogue holds (`stored`). */
 export function judgeAnswer(result: AdapterResult, stored: number, now: number): SourceVerdict {
+  // Part of the source is missing: its contests are kept, but nothing may be cancelled for it.
+  if (result.incomplete) return { kind: 'degraded', reason: result.incomplete }
   const upcoming = result.contests.filter((c) => c.startTime > now).length
   return judgeCount(upcoming, stored)
 }

@@ -25,33 +25,104 @@ type HackerEarthContest = SourceContest<typeof ID, HackerEarthType>
 // contest to be alerted about. The words are both challenge types and URL categories.
 const NON_CONTEST_TYPES = ['hackathon', 'hiring']
 
-/** "2026-11-20 15:30:00+00:00": a space between date and time, and always an offset. */
-const FEED_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(Z|[+-]\d\d:\d\d)$/
-
 /** A challenge's own page: /challenges/<category>/<slug>/ on www.hackerearth.com. */
 const CHALLENGE_PAGE =
   /^https?:\/\/(?:www\.)?hackerearth\.com\/challenges\/([a-z-]+)\/([A-Za-z0-9_-]+)\/?(?:[?#].*)?$/
 
 const envelopeSchema = z.object({ response: z.array(z.unknown()) })
 
-const feedTime = z
-  .string()
-  .regex(FEED_TIME, 'expected "YYYY-MM-DD hh:mm:ss+hh:mm"')
-  .transform((text) => {
-    const [, date, time, offset] = FEED_TIME.exec(text)!
-    return Date.parse(`${date}T${time}${offset}`)
-  })
-
-// start_utc_tz is required on purpose: HackerEarth renamed start_timestamp to it once, and a
-// second rename must show up as skipped items, not as contests at the wrong time.
+// The times are read apart (readTime below), from whichever of their fields an item carries.
 const eventSchema = z.object({
   title: z.string().trim().min(1),
   url: z.string().min(1),
   challenge_type: z.string().min(1),
-  start_utc_tz: feedTime,
-  end_utc_tz: feedTime,
 })
 type HackerEarthEvent = z.infer<typeof eventSchema>
+
+/**
+ * An ISO 8601 time to the minute or finer, extended ("2026-11-20 15:30:00+00:00",
+ * "2026-11-20T15:30:00.000Z") or basic ("20261120T153000Z"): "T", "t" or (as RFC 3339 allows) a
+ * space between date and time, a fraction after "." or ",", and Z or an offset written "+05:30",
+ * "+0530" or "+05". The feed writes what Python's str() makes of an aware datetime (a space, no
+ * fraction, "+00:00"), but nobody confirmed that it always will.
+ */
+const EXTENDED =
+  /^(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?([Zz]|[+-]\d\d(?::?\d\d)?)?$/
+const BASIC =
+  /^(\d{4})(\d\d)(\d\d)[Tt](\d\d)(\d\d)(?:(\d\d)(?:[.,](\d+))?)?([Zz]|[+-]\d\d(?:\d\d)?)?$/
+
+/**
+ * Epoch milliseconds of an ISO 8601 time, or undefined. A time without Z or an offset is read
+ * only where the field names its zone (`naiveAsUtc`: the *_utc_tz fields).
+ */
+export function hackerearthTime(text: string, naiveAsUtc = false): number | undefined {
+  const match = EXTENDED.exec(text) ?? BASIC.exec(text)
+  if (!match) return undefined
+  const [, year, month, day, hour, minute, second = '0', fraction = '', offset] = match
+  if (!offset && !naiveAsUtc) return undefined
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number)
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) return undefined
+  const ms = Math.round(Number(`0.${fraction || '0'}`) * 1000)
+  const utc = Date.UTC(y, mo - 1, d, h, mi, s, ms)
+  // Date.UTC rolls 31 November over into December: a day the month lacks is no time.
+  if (new Date(utc).getUTCDate() !== d) return undefined
+  return utc - offsetMinutes(offset) * 60_000
+}
+
+function offsetMinutes(offset: string | undefined): number {
+  if (!offset || offset === 'Z' || offset === 'z') return 0
+  const digits = offset.slice(1).replace(':', '')
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0')
+  return offset[0] === '-' ? -minutes : minutes
+}
+
+// Epoch seconds stay below 1e11 until the year 5138; milliseconds passed it in 1973.
+const SECONDS_UNTIL = 1e11
+
+/**
+ * start_timestamp's form is not confirmed: an ISO string like its neighbours', or epoch seconds
+ * or milliseconds (a number, or a string of digits); all are read.
+ */
+function timestampTime(value: unknown): number | undefined {
+  const epoch =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value)
+        ? +value
+        : 0
+  if (Number.isFinite(epoch) && epoch > 0) {
+    return epoch < SECONDS_UNTIL ? epoch * 1000 : epoch
+  }
+  return typeof value === 'string' ? hackerearthTime(value) : undefined
+}
+
+/**
+ * The fields that tell a challenge's start, in the order they are trusted (its end likewise).
+ * start_utc_tz and start_timestamp both exist in today's feed, and start_tz is the same instant in
+ * India time: a change to one of them must not lose the challenge while another still reads.
+ */
+const START_FIELDS = ['start_utc_tz', 'start_timestamp', 'start_tz'] as const
+const END_FIELDS = ['end_utc_tz', 'end_timestamp', 'end_tz'] as const
+
+function readField(item: Record<string, unknown>, key: string): number | undefined {
+  const value = item[key]
+  if (key.endsWith('_timestamp')) return timestampTime(value)
+  return typeof value === 'string' ? hackerearthTime(value, key.endsWith('_utc_tz')) : undefined
+}
+
+type TimeRead = { key: string; time: number } | { problem: string }
+
+/** The first of `keys` holding a readable time, or why none does. */
+function readTime(item: Record<string, unknown>, keys: readonly string[]): TimeRead {
+  for (const key of keys) {
+    const time = readField(item, key)
+    if (time !== undefined) return { key, time }
+  }
+  const present = keys.filter((key) => item[key] !== undefined && item[key] !== null)
+  if (present.length === 0) return { problem: `${keys.join(', ')}: none of them given` }
+  const values = present.map((key) => `${key} ${JSON.stringify(item[key])}`).join(', ')
+  return { problem: `${present[0]}: not an ISO 8601 time with an offset (${values})` }
+}
 
 /** The category and slug of a challenge page's URL, or undefined for any other URL. */
 export function hackerearthChallenge(url: string): { category: string; slug: string } | undefined {
@@ -88,10 +159,13 @@ export function parseHackerearth(
     if (!isContest(event)) return out.markUnsupported()
     const page = hackerearthChallenge(event.url)
     if (!page) return out.skip(ref, 'url: not a challenge page')
-    if (event.end_utc_tz <= event.start_utc_tz) {
-      return out.skip(ref, 'end_utc_tz: not after start_utc_tz')
-    }
-    out.keepUnlessEnded(toContest(event, page))
+    const fields = item as Record<string, unknown>
+    const start = readTime(fields, START_FIELDS)
+    if ('problem' in start) return out.skip(ref, start.problem)
+    const end = readTime(fields, END_FIELDS)
+    if ('problem' in end) return out.skip(ref, end.problem)
+    if (end.time <= start.time) return out.skip(ref, `${end.key}: not after ${start.key}`)
+    out.keepUnlessEnded(toContest(event, page, start.time, end.time))
   })
   return out.result()
 }
@@ -99,21 +173,27 @@ export function parseHackerearth(
 function toContest(
   event: HackerEarthEvent,
   page: { category: string; slug: string },
+  startTime: number,
+  endTime: number,
 ): HackerEarthContest {
   return {
     platform: ID,
     platformId: page.slug,
     name: event.title,
     type: 'COMPETITIVE',
-    startTime: event.start_utc_tz,
-    endTime: event.end_utc_tz,
+    startTime,
+    endTime,
     // Built from the slug so that it is https and the same as clist.by's link.
     websiteUrl: `${SITE}/challenges/${page.category}/${page.slug}/`,
     platformMetadata: { challengeType: event.challenge_type },
   }
 }
 
-/** GET {HACKEREARTH_URL}/chrome-extension/events/ */
+/**
+ * GET {HACKEREARTH_URL}/chrome-extension/events/. clist.by reads this feed through a proxy, so
+ * datacenter addresses may get a 403: that is an UpstreamError with `blocked` set, which the sync
+ * turns into the blocked state, its backoff and the clist.by fallback.
+ */
 export async function fetchHackerearth(
   request: SourceRequest,
 ): Promise<AdapterResult<HackerEarthContest>> {
@@ -122,7 +202,15 @@ export async function fetchHackerearth(
 }
 
 // The feed's times carry an offset but a space instead of the "T" that shiftJson recognises.
-const TIME_KEYS = ['start_utc_tz', 'end_utc_tz', 'start_tz', 'end_tz', 'start_timestamp']
+const TIME_KEYS = [...START_FIELDS, ...END_FIELDS] as readonly string[]
+const SPACED = /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(Z|[+-]\d\d:?\d\d)$/
+
+function shiftTime(value: unknown, shiftMs: number): unknown {
+  if (typeof value === 'number') return value + (value < SECONDS_UNTIL ? shiftMs / 1000 : shiftMs)
+  if (typeof value !== 'string' || !SPACED.test(value)) return value
+  const separator = value[10]
+  return shiftIso(value.replace(' ', 'T'), shiftMs).replace('T', separator)
+}
 
 function shiftEvents(text: string, shiftMs: number): string {
   const page = JSON.parse(text) as { response: Record<string, unknown>[] }
@@ -130,9 +218,7 @@ function shiftEvents(text: string, shiftMs: number): string {
     Object.fromEntries(
       Object.entries(event).map(([key, value]) => [
         key,
-        TIME_KEYS.includes(key) && typeof value === 'string' && FEED_TIME.test(value)
-          ? shiftIso(value.replace(' ', 'T'), shiftMs).replace('T', ' ')
-          : value,
+        TIME_KEYS.includes(key) ? shiftTime(value, shiftMs) : value,
       ]),
     ),
   )
