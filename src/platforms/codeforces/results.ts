@@ -280,14 +280,14 @@ export async function codeforcesStandings(
 
 /**
  * Final standings as result rows: each member of a party gets the party's row (a team's three
- * members each rank 2nd); ghosts (gym teams of an onsite contest, named but without accounts)
- * and unofficial rows have no handle of ours. `participants` counts parties, as the judge ranks.
+ * members each rank 2nd). Ghosts (a gym's onsite teams, named but without accounts) rank and are
+ * counted but give no row; unofficial rows (virtual, practice, out of competition) are neither.
+ * `participants` counts parties, as the judge ranks them.
  */
 export function standingsResults(standings: Standings): ContestResults & { state: 'published' } {
-  const official = standings.rows.filter(
-    (row) => row.party.participantType === 'CONTESTANT' && !row.party.ghost,
-  )
+  const official = standings.rows.filter((row) => row.party.participantType === 'CONTESTANT')
   const rows: ResultRow[] = official.flatMap((row) => {
+    if (row.party.ghost) return []
     const solved = solvedCount(standings, row.problemResults)
     return row.party.members.flatMap((member) =>
       member.handle
