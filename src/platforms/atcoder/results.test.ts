@@ -6,8 +6,10 @@ import { serveResults } from '../../../test/helpers/platforms.ts'
 import {
   expectSent,
   requestPaths,
+  shiftedJson,
   standInRequest,
   upstreamFailure,
+  WEEK_MS,
 } from '../../../test/helpers/platform-sources.ts'
 import { standIn } from '../../../test/helpers/stand-in.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
@@ -207,6 +209,12 @@ describe('the atcoder descriptor', () => {
   it('declares its results: per contest, one request every 2 seconds', () => {
     expect(atcoder.results).toBe(atcoderResults)
     expect(atcoderResults).toMatchObject({ scope: 'contest', minIntervalMs: 2_000 })
+  })
+
+  it('moves the recorded end times by whole weeks for a later stand-in', () => {
+    const moved = shiftedJson(atcoderResults.fixtures[0], resultsAbc481, WEEK_MS)
+    expect(moved[1].EndTime).toBe('2026-11-28T22:40:00+09:00')
+    expect(moved[1].NewRating).toBe(resultsAbc481[1].NewRating)
   })
 
   it('serves each recorded answer where the module asks for it (npm start, seed)', async () => {

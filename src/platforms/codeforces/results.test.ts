@@ -6,8 +6,10 @@ import { serveResults } from '../../../test/helpers/platforms.ts'
 import {
   expectSent,
   requestPaths,
+  shiftedJson,
   standInRequest,
   upstreamFailure,
+  WEEK_MS,
 } from '../../../test/helpers/platform-sources.ts'
 import { standIn } from '../../../test/helpers/stand-in.ts'
 import { HOUR_MS } from '../../lib/time.ts'
@@ -381,6 +383,15 @@ describe('the codeforces descriptor', () => {
       'user-info-kestrel.json',
       'user-rating-kestrel.json',
     ])
+  })
+
+  it('moves the recorded times by whole weeks for a later stand-in', () => {
+    const route = codeforcesResults.fixtures[0]
+    const moved = shiftedJson(route, ratingChanges2289, WEEK_MS)
+    expect(moved.result[0].ratingUpdateTimeSeconds).toBe(
+      ratingChanges2289.result[0].ratingUpdateTimeSeconds + WEEK_MS / 1000,
+    )
+    expect(moved.result[0].oldRating).toBe(ratingChanges2289.result[0].oldRating)
   })
 
   it('tells rounds that say they are unrated from those that do not', () => {

@@ -92,9 +92,9 @@ export class CodeforcesRefusal extends UpstreamError {
 }
 
 /**
- * The `result` of `method` with `params`, read by `schema`. A FAILED answer (which Codeforces
- * sends with HTTP 400, or 200 through some proxies) throws a CodeforcesRefusal; anything that is
- * not the documented envelope, or whose result `schema` refuses, throws malformed.
+ * The `result` of `method` with `params`, read by `schema`. A FAILED answer (Codeforces sends it
+ * with HTTP 400; one with 200 reads the same) throws a CodeforcesRefusal; anything that is not
+ * the documented envelope, or whose result `schema` refuses, throws malformed.
  */
 async function callApi<S extends z.ZodType>(
   platform: CodeforcesPlatform,
@@ -196,7 +196,7 @@ type RatingChange = z.infer<typeof ratingChangeSchema>
 /**
  * contest.ratingChanges: every rated participant's change, or [] while ratings are not published
  * and for unrated rounds. Some contests refuse the call instead ("Rating changes are unavailable
- * for this contest", which TLE's codeforces_api.py reads as "no changes"), and so do we.
+ * for this contest"), which TLE's codeforces_api.py reads as "no changes", as we do.
  */
 async function ratingChanges(request: ResultsRequest, contestId: string): Promise<RatingChange[]> {
   try {
