@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 
 // Scripts that run on Node's built-ins alone, so a fresh clone needs no install for them.
-const NEEDS_NOTHING = new Set(['check:scripts'])
+const NEEDS_NOTHING = new Set(['check:scripts', 'check:links'])
 
 const { scripts } = JSON.parse(readFileSync('package.json', 'utf8'))
 const documents = [
