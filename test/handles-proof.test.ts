@@ -6,6 +6,7 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { HANDLE_RULES } from '../src/results/handle-routes.ts'
+import sakuraProfile from '../src/platforms/atcoder/fixtures/results/profile-sakura_k.html?raw'
 import kestrelRating from '../src/platforms/codeforces/fixtures/results/user-rating-kestrel.json'
 import { resultsJudge } from '../src/results/judges.ts'
 import { standIn } from './helpers/stand-in.ts'
@@ -169,6 +170,38 @@ describe('proving an own handle', () => {
     const listed = await api('GET', '/users/handles', { token: user.accessToken })
     expect(listed.body.handles.map((h: { id: string }) => h.id)).toEqual([old.id])
     expect(renamedRow.id).not.toBe(old.id)
+  })
+})
+
+describe('proving an AtCoder handle', () => {
+  it('reads the Affiliation of its profile page', async () => {
+    const user = await createUser()
+    const handle = (
+      await api('POST', '/users/handles', {
+        token: user.accessToken,
+        body: { platform: 'atcoder', handle: 'Sakura_K' },
+      })
+    ).body
+    expect(handle.proof.where).toBe(resultsJudge('atcoder')!.results.proof.where)
+    // AtCoder's recorded profile page, its Affiliation holding this link's token.
+    const page = sakuraProfile.replace('CAS-3M8T6QZR', handle.proof.token)
+    expect(page).not.toBe(sakuraProfile)
+    const script = (body: string, status = 200) =>
+      standIn.script({
+        pathPrefix: '/atcoder/users/Sakura_K',
+        responses: [{ status, body, headers: { 'content-type': 'text/html; charset=utf-8' } }],
+      })
+
+    await script(sakuraProfile)
+    expect((await verify(user, handle.id)).status).toBe(422)
+    await script('<html><body>404 Not Found</body></html>', 404)
+    const missing = await verify(user, handle.id)
+    expect(missing.status).toBe(422)
+    expect(missing.body.message).toBe('AtCoder has no handle Sakura_K')
+    await script(page)
+    const res = await verify(user, handle.id)
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ handle: 'sakura_k', state: 'proven', proof: null })
   })
 })
 
