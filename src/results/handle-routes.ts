@@ -72,7 +72,7 @@ const link = signedInRoute({
   method: 'post',
   path: '/handles',
   tags,
-  summary: `Link an own handle, unproven until its token is in its public profile (24 h; at most ${MAX_OWN_HANDLES} an account)`,
+  summary: `Link an own handle, unproven until its token is in its public profile (the token proves for 24 h; at most ${MAX_OWN_HANDLES} per account)`,
   middleware: [rateLimit(HANDLE_RULES.link)] as const,
   request: jsonBody(HandleLinkBody),
   responses: {
@@ -141,7 +141,7 @@ const addFriend = signedInRoute({
   method: 'post',
   path: '/friends',
   tags,
-  summary: `Follow a handle as a friend (no proof; at most ${MAX_FRIENDS} an account)`,
+  summary: `Follow a handle as a friend (no proof; at most ${MAX_FRIENDS} per account)`,
   middleware: [rateLimit(HANDLE_RULES.link)] as const,
   request: jsonBody(HandleLinkBody),
   responses: {

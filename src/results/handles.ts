@@ -143,8 +143,8 @@ export interface ProvenProfile {
  * Marks an own unproven handle proven, in the judge's spelling, in one batch: another account that
  * held the handle proven gives it up (its row stays, unproven and without a token, so it can prove
  * again: whoever controls the profile holds the handle), and a second row of this account that the
- * judge's spelling now names (a rename the judge followed) is merged into this one. The release
- * runs only while this row is still there to be proven. The row afterwards, or undefined when the
+ * judge's spelling now names (a rename the judge followed) is merged into this one. Both run only
+ * while this row is still there to be proven. The row afterwards, or undefined when the
  * account no longer holds it.
  */
 export async function markProven(
@@ -175,7 +175,9 @@ export async function markProven(
       ),
     db
       .delete(judgeHandles)
-      .where(and(sameHandle, eq(judgeHandles.userId, userId), ne(judgeHandles.id, id))),
+      .where(
+        and(sameHandle, eq(judgeHandles.userId, userId), ne(judgeHandles.id, id), stillUnproven),
+      ),
     db
       .update(judgeHandles)
       .set({
