@@ -148,6 +148,21 @@ describe('linking an own handle', () => {
   })
 })
 
+describe('links at once', () => {
+  it('never pass the cap', async () => {
+    const user = await createUser()
+    const answers = await Promise.all(
+      Array.from({ length: MAX_OWN_HANDLES + 3 }, (_, i) =>
+        link(user, { platform: 'codeforces', handle: `burst_${i}` }),
+      ),
+    )
+    const statuses = answers.map((res) => res.status).sort()
+    expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_OWN_HANDLES)
+    expect(statuses.filter((s) => s === 400)).toHaveLength(3)
+    expect(await storedHandles(user.id)).toHaveLength(MAX_OWN_HANDLES)
+  })
+})
+
 describe('another account’s handles', () => {
   it('are missing to everyone else: verify, remove, history and listing', async () => {
     const owner = await createUser()

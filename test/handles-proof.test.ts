@@ -247,6 +247,30 @@ describe('a handle another account proved', () => {
   })
 })
 
+describe('proofs at once', () => {
+  it('leave the handle proven by exactly one account', async () => {
+    const users = await Promise.all([createUser(), createUser(), createUser()])
+    const rows = await Promise.all(users.map((u) => linked(u, 'Kestrel_09')))
+    // The profile holds every one of their tokens: each proof succeeds when it runs.
+    const firstName = rows.map((r) => r.proof.token).join(' ')
+    await answerProfile('Kestrel_09', userInfo('Kestrel_09', { firstName }))
+    const answers = await Promise.all(users.map((u, i) => verify(u, rows[i].id)))
+    for (const res of answers) expect(res.status).toBe(200)
+    const { results } = await env.DB.prepare(
+      "SELECT user_id FROM judge_handles WHERE handle_key = 'kestrel_09' AND state = 'PROVEN'",
+    ).all<{ user_id: string }>()
+    expect(results).toHaveLength(1)
+    const states = await Promise.all(
+      users.map(async (u) => {
+        const listed = await api('GET', '/users/handles', { token: u.accessToken })
+        return listed.body.handles[0].state
+      }),
+    )
+    expect(states.filter((state) => state === 'proven')).toHaveLength(1)
+    expect(users.map((u) => u.id)).toContain(results[0].user_id)
+  })
+})
+
 describe('when the judge fails', () => {
   const failures: [string, object, number, string][] = [
     ['a 500', { status: 500, body: 'Internal Server Error' }, 502, 'HTTP 500'],
