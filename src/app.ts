@@ -28,6 +28,7 @@ import { generalRateLimit } from './http/rate-limit.ts'
 import { providerEventRoutes } from './notifications/api/provider-event-routes.ts'
 import { notificationRoutes } from './notifications/api/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
+import { resultUserRoutes } from './results/handle-routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { platformRoutes } from './sync/platform-routes.ts'
 import { platformsSnapshot } from './sync/platform-view.ts'
@@ -116,11 +117,12 @@ export function createApp(options: AppOptions) {
   )
   app.route(
     '/users',
-    // The calendar and Telegram first: the admin DELETE /{id} of the users router would take
-    // /calendar and /telegram.
+    // The calendar, Telegram and the judge handles first: the users router's GET and admin
+    // DELETE /{id} would take /calendar, /telegram, /handles and /friends.
     mountedTogether(
       calendarUserRoutes,
       telegramUserRoutes,
+      resultUserRoutes,
       userRoutes({ deleteAccount: deleteUser, changeUserRole }),
       contestSubscriptionRoutes,
     ),

@@ -8,6 +8,7 @@ import type { Db } from '../db/client.ts'
 import { deleteUserNotificationStatements } from '../notifications/deletion.ts'
 import { deleteUserConversationStatements } from '../resources/conversations.ts'
 import { deleteUserSubmissionStatements } from '../resources/submissions.ts'
+import { deleteUserHandleStatements } from '../results/deletion.ts'
 import { deleteUserRowStatements } from '../users/deletion.ts'
 
 /**
@@ -21,6 +22,7 @@ export function deleteUserStatements(db: Db, userId: string): BatchItem<'sqlite'
     ...deleteUserConversationStatements(db, userId),
     ...deleteUserCalendarStatements(db, userId),
     ...releaseUserCommunitiesStatements(db, userId),
+    ...deleteUserHandleStatements(db, userId),
     ...deleteUserAuthStatements(db, userId),
     ...deleteUserRowStatements(db, userId),
   ]

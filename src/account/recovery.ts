@@ -8,6 +8,7 @@ import type { Db } from '../db/client.ts'
 import { burnPasswordCheck, verifyPassword } from '../lib/crypto.ts'
 import { conflict, notFound, unauthorized } from '../lib/errors.ts'
 import { DAY_MS } from '../lib/time.ts'
+import { releaseUserHandlesStatements } from '../results/deletion.ts'
 import { findUserStatement, recordSignInStatement } from '../users/queries.ts'
 import { findAnyUserByEmail, markDeletedStatement, restoreStatement } from '../users/soft-delete.ts'
 
@@ -16,15 +17,16 @@ export const RECOVERY_EXPIRED =
   'The 30-day recovery period has ended; the account can no longer be recovered'
 
 /**
- * Marks the account deleted, ends every session of it and releases the communities it claimed, in
- * one batch; returns until when it can be recovered and whom to tell. Undefined when no live
- * account has that id (deleted already, or never existed).
+ * Marks the account deleted, ends every session of it and releases the communities it claimed and
+ * the handles it proved, in one batch; returns until when it can be recovered and whom to tell.
+ * Undefined when no live account has that id (deleted already, or never existed).
  */
 export async function softDeleteAccount(db: Db, userId: string, now: number) {
   const [[marked]] = await db.batch([
     markDeletedStatement(db, userId, now),
     revokeUserSessionsStatement(db, userId, now),
     ...releaseUserCommunitiesStatements(db, userId),
+    ...releaseUserHandlesStatements(db, userId, now),
   ])
   if (!marked) return undefined
   const { email, name, emailVerifiedAt } = marked

@@ -1,0 +1,126 @@
+// Zod schemas of /users/handles, /users/friends and /users/result-preferences: a link's body, a
+// handle as the API shows it (with its proof instructions while unproven), a rating history.
+import { z } from '@hono/zod-openapi'
+import { PLATFORMS } from '../platforms/registry.ts'
+import { idParam, oneOf } from '../lib/validation.ts'
+
+const MAX_HANDLE = 64
+
+// Every judge's handles are letters, digits and a few signs (Codeforces: _ and -, AtCoder: _,
+// LeetCode: _ and -); holding to them keeps a handle safe to put in a judge's URL as it is.
+const handle = z
+  .string({ error: 'handle must be a string' })
+  .trim()
+  .min(1, { error: 'handle must not be empty' })
+  .max(MAX_HANDLE, { error: `handle must be at most ${MAX_HANDLE} characters long` })
+  .regex(/^[A-Za-z0-9_.-]+$/, {
+    error: 'handle must hold only letters, digits, dots, hyphens and underscores',
+  })
+  .openapi({ example: 'tourist', maxLength: MAX_HANDLE })
+
+export const HandleLinkBody = z
+  .strictObject({ platform: oneOf('platform', PLATFORMS), handle })
+  .openapi('HandleLink', { example: { platform: 'codeforces', handle: 'tourist' } })
+
+export const HandleIdParam = idParam('handle')
+
+const timestamp = z.string().openapi({ example: '2026-12-02T07:00:00.000Z' })
+
+const ProofSchema = z
+  .object({
+    token: z.string().nullable().openapi({
+      description: 'What to place in the field; null once expired or taken back',
+      example: 'cas-k7mx2pqr9t',
+    }),
+    where: z.string().openapi({ example: 'First name (Settings > Social)' }),
+    editUrl: z.string().openapi({ example: 'https://codeforces.com/settings/social' }),
+    expiresAt: timestamp.nullable(),
+    expired: z.boolean().openapi({
+      description: 'True when the token no longer proves: POST /users/handles again for a new one',
+    }),
+  })
+  .openapi('HandleProof')
+
+export const HandleSchema = z
+  .object({
+    id: z.string(),
+    platform: z.string(),
+    handle: z.string().openapi({ description: 'As the judge spells it once proven' }),
+    state: z.enum(['unproven', 'proven']),
+    provenAt: timestamp.nullable(),
+    rating: z.number().int().nullable(),
+    proof: ProofSchema.nullable().openapi({ description: 'How to prove it; null once proven' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Handle')
+
+const JudgeSchema = z
+  .object({
+    platform: z.string(),
+    name: z.string(),
+    where: z.string(),
+    editUrl: z.string(),
+  })
+  .openapi('ResultsJudge')
+
+export const HandleListSchema = z
+  .object({
+    handles: z.array(HandleSchema),
+    limit: z.number().int().openapi({ description: 'Own handles an account may link' }),
+    judges: z.array(JudgeSchema).openapi({ description: 'The judges a handle can be linked on' }),
+  })
+  .openapi('HandleList')
+
+export const FriendSchema = z
+  .object({ id: z.string(), platform: z.string(), handle: z.string(), createdAt: timestamp })
+  .openapi('Friend')
+
+export const FriendListSchema = z
+  .object({ friends: z.array(FriendSchema), limit: z.number().int() })
+  .openapi('FriendList')
+
+const TitledSchema = {
+  title: z.string().optional().openapi({ example: 'Expert' }),
+  colour: z.string().optional().openapi({ example: '#0000ff' }),
+}
+
+export const HandleHistorySchema = z
+  .object({
+    id: z.string(),
+    platform: z.string(),
+    handle: z.string(),
+    points: z.array(
+      z.object({
+        contestName: z.string(),
+        platformId: z.string().optional(),
+        time: timestamp,
+        rank: z.number().int().optional(),
+        oldRating: z.number().int(),
+        newRating: z.number().int(),
+        delta: z.number().int(),
+        ...TitledSchema,
+      }),
+    ),
+    current: z.object({ rating: z.number().int(), ...TitledSchema }).nullable(),
+  })
+  .openapi('HandleHistory')
+
+const boolean = (field: string) =>
+  z
+    .custom<boolean>((v) => typeof v === 'boolean', { error: `${field} must be a boolean value` })
+    .openapi({ type: 'boolean' })
+
+export const ResultPreferencesSchema = z
+  .object({
+    ownResults: z.boolean().openapi({ description: 'Alerts of the account’s proven handles' }),
+    friendResults: z.boolean().openapi({ description: 'One message per contest about friends' }),
+  })
+  .openapi('ResultPreferences')
+
+export const ResultPreferencesBody = z
+  .strictObject({
+    ownResults: boolean('ownResults').optional(),
+    friendResults: boolean('friendResults').optional(),
+  })
+  .openapi('ResultPreferencesUpdate', { example: { friendResults: true } })

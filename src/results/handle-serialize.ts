@@ -1,0 +1,61 @@
+// A linked handle as the API shows it: an own one with its state and, while unproven, what to do
+// to prove it (the token, the field, the judge's page, until when); a friend with less.
+import type { z } from '@hono/zod-openapi'
+import { toIso } from '../lib/time.ts'
+import type { JudgeHandleRow } from './handles.ts'
+import type { FriendSchema, HandleHistorySchema, HandleSchema } from './handle-schemas.ts'
+import type { HandleHistory } from './history.ts'
+import { resultsJudge, resultsJudges } from './judges.ts'
+
+export function toApiHandle(row: JudgeHandleRow, now: number): z.infer<typeof HandleSchema> {
+  const judge = resultsJudge(row.platform)
+  const live = row.proofToken !== null && row.proofExpiresAt !== null && row.proofExpiresAt > now
+  return {
+    id: row.id,
+    platform: row.platform,
+    handle: row.handle,
+    state: row.state === 'PROVEN' ? 'proven' : 'unproven',
+    provenAt: row.provenAt === null ? null : toIso(row.provenAt),
+    rating: row.rating,
+    proof:
+      row.state === 'PROVEN'
+        ? null
+        : {
+            token: live ? row.proofToken : null,
+            // A judge that stopped declaring results (an old row) keeps its link; no field to name.
+            where: judge?.results.proof.where ?? '',
+            editUrl: judge?.results.proof.editUrl ?? '',
+            expiresAt: live ? toIso(row.proofExpiresAt!) : null,
+            expired: !live,
+          },
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  }
+}
+
+export function toApiFriend(row: JudgeHandleRow): z.infer<typeof FriendSchema> {
+  return { id: row.id, platform: row.platform, handle: row.handle, createdAt: toIso(row.createdAt) }
+}
+
+/** The judges a handle can be linked on, with where each wants the token. */
+export function apiJudges() {
+  return resultsJudges().map(({ module, results }) => ({
+    platform: module.id,
+    name: module.name,
+    where: results.proof.where,
+    editUrl: results.proof.editUrl,
+  }))
+}
+
+export function toApiHistory(
+  row: JudgeHandleRow,
+  history: HandleHistory,
+): z.infer<typeof HandleHistorySchema> {
+  return {
+    id: row.id,
+    platform: row.platform,
+    handle: row.handle,
+    points: history.points.map((p) => ({ ...p, time: toIso(p.time) })),
+    current: history.current,
+  }
+}
