@@ -1,5 +1,5 @@
 // The frame of every web app page: the document with the CSRF token for forms and scripts, and
-// the header's navigation (Contests, Settings, History, Followed, Communities, Account and Sign out once signed
+// the header's navigation (Contests, Settings, History, Followed, Communities, Handles, Account and Sign out once signed
 // in; Sign in and Create account before).
 import type { Child } from 'hono/jsx'
 import { Document } from '../document.tsx'
@@ -15,6 +15,7 @@ export type NavItem =
   | 'history'
   | 'subscriptions'
   | 'communities'
+  | 'handles'
   | 'account'
   | 'signin'
   | 'signup'
@@ -78,6 +79,9 @@ export function AppFrame({ title, session, csrf, current, children }: AppFramePr
                   </NavLink>
                   <NavLink href="/app/communities" item="communities" current={current}>
                     Communities
+                  </NavLink>
+                  <NavLink href="/app/handles" item="handles" current={current}>
+                    Handles
                   </NavLink>
                   <NavLink href="/app/account" item="account" current={current}>
                     Account

@@ -8,6 +8,7 @@ import type { AppEnv } from '../../app-env.ts'
 import { createRouter } from '../../http/router.ts'
 import { accountRoutes } from './account-routes.tsx'
 import { googleWebRoutes } from './google-routes.tsx'
+import { handleRoutes } from './handles-routes.tsx'
 import { historyRoutes } from './history-routes.tsx'
 import { landingRoutes } from './landing-routes.tsx'
 import { notFoundRoutes } from './not-found-routes.tsx'
@@ -38,6 +39,7 @@ webAppRoutes.route('/', googleWebRoutes)
 webAppRoutes.route('/', historyRoutes)
 webAppRoutes.route('/', subscriptionRoutes)
 webAppRoutes.route('/', communityRoutes)
+webAppRoutes.route('/', handleRoutes)
 webAppRoutes.route('/', accountRoutes)
 // The notice's removal links: no sign-in, so before anything that would ask for one.
 webAppRoutes.route('/', unlinkRoutes)
