@@ -76,8 +76,12 @@ const errorsSchema = z.object({ errors: z.array(z.object({ message: z.string() }
 // "That user does not exist." (clist's module tests the message for 'user does not exist').
 const NO_SUCH_USER = /user does not exist/i
 
-/** The handle is unknown to the site: a GraphQL error said so. */
-class NoSuchUser extends Error {}
+/** The handle is unknown to the site: a GraphQL error said so (read as "no such handle"). */
+class NoSuchUser extends UpstreamError {
+  constructor(platform: Site, status?: number) {
+    super(platform, 'api', 'no such user', status)
+  }
+}
 
 function graphqlError(platform: Site, errors: { message: string }[], status?: number) {
   const messages = errors.map((e) => e.message).join('; ')
@@ -105,11 +109,11 @@ async function postGraphql(
 ): Promise<unknown> {
   const refused = (errors: { message: string }[], status?: number) =>
     errors.some((e) => NO_SUCH_USER.test(e.message))
-      ? new NoSuchUser()
+      ? new NoSuchUser(platform, status)
       : graphqlError(platform, errors, status)
   const refusal = (res: UpstreamResponse) => {
     const errors = errorsSchema.safeParse(tryParseJson(res.text))
-    return errors.success ? (refused(errors.data.errors, res.status) as UpstreamError) : undefined
+    return errors.success ? refused(errors.data.errors, res.status) : undefined
   }
   const answer = await fetchJson(
     platform,
