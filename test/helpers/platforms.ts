@@ -14,7 +14,7 @@ import { standIn } from './stand-in.ts'
 export { RECORDED_AT }
 
 // Bundled as text at build time: workerd reads no files.
-const FILES = import.meta.glob('../../src/platforms/*/fixtures/*.{json,html}', {
+const FILES = import.meta.glob('../../src/platforms/*/fixtures/**/*.{json,html}', {
   query: '?raw',
   import: 'default',
   eager: true,

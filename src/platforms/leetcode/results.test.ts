@@ -8,6 +8,7 @@ import {
   standInRequest,
   upstreamFailure,
 } from '../../../test/helpers/platform-sources.ts'
+import { fixtureText } from '../../../test/helpers/platforms.ts'
 import { standIn } from '../../../test/helpers/stand-in.ts'
 import type { EndedContest } from '../results.ts'
 import { matchStandInRoute, standInRoutes } from '../stand-in-routes.ts'
@@ -227,6 +228,23 @@ describe('the leetcode descriptor and its recorded answers', () => {
     expect(leetcodeResults.scope).toBe('handle')
     expect(leetcodeResults.minIntervalMs).toBe(LEETCODE_MIN_INTERVAL_MS)
     expect(leetcodeResults.contestResults).toBeUndefined()
+  })
+
+  it('answers each recorded query with its own file when the stand-in serves them all', async () => {
+    for (const route of leetcodeResults.fixtures) {
+      await standIn.script({
+        method: route.method,
+        pathPrefix: `/leetcode-api${route.path}`,
+        body: route.body as Record<string, unknown>,
+        responses: [{ status: 200, body: JSON.parse(fixtureText('leetcode', route.file)) }],
+      })
+    }
+    expect(await leetcodeResults.proof.profile(request(), 'quiet_fox')).toMatchObject({
+      handle: 'quiet_fox',
+    })
+    expect(await leetcodeResults.proof.profile(request(), 'nobody-here')).toBeUndefined()
+    expect(await handleResult(weekly(528))).toMatchObject({ newRating: 1689 })
+    expect(await handleResult(weekly(528), 'nobody-here')).toBeUndefined()
   })
 
   it('serves each GraphQL answer to its own query on the one /graphql path', () => {
