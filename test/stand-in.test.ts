@@ -31,6 +31,33 @@ describe('provider stand-in', () => {
     expect(await (await fetch(url)).json()).toEqual({ status: 'OK', result: [] })
   })
 
+  it('tells rules on one path apart by the JSON fields of the body they require', async () => {
+    const graphql = `${standInUrl}/leetcode-api/graphql`
+    for (const [operationName, answer] of [
+      ['userPublicProfile', 'profile'],
+      ['userContestRankingHistory', 'history'],
+    ]) {
+      await standIn.script({
+        method: 'POST',
+        pathPrefix: '/leetcode-api/graphql',
+        body: { operationName, variables: { username: 'quiet_fox' } },
+        responses: [{ status: 200, body: { answer } }],
+      })
+    }
+    const post = async (body: unknown) => {
+      const res = await fetch(graphql, { method: 'POST', body: JSON.stringify(body) })
+      return res.status === 200 ? (await res.json<{ answer: string }>()).answer : res.status
+    }
+    const variables = { username: 'quiet_fox', limit: 20 }
+    expect(await post({ operationName: 'userPublicProfile', query: '{}', variables })).toBe(
+      'profile',
+    )
+    expect(await post({ operationName: 'userContestRankingHistory', variables })).toBe('history')
+    expect(await post({ operationName: 'userPublicProfile', variables: { username: 'x' } })).toBe(
+      404,
+    )
+  })
+
   it('answers as the service under a rule with no responses, failing at its rate', async () => {
     await standIn.script({
       method: 'POST',

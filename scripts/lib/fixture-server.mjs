@@ -12,9 +12,13 @@ export async function startFixtureServer(now = Date.now()) {
     await importTypeScript('src/platforms/stand-in-routes.ts')
   const shiftMs = Math.round((now - RECORDED_AT) / WEEK_MS) * WEEK_MS
   const routes = standInRoutes()
-  const server = createServer((req, res) => {
-    const route = matchStandInRoute(routes, req.method, new URL(req.url ?? '/', 'http://fixtures'))
-    req.resume()
+  const server = createServer(async (req, res) => {
+    // The body too: GraphQL answers (LeetCode's) are told apart by the query posted.
+    const chunks = []
+    for await (const chunk of req) chunks.push(chunk)
+    const body = Buffer.concat(chunks).toString('utf8')
+    const url = new URL(req.url ?? '/', 'http://fixtures')
+    const route = matchStandInRoute(routes, req.method, url, body)
     if (!route) {
       res.writeHead(404).end()
       return

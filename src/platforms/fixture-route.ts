@@ -8,6 +8,11 @@ export interface FixtureRoute {
    * ("/contests?page=2"); other query parameters are ignored when matching.
    */
   path: string
+  /**
+   * JSON fields the request's body must hold (GraphQL's operationName and variables), for answers
+   * posted to one path that only the body tells apart; other fields are ignored when matching.
+   */
+  body?: Readonly<Record<string, unknown>>
   /** The recorded file, relative to the platform's folder ("fixtures/contest-list.json"). */
   file: string
   contentType: string

@@ -47,19 +47,40 @@ export function standInRoutes(): StandInRoute[] {
   )
 }
 
-/** The route answering a request, if any: the path matches and its query holds the route's. */
+/**
+ * The route answering a request, if any: the path matches, its query holds the route's, and its
+ * JSON body holds the route's body fields (a GraphQL endpoint answers every query on one path).
+ */
 export function matchStandInRoute(
   routes: readonly StandInRoute[],
   method: string,
   url: URL,
+  body = '',
 ): StandInRoute | undefined {
   const pathname = url.pathname.replace(/\/$/, '')
-  return routes.find(
-    (r) =>
-      r.method === method &&
-      r.pathname === pathname &&
-      Object.entries(r.query).every(([k, v]) => url.searchParams.get(k) === v),
-  )
+  let json: unknown
+  return routes.find((r) => {
+    if (r.method !== method || r.pathname !== pathname) return false
+    if (!Object.entries(r.query).every(([k, v]) => url.searchParams.get(k) === v)) return false
+    if (!r.body) return true
+    json ??= parseBody(body)
+    return holds(json, r.body)
+  })
+}
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body)
+  } catch {
+    return null
+  }
+}
+
+/** Whether `value` holds every field of `wanted`, nested objects field by field. */
+function holds(value: unknown, wanted: unknown): boolean {
+  if (wanted === null || typeof wanted !== 'object') return value === wanted
+  if (value === null || typeof value !== 'object') return false
+  return Object.entries(wanted).every(([k, v]) => holds((value as Record<string, unknown>)[k], v))
 }
 
 export { RECORDED_AT } from './fixture-time.ts'

@@ -42,6 +42,8 @@ export const standIn = {
     pathPrefix: string
     /** Query parameters the request must carry, to tell pages (or gym=true) apart. */
     query?: Record<string, string>
+    /** JSON body fields the request must hold, to tell GraphQL queries on one path apart. */
+    body?: Record<string, unknown>
     responses: ScriptedResponse[]
     failRate?: number
     failure?: ScriptedResponse

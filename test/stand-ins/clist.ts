@@ -1,7 +1,11 @@
 // clist.by API v4 for the loopback stand-in: GET /clist/contest/ answers from the recorded
 // contests with the real filters, ordering, pages and meta, behind ApiKey authentication and a
-// per-user limit of requests a minute (429 with Retry-After beyond it), as clist's tastypie does.
+// per-user limit of requests a minute (429 with Retry-After beyond it), as clist's tastypie does;
+// GET /clist/account/ and /clist/statistics/ answer from the recorded accounts and statistics the
+// same way, with the filters their resources allow.
+import accountsDataset from '../../src/platforms/clist/fixtures/accounts.json'
 import dataset from '../../src/platforms/clist/fixtures/contests.json'
+import statisticsDataset from '../../src/platforms/clist/fixtures/statistics.json'
 
 interface Response {
   status: number
@@ -54,6 +58,30 @@ const FILTERING: Record<string, readonly string[]> = {
   duration: ['exact', 'gt', 'lt', 'gte', 'lte'],
 }
 
+type Row = Record<string, unknown>
+
+/**
+ * The statistics' filters (clist's StatisticsResource, api/v2.py, which v3 and v4 reuse); its
+ * other fields refuse any, and one of contest_id, account_id or coder_id is required.
+ */
+const STATISTICS_FILTERING: Record<string, readonly string[]> = {
+  contest_id: ['exact', 'in'],
+  account_id: ['exact', 'in'],
+  coder_id: ['exact'],
+  place: ['exact', 'isnull'],
+  new_rating: ['isnull'],
+  rating_change: ['isnull'],
+}
+const STATISTICS_FIELDS = ['account_id', 'handle', 'contest_id', 'event', 'date', 'place', 'score']
+const STATISTICS_ORDERINGS = ['id', 'score', 'place', 'new_rating', 'rating_change', 'date']
+/** The accounts' filters (api/v4.py AccountResource), those the stand-in applies. */
+const ACCOUNT_FILTERING: Record<string, readonly string[]> = {
+  id: ['exact', 'in'],
+  resource_id: ['exact', 'in'],
+  resource: ['exact', 'regex', 'iregex', 'in'],
+  handle: ['exact', 'in', 'startswith'],
+}
+
 export function createClistStandIn() {
   const objects = dataset.objects as ClistObject[]
   let limitPerMinute = DEFAULT_LIMIT_PER_MINUTE
@@ -97,7 +125,8 @@ export function createClistStandIn() {
 
   /** The answer to a request under /clist/. */
   function respond(method: string, url: URL, headers: Record<string, string>): Response {
-    if (method !== 'GET' || url.pathname !== `${BASE}/contest/`) {
+    const resource = /^\/clist\/(contest|account|statistics)\/$/.exec(url.pathname)?.[1]
+    if (method !== 'GET' || !resource) {
       return { status: 404, body: { error_message: 'Not found' } }
     }
     // Authentication first, then the throttle; neither a refused nor a throttled request counts.
@@ -107,25 +136,31 @@ export function createClistStandIn() {
     if (retryAfter !== undefined) {
       return { status: 429, headers: { 'retry-after': String(retryAfter) } }
     }
-    return listContests(url.searchParams)
+    if (resource === 'account') return listPage('account', url.searchParams, filterAccounts)
+    if (resource === 'statistics') return listPage('statistics', url.searchParams, filterStatistics)
+    return listPage('contest', url.searchParams, filterContests)
   }
 
-  function listContests(query: URLSearchParams): Response {
+  function listPage(
+    resource: string,
+    query: URLSearchParams,
+    filter: (query: URLSearchParams) => Row[] | string,
+  ): Response {
     const limit = pageSize(query.get('limit'))
     const offset = Number(query.get('offset') ?? 0)
     if (limit === undefined || !Number.isInteger(offset) || offset < 0) {
       return badRequest('Invalid limit or offset provided. Please provide a positive integer.')
     }
-    const filtered = filterContests(query)
+    const filtered = filter(query)
     if (typeof filtered === 'string') return badRequest(filtered)
     const page = filtered.slice(offset, offset + limit)
     const meta = {
       estimated_count: filtered.length,
       limit,
       // Set whenever the page has items, whatever lies after it (clist's paginator never counts).
-      next: page.length ? pageUri(query, limit, offset + limit) : null,
+      next: page.length ? pageUri(resource, query, limit, offset + limit) : null,
       offset,
-      previous: offset > 0 ? pageUri(query, limit, Math.max(0, offset - limit)) : null,
+      previous: offset > 0 ? pageUri(resource, query, limit, Math.max(0, offset - limit)) : null,
       total_count: query.get('total_count') === 'true' ? filtered.length : null,
     }
     return {
@@ -145,6 +180,8 @@ export function createClistStandIn() {
       }
     }
     let list = objects
+    const idList = query.get('id__in') ?? query.get('id')
+    if (idList) list = list.filter((c) => idList.split(',').map(Number).includes(c.id))
     const resources = query.getAll('resource').flatMap((r) => r.split(','))
     if (resources.length) list = list.filter((c) => resources.includes(c.resource))
     const ids = query.get('resource_id__in') ?? query.get('resource_id')
@@ -179,7 +216,88 @@ export function createClistStandIn() {
     return list
   }
 
+  /** The recorded accounts the query's filters keep; or why the query is refused. */
+  function filterAccounts(query: URLSearchParams): Row[] | string {
+    const refused = refusedFilter(query, ACCOUNT_FILTERING, [])
+    if (refused) return refused
+    let list = accountsDataset.objects as Row[]
+    const resources = query.get('resource__in') ?? query.get('resource')
+    if (resources) list = list.filter((a) => resources.split(',').includes(a.resource as string))
+    const handles = query.get('handle__in') ?? query.get('handle')
+    if (handles) list = list.filter((a) => handles.split(',').includes(a.handle as string))
+    const ids = query.get('id__in') ?? query.get('id')
+    if (ids)
+      list = list.filter((a) =>
+        ids
+          .split(',')
+          .map(Number)
+          .includes(a.id as number),
+      )
+    return list
+  }
+
+  /** The recorded statistics the query's filters keep; or why the query is refused. */
+  function filterStatistics(query: URLSearchParams): Row[] | string {
+    const refused = refusedFilter(query, STATISTICS_FILTERING, STATISTICS_FIELDS)
+    if (refused) return refused
+    const contests = query.get('contest_id__in') ?? query.get('contest_id')
+    const accounts = query.get('account_id__in') ?? query.get('account_id')
+    if (!contests && !accounts && !query.get('coder_id')) {
+      const oneOf = ['contest_id', 'contest_id', 'account_id', 'account_id', 'coder_id']
+      return `One of ['${oneOf.join("', '")}'] is required`
+    }
+    let list = statisticsDataset.objects as Row[]
+    if (contests)
+      list = list.filter((s) =>
+        contests
+          .split(',')
+          .map(Number)
+          .includes(s.contest_id as number),
+      )
+    if (accounts)
+      list = list.filter((s) =>
+        accounts
+          .split(',')
+          .map(Number)
+          .includes(s.account_id as number),
+      )
+    for (const field of ['new_rating', 'rating_change', 'place']) {
+      const isnull = query.get(`${field}__isnull`)
+      if (isnull === null) continue
+      const wanted = ['true', '1', 'yes'].includes(isnull.toLowerCase())
+      list = list.filter((s) => (s[field] === null) === wanted)
+    }
+    const orderBy = query.get('order_by')
+    if (orderBy) {
+      const field = orderBy.replace(/^-/, '')
+      if (!STATISTICS_ORDERINGS.includes(field))
+        return `No matching '${field}' field for ordering on.`
+      const sign = orderBy.startsWith('-') ? -1 : 1
+      list = [...list].sort((a, b) => sign * compareValues(a[field], b[field]))
+    }
+    return list
+  }
+
   return { respond, configure, reset: () => configure({ reset: true }) }
+}
+
+/** tastypie's refusal of a filter the resource does not allow, if the query has one. */
+function refusedFilter(
+  query: URLSearchParams,
+  filtering: Record<string, readonly string[]>,
+  unfilterable: readonly string[],
+): string | undefined {
+  for (const key of query.keys()) {
+    const [field, lookup = 'exact'] = key.split('__')
+    const allowed = filtering[field]
+    if (allowed && !allowed.includes(lookup)) {
+      return `'${lookup}' is not an allowed filter on the '${field}' field.`
+    }
+    if (!allowed && unfilterable.includes(field)) {
+      return `The '${field}' field does not allow filtering.`
+    }
+  }
+  return undefined
 }
 
 /** tastypie's page size: the default when unset, its most when 0 or more than its most. */
@@ -191,11 +309,11 @@ function pageSize(text: string | null): number | undefined {
 }
 
 /** A page's address as clist writes it in meta: a path with the query it was asked with. */
-function pageUri(query: URLSearchParams, limit: number, offset: number): string {
+function pageUri(resource: string, query: URLSearchParams, limit: number, offset: number) {
   const params = new URLSearchParams(query)
   params.set('limit', String(limit))
   params.set('offset', String(offset))
-  return `${BASE}/contest/?${params}`
+  return `${BASE}/${resource}/?${params}`
 }
 
 /** A filter's or an item's time: naive ones are UTC, as clist writes and reads them. */

@@ -40,6 +40,12 @@ interface Rule {
   pathPrefix: string
   /** Query parameters the request must carry (others are ignored), to tell pages apart. */
   query?: Record<string, string>
+  /**
+   * JSON fields the request's body must hold (others are ignored), nested objects field by field:
+   * a GraphQL endpoint (LeetCode's) answers every query on one path, told apart by operationName
+   * and variables.
+   */
+  body?: Record<string, unknown>
   responses: ScriptedResponse[]
   /** When set, each request fails with `failure` with this probability instead. */
   failRate?: number
@@ -124,6 +130,14 @@ function telegramResponse(path: string, body: string): ScriptedResponse {
     text: message.text,
   }
   return { status: 200, body: { ok: true, result } }
+}
+
+/** Whether `value` holds every field of `wanted`, nested objects field by field. */
+function holdsJson(value: unknown, wanted: unknown): boolean {
+  if (wanted === null || typeof wanted !== 'object') return value === wanted
+  if (value === null || typeof value !== 'object') return false
+  const fields = value as Record<string, unknown>
+  return Object.entries(wanted).every(([k, v]) => holdsJson(fields[k], v))
 }
 
 function safeJson<T>(text: string): T | undefined {
@@ -236,7 +250,8 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       (r) =>
         (!r.method || r.method === req.method) &&
         url.pathname.startsWith(r.pathPrefix) &&
-        Object.entries(r.query ?? {}).every(([k, v]) => url.searchParams.get(k) === v),
+        Object.entries(r.query ?? {}).every(([k, v]) => url.searchParams.get(k) === v) &&
+        (!r.body || holdsJson(safeJson(body), r.body)),
     )
     if (rule && scriptedFailure(rule, path, body)) {
       return send(rule.failure ?? { status: 503, body: { error: 'scripted failure' } })

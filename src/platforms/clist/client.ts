@@ -9,7 +9,8 @@ import { fetchJson, readEnvelope } from '../upstream.ts'
 /** What the shared budget answers: one request taken, or when (epoch ms) one may be. */
 export type BudgetTake = { allowed: true } | { allowed: false; retryAt: number }
 
-interface ClistAccess {
+/** Where and how clist.by is asked: its base, the key, and the shared budget. */
+export interface ClistAccess {
   /** CLIST_API_URL ("https://clist.by/api/v4"). */
   baseUrl: string
   /** CLIST_API_KEY: "username:key", sent as `Authorization: ApiKey username:key`. */

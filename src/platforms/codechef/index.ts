@@ -1,4 +1,5 @@
-// CodeChef: the /api/list/contests/all answer (present, future, past) turned into contests.
+// CodeChef: the /api/list/contests/all answer (present, future, past) turned into contests, and
+// the results its profile pages carry (results.ts).
 import { z } from 'zod'
 import type { Difficulty, SourceContest } from '../contest.ts'
 import { definePlatform } from '../define.ts'
@@ -11,6 +12,7 @@ import {
   type SourceRequest,
 } from '../source.ts'
 import { fetchJson, readEnvelope, UpstreamError } from '../upstream.ts'
+import { codechefResults } from './results.ts'
 
 const SITE = 'https://www.codechef.com'
 
@@ -222,4 +224,5 @@ export const codechef = definePlatform({
       return type ? { platformId: codechefRoundCode(code), type } : undefined
     },
   },
+  results: codechefResults,
 })

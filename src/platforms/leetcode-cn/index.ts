@@ -9,6 +9,7 @@ import {
   leetcodeClistContest,
 } from '../leetcode/graphql.ts'
 import type { SourceRequest } from '../source.ts'
+import { leetcodeCnResults } from './results.ts'
 
 export function fetchLeetcodeCn(request: SourceRequest) {
   return fetchContests('leetcode-cn', request)
@@ -25,7 +26,12 @@ export const leetcodeCn = definePlatform({
     setting: 'LEETCODE_CN_URL',
     defaultUrl: 'https://leetcode.cn',
     fetch: fetchLeetcodeCn,
-    fixtures: [graphqlFixture('fixtures/contest-upcoming.json')],
+    fixtures: [
+      graphqlFixture('fixtures/contest-upcoming.json', {
+        operationName: 'contestUpcomingContests',
+      }),
+    ],
   },
   clist: { resource: 'leetcode.cn', contest: leetcodeClistContest },
+  results: leetcodeCnResults,
 })

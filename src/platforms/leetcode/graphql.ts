@@ -239,11 +239,20 @@ export function leetcodeClistContest(entry: ClistContest) {
   return type ? { platformId: slug, type } : undefined
 }
 
-/** The recorded GraphQL answer in `file`, served to the POST /graphql of either site. */
-export function graphqlFixture(file: string): FixtureRoute {
+/**
+ * The recorded GraphQL answer in `file`, served to a POST of either site (at /graphql unless
+ * `path` says otherwise) whose JSON body holds `body`: the operation and its variables, which
+ * alone tell apart the queries posted to one path.
+ */
+export function graphqlFixture(
+  file: string,
+  body: Record<string, unknown>,
+  path = '/graphql',
+): FixtureRoute {
   return {
     method: 'POST',
-    path: '/graphql',
+    path,
+    body,
     file,
     contentType: 'application/json',
     shift: shiftJson({ seconds: ['startTime'] }),

@@ -1,4 +1,4 @@
-// LeetCode: weekly and biweekly rounds from leetcode.com's GraphQL API.
+// LeetCode: weekly and biweekly rounds from leetcode.com's GraphQL API, and their results (results.ts).
 import { definePlatform } from '../define.ts'
 import {
   fetchLeetcode,
@@ -7,6 +7,7 @@ import {
   LEETCODE_TYPES,
   leetcodeClistContest,
 } from './graphql.ts'
+import { leetcodeResults } from './results.ts'
 
 export const leetcode = definePlatform({
   id: 'leetcode',
@@ -19,7 +20,10 @@ export const leetcode = definePlatform({
     setting: 'LEETCODE_API_URL',
     defaultUrl: 'https://leetcode.com',
     fetch: fetchLeetcode,
-    fixtures: [graphqlFixture('fixtures/leetcode-graphql.json')],
+    fixtures: [
+      graphqlFixture('fixtures/leetcode-graphql.json', { operationName: 'contestCatalogue' }),
+    ],
   },
   clist: { resource: 'leetcode.com', contest: leetcodeClistContest },
+  results: leetcodeResults,
 })
