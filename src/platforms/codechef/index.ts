@@ -13,6 +13,9 @@ import {
 } from '../source.ts'
 import { fetchJson, readEnvelope, UpstreamError } from '../upstream.ts'
 import { codechefResults } from './results.ts'
+import { codechefRoundCode, MONTH_CODE, SERIES_CODE } from './round-code.ts'
+
+export { codechefRoundCode }
 
 const SITE = 'https://www.codechef.com'
 
@@ -79,10 +82,7 @@ export function codechefDifficulty(divisions: readonly CodechefDivision[]) {
   return divisions.length === 1 ? CODECHEF_DIFFICULTY[divisions[0]] : undefined
 }
 
-const MONTH_CODE = '(?:JAN|FEB|MARCH|MAR|APRIL|APR|MAY|JUNE|JUN|JULY|JUL|AUG|SEPT|SEP|OCT|NOV|DEC)'
 const LONG_CODE = new RegExp(`^${MONTH_CODE}\\d{2,3}[A-D]?$`)
-// A series code with its division child letter, if any: A is Division 1 through D, Division 4.
-const SERIES_CODE = new RegExp(`^(?:(?:START|COOK|LTIME)\\d+|${MONTH_CODE}\\d{2,3})([A-D])?$`)
 
 /** The contest series from the code (START265, COOK152, LTIME120, NOV261) or the name. */
 export function codechefType(code: string, name: string): CodechefType | undefined {
@@ -92,16 +92,6 @@ export function codechefType(code: string, name: string): CodechefType | undefin
   if (/^LTIME\d+[A-D]?$/.test(upper) || /\blunch\s?time\b/i.test(name)) return 'LUNCH_TIME'
   if (LONG_CODE.test(upper) || /\blong\s+(?:challenge|one|two)\b/i.test(name)) return 'LONG'
   return undefined
-}
-
-/**
- * The code of the round a listed code stands for. CodeChef lists a round to come under one of
- * its division children (START134B, Starters 134's Division 2) and the same round, once over,
- * under its own code (START134); its banners and clist.by's copy use the round's own code too.
- * Keyed by it, a round keeps one id before and after it ends.
- */
-export function codechefRoundCode(code: string): string {
-  return SERIES_CODE.exec(code.toUpperCase())?.[1] ? code.slice(0, -1) : code
 }
 
 /**

@@ -16,6 +16,7 @@ import type {
 } from '../results.ts'
 import { describeIssues } from '../source.ts'
 import { fetchOk, UpstreamError } from '../upstream.ts'
+import { codechefRoundCode } from './round-code.ts'
 
 /**
  * CodeChef publishes no rate for its pages, which sit behind Cloudflare's bot checks. clist.by's
@@ -61,19 +62,8 @@ export function codechefEntryRating(endTime: number): number {
 
 // --- round codes -------------------------------------------------------------------------------
 
-const MONTH = '(?:JAN|FEB|MARCH|MAR|APRIL|APR|MAY|JUNE|JUN|JULY|JUL|AUG|SEPT|SEP|OCT|NOV|DEC)'
-// A series code with its division child letter, if any (START134B is Starters 134's Division 2).
-const SERIES = new RegExp(`^(?:(?:START|COOK|LTIME)\\d+|${MONTH}\\d{2,3})([A-D])?$`)
-
-/**
- * The round a code belongs to: a rating history names the division a handle was rated in
- * (START79D), the catalogue keys a round by its own code (START79; see the CodeChef source's
- * codechefRoundCode on the h-codechef branch, which this follows).
- */
-export function codechefRound(code: string): string {
-  const upper = code.toUpperCase()
-  return SERIES.exec(upper)?.[1] ? upper.slice(0, -1) : upper
-}
+/** The round a history's code belongs to, in upper case (START79D -> START79). */
+export const codechefRound = (code: string): string => codechefRoundCode(code.toUpperCase())
 
 // --- the profile page --------------------------------------------------------------------------
 
