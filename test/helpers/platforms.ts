@@ -84,6 +84,8 @@ export async function serveResults(platform: Platform, now = RECORDED_AT) {
       method: route.method,
       pathPrefix: `${standInPath(module.source.setting)}${url.pathname}`,
       query: Object.fromEntries(url.searchParams),
+      // GraphQL answers (LeetCode's) share one path: the request's body tells them apart.
+      ...(route.body && { body: { ...route.body } }),
       responses: [
         {
           status: 200,
