@@ -4,7 +4,14 @@ import type { FixtureRoute } from './fixture-route.ts'
 import type { SourceRequest } from './source.ts'
 
 /** One request's worth of context: the judge's base URL (its source's setting), fetch, now. */
-export type ResultsRequest = Omit<SourceRequest, 'retentionDays'>
+export type ResultsRequest = Omit<SourceRequest, 'retentionDays'> & {
+  /**
+   * Waits `ms` between two requests of one answer: a module that must ask twice (Codeforces'
+   * ratings, then its standings) keeps its own minIntervalMs between them. setTimeout when absent;
+   * tests pass one that only records.
+   */
+  pause?(ms: number): Promise<void>
+}
 
 /** A handle's public profile, as much of it as a proof and a title need. */
 export interface PublicProfile {

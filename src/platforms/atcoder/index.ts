@@ -1,5 +1,5 @@
 // AtCoder: the running, upcoming and recent tables of the /contests page turned into contests
-// (AtCoder has no public contest API).
+// (AtCoder has no public contest API); its results are in results.ts.
 import { z } from 'zod'
 import { MINUTE_MS } from '../../lib/time.ts'
 import type { Difficulty, SourceContest } from '../contest.ts'
@@ -22,6 +22,7 @@ import {
   type SourceRequest,
 } from '../source.ts'
 import { fetchOk, UpstreamError } from '../upstream.ts'
+import { atcoderResults } from './results.ts'
 
 const SITE = 'https://atcoder.jp'
 
@@ -250,4 +251,5 @@ export const atcoder = definePlatform({
       return type ? { platformId: id, type } : undefined
     },
   },
+  results: atcoderResults,
 })

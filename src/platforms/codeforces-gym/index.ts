@@ -1,5 +1,5 @@
 // Codeforces Gym: scheduled gym contests (official mirrors, camps, Universal Cup stages) from the
-// same contest.list API with gym=true.
+// same contest.list API with gym=true, and their final standings (results.ts).
 import {
   fetchContestList,
   CODEFORCES_TYPE_NAMES,
@@ -8,6 +8,7 @@ import {
 } from '../codeforces/contest-list.ts'
 import { definePlatform } from '../define.ts'
 import type { SourceRequest } from '../source.ts'
+import { codeforcesGymResults } from './results.ts'
 
 export function fetchCodeforcesGym(request: SourceRequest) {
   return fetchContestList('codeforces-gym', request)
@@ -41,4 +42,5 @@ export const codeforcesGym = definePlatform({
       return id ? { platformId: id, type: 'ICPC' } : undefined
     },
   },
+  results: codeforcesGymResults,
 })

@@ -1,4 +1,4 @@
-// Codeforces: rounds from the contest.list API (gym=false).
+// Codeforces: rounds from the contest.list API (gym=false), and their results (results.ts).
 import { definePlatform } from '../define.ts'
 import {
   CODEFORCES_TYPE_NAMES,
@@ -6,6 +6,7 @@ import {
   fetchCodeforces,
   shiftContestList,
 } from './contest-list.ts'
+import { codeforcesResults } from './results.ts'
 
 export const codeforces = definePlatform({
   id: 'codeforces',
@@ -37,5 +38,6 @@ export const codeforces = definePlatform({
       return id ? { platformId: id, type: 'CF' } : undefined
     },
   },
+  results: codeforcesResults,
   volatileMetadata: ['relativeTimeSeconds'],
 })
