@@ -96,7 +96,7 @@ export async function setResultPreferences(userId: string, own: boolean, friends
 
 /** A contest of the catalogue that ended `hoursAgo` (two hours long). */
 export async function endedContest(
-  platform: string,
+  platform: Platform,
   platformId: string,
   { hoursAgo = 1, name }: { hoursAgo?: number; name?: string } = {},
   now = Date.now(),
