@@ -8,7 +8,7 @@ import { createDb } from '../src/db/client.ts'
 import { resultChecksJob } from '../src/jobs/results.ts'
 import { MINUTE_MS } from '../src/lib/time.ts'
 import type { ResultRow, ResultsModule } from '../src/platforms/results.ts'
-import { findCheck } from '../src/results/checks.ts'
+import { dueChecks, findCheck } from '../src/results/checks.ts'
 import { askCheck, type Pace } from '../src/results/consumer.ts'
 import { notificationsOf, recipient, resetNotifications, testEnv } from './helpers/notifications.ts'
 import {
@@ -100,6 +100,8 @@ describe('results asked per handle', () => {
     })
     expect(queue.sent.at(-1)!.delaySeconds).toBeGreaterThan(0)
     expect(await notificationsOf(ada.id)).toEqual([])
+    // The walk's own message goes on with it: the scheduler's sweep does not start it over.
+    expect(await dueChecks(createDb(env.DB), Date.now())).toEqual([])
 
     tokens = Infinity
     const walkOn = queue.sent.at(-1)!.body

@@ -84,24 +84,41 @@ export async function dueChecks(db: Db, now: number, limit = 500): Promise<strin
 }
 
 /**
- * Takes the check for one ask: due, not held by another consumer. Undefined when it is not (a
- * duplicate message, a check another invocation holds, or one not due yet).
+ * Takes the check for one ask: due (or, for a walk over handles going on, whenever), not held by
+ * another consumer. Undefined when it is not (a duplicate message, a check another invocation
+ * holds, or one not due yet).
  */
 export async function claimCheck(
   db: Db,
   contestId: string,
   now: number,
+  { walkGoingOn = false } = {},
 ): Promise<CheckRow | undefined> {
   const row = await db.$client
     .prepare(
       `UPDATE result_checks SET claimed_until = ?2, updated_at = ?3
-        WHERE contest_id = ?1 AND state IN ('WAITING', 'PUBLISHED') AND next_check_at <= ?3
+        WHERE contest_id = ?1 AND state IN ('WAITING', 'PUBLISHED')
+          AND (?4 OR next_check_at <= ?3)
           AND (claimed_until IS NULL OR claimed_until <= ?3)
         RETURNING ${CHECK_COLUMNS}`,
     )
-    .bind(contestId, now + CLAIM_MS, now)
+    .bind(contestId, now + CLAIM_MS, now, walkGoingOn ? 1 : 0)
     .first<CheckRow>()
   return row ?? undefined
+}
+
+/**
+ * A walk over handles stops until `at`: the check let go, and not due for the scheduler's sweep
+ * until a while after, so only the walk's own message goes on with it (from where it stopped). A
+ * message lost makes it due again, and the sweep starts the walk over.
+ */
+export async function pauseWalk(db: Db, contestId: string, at: number): Promise<void> {
+  await db.$client
+    .prepare(
+      `UPDATE result_checks SET claimed_until = NULL, next_check_at = ?2 WHERE contest_id = ?1`,
+    )
+    .bind(contestId, at + CLAIM_MS)
+    .run()
 }
 
 /** Lets go of a check without asking (the judge's pace), for the message queued again. */

@@ -18,6 +18,7 @@ import type { QueueMessage, QueueProducer } from '../ports/queue.ts'
 import {
   claimCheck,
   giveUpCheck,
+  pauseWalk,
   recordPublished,
   recordUnanswered,
   releaseCheck,
@@ -106,7 +107,9 @@ export async function askCheck(
   message: ResultsMessage,
   now: number,
 ): Promise<Outcome> {
-  const check = await claimCheck(deps.db, message.contestId, now)
+  const check = await claimCheck(deps.db, message.contestId, now, {
+    walkGoingOn: message.after !== undefined,
+  })
   if (!check) return 'not-held'
   try {
     return await askClaimed(deps, check, message, now)
@@ -243,10 +246,11 @@ async function walkHandles(
   const rated = rows.some((r) => r.oldRating !== undefined && r.newRating !== undefined)
   await storeResults(deps.db, contest, rated, rows, now)
   if (stopped !== undefined || handles.length === HANDLES_PER_INVOCATION) {
-    await releaseCheck(deps.db, check.contestId)
+    const at = stopped ?? now
+    await pauseWalk(deps.db, check.contestId, at)
     await deps.queue.send(
       { contestId: check.contestId, ...(last !== undefined && { after: last }) },
-      { delaySeconds: delayUntil(stopped ?? now, now) },
+      { delaySeconds: delayUntil(at, now) },
     )
     return 'walking'
   }
