@@ -48,11 +48,18 @@ export const MARK_TOLD_SQL = `UPDATE contest_results AS r SET told_delta = ${RES
   WHERE r.contest_id = ?1 AND ${UNTOLD_SQL}`
 
 /**
- * The user `userExpr` follows a handle whose result in the contest (?1) is not told yet: its
- * friends' summary is due (again).
+ * The accounts (as `due(user_id)`) that follow, as a friend, a handle whose result in the contest
+ * (?1) is not told yet: their friends' summary is due (again). Made once a statement, so the
+ * summary's read looks each account's friends up by the (user, relation, platform, handle) key
+ * rather than the contest's rows once per friend.
  */
-export const followsUntoldSql = (userExpr: string) => `EXISTS (SELECT 1 FROM contest_results r2
-    JOIN judge_handles h2 ON h2.platform = r2.platform AND h2.handle_key = r2.handle_key
-    WHERE r2.contest_id = ?1 AND h2.user_id = ${userExpr} AND h2.relation = 'FRIEND'
-      AND (r2.told_delta IS NULL
-        OR r2.told_delta <> coalesce(r2.new_rating - r2.old_rating, 0)))`
+export const FRIENDS_DUE_CTE = `due(user_id) AS MATERIALIZED (SELECT DISTINCT h.user_id
+    FROM ${resultsToTellFrom('FRIEND')} WHERE r.contest_id = ?1 AND ${UNTOLD_SQL})`
+
+/**
+ * Every result in the contest (?1, on the platform ?2) of the friends of the account `due`, as
+ * `r` with the link as `h`.
+ */
+export const DUE_FRIENDS_RESULTS_FROM = `due
+  JOIN judge_handles h ON h.user_id = due.user_id AND h.relation = 'FRIEND' AND h.platform = ?2
+  JOIN contest_results r ON r.contest_id = ?1 AND r.handle_key = h.handle_key`

@@ -10,7 +10,8 @@ import { CHANNELS, type Channel } from '../../channels/registry.ts'
 import type { ContestRow } from '../../db/schema.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import {
-  followsUntoldSql,
+  DUE_FRIENDS_RESULTS_FROM,
+  FRIENDS_DUE_CTE,
   MARK_TOLD_SQL,
   resultsToTellFrom,
   TAKES_FRIEND_RESULTS_SQL,
@@ -48,10 +49,10 @@ export const OWN_TO_TELL_SQL = `SELECT ${LINE_COLUMNS}
  * Every friend's result of the contest (?1) for the accounts that take the summary and follow a
  * handle whose delta is not told: a summary lists all their friends who took part.
  */
-export const FRIENDS_TO_TELL_SQL = `SELECT ${LINE_COLUMNS}
-  FROM ${resultsToTellFrom('FRIEND')} ${joinUserSql('h.user_id')}
-  WHERE r.contest_id = ?1 AND ${LIVE_RECIPIENT_SQL} AND ${TAKES_FRIEND_RESULTS_SQL}
-    AND ${followsUntoldSql('h.user_id')}
+export const FRIENDS_TO_TELL_SQL = `WITH ${FRIENDS_DUE_CTE}
+SELECT ${LINE_COLUMNS}
+  FROM ${DUE_FRIENDS_RESULTS_FROM} ${joinUserSql('due.user_id')}
+  WHERE ${LIVE_RECIPIENT_SQL} AND ${TAKES_FRIEND_RESULTS_SQL}
   ORDER BY h.user_id, r.rank`
 
 /** The enabled channels a user turned on and can be reached on, as a JSON array. */
@@ -153,7 +154,7 @@ export async function createResultAlerts(
   const { contest, now } = input
   const [own, friends] = await n.d1.batch<LineRow>([
     n.d1.prepare(OWN_TO_TELL_SQL).bind(contest.id),
-    n.d1.prepare(FRIENDS_TO_TELL_SQL).bind(contest.id),
+    n.d1.prepare(FRIENDS_TO_TELL_SQL).bind(contest.id, contest.platform),
   ])
   const facts = (recalculated: boolean): ContestFacts => ({
     contest,
