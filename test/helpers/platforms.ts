@@ -14,7 +14,7 @@ import { standIn } from './stand-in.ts'
 export { RECORDED_AT }
 
 // Bundled as text at build time: workerd reads no files.
-const FILES = import.meta.glob('../../src/platforms/*/fixtures/*.{json,html}', {
+const FILES = import.meta.glob('../../src/platforms/*/fixtures/**/*.{json,html}', {
   query: '?raw',
   import: 'default',
   eager: true,
@@ -56,6 +56,38 @@ export async function servePlatform(
         {
           status,
           body: body === undefined ? route.shift(fixtureText(platform, route.file), shiftMs) : body,
+          headers: { 'content-type': route.contentType },
+        },
+      ],
+    })
+  }
+}
+
+/**
+ * Makes the stand-in answer with `platform`'s recorded results (its results module's fixtures,
+ * under its source's base), times moved by whole weeks to `now`. A later rule is asked first and
+ * rules match by path prefix, so longer paths are scripted last (a profile's path is a prefix of
+ * its history's), and this is called after servePlatform (whose /contests/ would answer AtCoder's
+ * results pages).
+ */
+export async function serveResults(platform: Platform, now = RECORDED_AT) {
+  const shiftMs = Math.round((now - RECORDED_AT) / WEEK_MS) * WEEK_MS
+  const module = platformModule(platform)
+  if (!module.source || !module.results) throw new Error(`${platform} has no results of its own`)
+  const routes = module.results.fixtures.map((route) => ({
+    route,
+    url: new URL(route.path, 'http://stand-in'),
+  }))
+  routes.sort((a, b) => a.url.pathname.length - b.url.pathname.length)
+  for (const { route, url } of routes) {
+    await standIn.script({
+      method: route.method,
+      pathPrefix: `${standInPath(module.source.setting)}${url.pathname}`,
+      query: Object.fromEntries(url.searchParams),
+      responses: [
+        {
+          status: 200,
+          body: route.shift(fixtureText(platform, route.file), shiftMs),
           headers: { 'content-type': route.contentType },
         },
       ],

@@ -1,4 +1,3 @@
-/// <reference types="vite/client" />
 // The results pipeline in tests: linked handles written as the handles API will store them, ended
 // contests, the judges' recorded results answers, a results queue that records what is sent, and
 // the consumer's dependencies with the real modules, hooks and stand-in, the pace left to a test.
@@ -10,40 +9,18 @@ import { HOUR_MS } from '../../src/lib/time.ts'
 import type { QueueProducer } from '../../src/ports/queue.ts'
 import type { ResultsDeps, ResultsMessage } from '../../src/results/consumer.ts'
 import { resultsDeps } from '../../src/results/deps.ts'
-import { platformModule, type Platform } from '../../src/platforms/registry.ts'
-import { standInPath } from '../../src/platforms/stand-in-routes.ts'
+import type { Platform } from '../../src/platforms/registry.ts'
 import { addContests, contest } from './contests.ts'
+import { fixtureText, serveResults } from './platforms.ts'
 import { standIn } from './stand-in.ts'
 
-const FILES = import.meta.glob('../../src/platforms/*/fixtures/results/*.json', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-}) as Record<string, string>
-
 /** A recorded results answer of `platform`, parsed ("rating-changes-2289.json"). */
-export function resultsFixture(platform: string, file: string): any {
-  const text = FILES[`../../src/platforms/${platform}/fixtures/results/${file}`]
-  if (text === undefined) throw new Error(`no results fixture ${file} for ${platform}`)
-  return JSON.parse(text)
+export function resultsFixture(platform: Platform, file: string): any {
+  return JSON.parse(fixtureText(platform, `fixtures/results/${file}`))
 }
 
-/** Makes the stand-in answer every recorded results route of `platform` with its file. */
-export async function serveResults(platform: Platform) {
-  const module = platformModule(platform)
-  for (const route of module.results?.fixtures ?? []) {
-    const url = new URL(route.path, 'http://stand-in')
-    const file = route.file.replace(/^fixtures\/results\//, '')
-    const text = FILES[`../../src/platforms/${platform}/fixtures/results/${file}`]
-    if (text === undefined) continue
-    await standIn.script({
-      method: route.method,
-      pathPrefix: `${standInPath(module.source!.setting)}${url.pathname}`,
-      query: Object.fromEntries(url.searchParams),
-      responses: [{ status: 200, body: text, headers: { 'content-type': route.contentType } }],
-    })
-  }
-}
+// The recorded results served as the judge module declares them (helper of the modules' tests).
+export { serveResults }
 
 /** Answers a Codeforces API method for one contest with `bodies` in turn (the last repeats). */
 export function scriptCodeforces(method: string, contestId: string, bodies: unknown[]) {

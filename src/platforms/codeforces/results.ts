@@ -92,9 +92,9 @@ export class CodeforcesRefusal extends UpstreamError {
 }
 
 /**
- * The `result` of `method` with `params`, read by `schema`. A FAILED answer (which Codeforces
- * sends with HTTP 400, or 200 through some proxies) throws a CodeforcesRefusal; anything that is
- * not the documented envelope, or whose result `schema` refuses, throws malformed.
+ * The `result` of `method` with `params`, read by `schema`. A FAILED answer (Codeforces sends it
+ * with HTTP 400; one with 200 reads the same) throws a CodeforcesRefusal; anything that is not
+ * the documented envelope, or whose result `schema` refuses, throws malformed.
  */
 async function callApi<S extends z.ZodType>(
   platform: CodeforcesPlatform,
@@ -196,7 +196,7 @@ type RatingChange = z.infer<typeof ratingChangeSchema>
 /**
  * contest.ratingChanges: every rated participant's change, or [] while ratings are not published
  * and for unrated rounds. Some contests refuse the call instead ("Rating changes are unavailable
- * for this contest", which TLE's codeforces_api.py reads as "no changes"), and so do we.
+ * for this contest"), which TLE's codeforces_api.py reads as "no changes", as we do.
  */
 async function ratingChanges(request: ResultsRequest, contestId: string): Promise<RatingChange[]> {
   try {
@@ -280,14 +280,14 @@ export async function codeforcesStandings(
 
 /**
  * Final standings as result rows: each member of a party gets the party's row (a team's three
- * members each rank 2nd); ghosts (gym teams of an onsite contest, named but without accounts)
- * and unofficial rows have no handle of ours. `participants` counts parties, as the judge ranks.
+ * members each rank 2nd). Ghosts (a gym's onsite teams, named but without accounts) rank and are
+ * counted but give no row; unofficial rows (virtual, practice, out of competition) are neither.
+ * `participants` counts parties, as the judge ranks them.
  */
 export function standingsResults(standings: Standings): ContestResults & { state: 'published' } {
-  const official = standings.rows.filter(
-    (row) => row.party.participantType === 'CONTESTANT' && !row.party.ghost,
-  )
+  const official = standings.rows.filter((row) => row.party.participantType === 'CONTESTANT')
   const rows: ResultRow[] = official.flatMap((row) => {
+    if (row.party.ghost) return []
     const solved = solvedCount(standings, row.problemResults)
     return row.party.members.flatMap((member) =>
       member.handle
