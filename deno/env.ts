@@ -10,6 +10,7 @@ export const QUEUE_BINDINGS = {
   NOTIFICATIONS_QUEUE: 'notifications',
   WEBHOOKS_QUEUE: 'webhooks',
   SYNC_QUEUE: 'sync',
+  RESULTS_QUEUE: 'results',
 } as const
 
 /**
@@ -23,6 +24,7 @@ export function denoEnv(vars: Record<string, string>, db: SqliteD1Database, kv: 
     NOTIFICATIONS_QUEUE: queueProducer(kv, QUEUE_BINDINGS.NOTIFICATIONS_QUEUE),
     WEBHOOKS_QUEUE: queueProducer(kv, QUEUE_BINDINGS.WEBHOOKS_QUEUE),
     SYNC_QUEUE: queueProducer(kv, QUEUE_BINDINGS.SYNC_QUEUE),
+    RESULTS_QUEUE: queueProducer(kv, QUEUE_BINDINGS.RESULTS_QUEUE),
     RATE_LIMITER: limiterNamespace(kv),
   }
   // Each port implements what the core calls on its binding (src/ports/), not Cloudflare's whole

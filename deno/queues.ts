@@ -20,6 +20,7 @@ export const QUEUES: QueueConfig = {
   webhooks: { maxRetries: 10, deadLetterQueue: 'webhooks-dlq' },
   'webhooks-dlq': { maxRetries: 0 },
   sync: { maxRetries: 0 },
+  results: { maxRetries: 3 },
 }
 
 /** Cloudflare's `max_retries` when a queue has no consumer settings. */

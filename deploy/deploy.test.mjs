@@ -13,7 +13,7 @@ import { cleanEnv, freshClone, runDeploy, startServiceStandIn } from './harness.
 const WORKER = 'contest-alert-service'
 const BOT_TOKEN = '123456789:deploy-test-bot-token'
 const RESEND_KEY = 're_deploy_test_0123456789abcdef'
-const QUEUES = ['notifications', 'notifications-dlq', 'sync', 'webhooks', 'webhooks-dlq']
+const QUEUES = ['notifications', 'notifications-dlq', 'results', 'sync', 'webhooks', 'webhooks-dlq']
 
 describe('npm run deploy against the Cloudflare API stand-in', { concurrency: false }, () => {
   let clone

@@ -153,6 +153,7 @@ describe('environments', () => {
       assert.deepEqual(r.queues.map((q) => q.name).sort(), [
         `${worker}-notifications`,
         `${worker}-notifications-dlq`,
+        `${worker}-results`,
         `${worker}-sync`,
         `${worker}-webhooks`,
         `${worker}-webhooks-dlq`,

@@ -176,7 +176,13 @@ describe('GET /notifications/notifications/stats', () => {
       failed: 1,
       pending: 1,
       byChannel: { email: 3, whatsapp: 0, push: 0, telegram: 0, discord: 0, slack: 0 },
-      byType: { CONTEST_REMINDER: 3, CONTEST_STARTING: 0, CONTEST_ENDING: 0, SYSTEM_ALERT: 0 },
+      byType: {
+        CONTEST_REMINDER: 3,
+        CONTEST_STARTING: 0,
+        CONTEST_ENDING: 0,
+        SYSTEM_ALERT: 0,
+        CONTEST_RESULT: 0,
+      },
       successRate: 50,
     })
     const other = await recipient()

@@ -1,6 +1,6 @@
 // Webhook events: contest.created from admin writes and syncs, contest.starting and
-// contest.finished from the half-hourly detection, notification.sent, each fired once per
-// occurrence; and the upkeep that re-queues lost messages and drops old deliveries.
+// contest.finished from the half-hourly detection, notification.sent, contest.results_published,
+// each fired once per occurrence; and the upkeep that re-queues lost messages and drops old deliveries.
 import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Env } from '../src/env.ts'
@@ -8,6 +8,7 @@ import { runCron } from '../src/jobs/cron.ts'
 import { webhookEventsJob } from '../src/jobs/webhook-events.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/lib/time.ts'
 import { FINISHED_WATERMARK_KEY } from '../src/webhooks/detection.ts'
+import { emitResultsPublished } from '../src/webhooks/result-events.ts'
 import {
   emitWebhookEvents,
   emitWebhookEventsSafely,
@@ -312,5 +313,28 @@ describe('upkeep of deliveries', () => {
     expect(counts.webhookRemoved).toBe(1)
     const left = await deliveriesOf(made.id)
     expect(left.map((d) => d.payload.data.id)).toEqual(['new'])
+  })
+})
+
+describe('contest.results_published', () => {
+  it('is delivered once per contest, signed, with the contest, platform, participants and rated', async () => {
+    const { hook, made } = await subscribe(['contest.results_published'])
+    const other = await subscribe(['contest.finished'])
+    const [row] = await addContests([contest(-3, { platform: 'codeforces', platformId: '2289' })])
+    const published = { contest: row, rated: true, participants: 30_000 }
+    await emitResultsPublished(jobEnv(), published, Date.now())
+    // A retried consumer emits again: the same event id, nothing new.
+    await emitResultsPublished(jobEnv(), published, Date.now())
+    await drain(held, localRun(held))
+    const received = await payloads(hook)
+    expect(received.map((p) => p.type)).toEqual(['contest.results_published'])
+    expect(received[0].data).toMatchObject({
+      contest: { id: row.id, platform: 'codeforces' },
+      platform: 'codeforces',
+      participants: 30_000,
+      rated: true,
+    })
+    expect(await deliveryCount(made.id)).toBe(1)
+    expect(await other.hook.requests()).toEqual([])
   })
 })

@@ -376,6 +376,9 @@ export const NOTIFICATION_TYPES = [
   'CONTEST_STARTING',
   'CONTEST_ENDING',
   'SYSTEM_ALERT',
+  // A contest's results (notifications/kinds/result.ts, friends-results.ts); TS-only like the
+  // rest, so no migration.
+  'CONTEST_RESULT',
 ] as const
 
 // What a notification says (title, message, payload), stored once for every recipient: a

@@ -8,6 +8,7 @@ import {
   consumeNotificationQueue,
 } from '../notifications/scheduling/queue-consumer.ts'
 import { consumeSyncQueue } from '../sync/queue.ts'
+import { consumeResultsQueue } from './results.ts'
 import { consumeWebhookDeliveries, failDeadWebhookDeliveries } from '../webhooks/consumer.ts'
 
 export type Consumer = (batch: QueueBatch, env: Env) => Promise<void>
@@ -34,6 +35,7 @@ const CONSUMERS: Record<string, Consumer> = {
   webhooks: consumeWebhookDeliveries,
   'webhooks-dlq': failDeadWebhookDeliveries,
   sync: consumeSyncQueue,
+  results: consumeResultsQueue,
 }
 
 export async function consumeQueue(batch: QueueBatch, env: Env): Promise<void> {

@@ -1,9 +1,11 @@
 // The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler,
-// then the community announcements, then the webhooks' contest.starting / contest.finished detection.
+// then the community announcements, then the webhooks' contest.starting / contest.finished detection,
+// then the result checks of contests ended (jobs/results.ts).
 import { announceDue } from '../communities/announce.ts'
 import type { Env } from '../env.ts'
 import { runNotificationScheduler } from '../notifications/scheduling/scheduler.ts'
 import { refreshPhasesJob } from './refresh-phases.ts'
+import { resultChecksJob } from './results.ts'
 import { webhookEventsJob } from './webhook-events.ts'
 
 export async function schedulerJob(env: Env, now: number): Promise<Record<string, number>> {
@@ -11,5 +13,6 @@ export async function schedulerJob(env: Env, now: number): Promise<Record<string
   const notifications = await runNotificationScheduler(env, now)
   const announcements = await announceDue(env.DB, env.NOTIFICATIONS_QUEUE, now)
   const webhooks = await webhookEventsJob(env, now)
-  return { ...phases, ...notifications, ...announcements, ...webhooks }
+  const results = await resultChecksJob(env, now)
+  return { ...phases, ...notifications, ...announcements, ...webhooks, ...results }
 }

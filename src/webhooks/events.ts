@@ -10,6 +10,7 @@ export const WEBHOOK_EVENTS = [
   'notification.sent',
   'platform.degraded',
   'platform.recovered',
+  'contest.results_published',
 ] as const
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]

@@ -1,5 +1,5 @@
 // When a delivery may go out: a reminder not inside the recipient's quiet hours, unless its
-// contest starts before they end (a late reminder beats none). A reminder made ahead of its time
+// contest starts before they end (a late reminder beats none); a contest's result not inside them. A reminder made ahead of its time
 // is held by its queue message's delay instead (delivery/enqueue.ts).
 import { MINUTE_MS } from '../../lib/time.ts'
 
@@ -50,6 +50,8 @@ export interface HoldInput {
 
 /** When the delivery may be sent: `now` or later. */
 export function sendableAt(input: HoldInput, now: number): number {
+  // A result is news of the past: it waits out the quiet hours whatever its contest's start.
+  if (input.type === 'CONTEST_RESULT') return quietHoursEnd(now, input.recipient) ?? now
   if (input.type !== 'CONTEST_REMINDER') return now
   const quietEnd = quietHoursEnd(now, input.recipient)
   if (quietEnd === undefined) return now

@@ -4,11 +4,13 @@ import { announcementKind } from './announcement.ts'
 import { bulkEmailKind } from './bulk-email.ts'
 import { cancellationKind } from './cancellation.ts'
 import { digestKind } from './digest.ts'
+import { friendsResultsKind } from './friends-results.ts'
 import type { NotificationKind } from './kind.ts'
 import { messageKind } from './message.ts'
 import { reminderKind } from './reminder.ts'
 import { kindOf, type StoredNotification } from './rendering.ts'
 import { rescheduleKind } from './reschedule.ts'
+import { resultKind } from './result.ts'
 
 // A Map, not an object: a payload's kind is stored data and must not reach Object.prototype.
 const KINDS = new Map(
@@ -19,6 +21,8 @@ const KINDS = new Map(
     digestKind,
     announcementKind,
     bulkEmailKind,
+    resultKind,
+    friendsResultsKind,
     messageKind,
   ].map((kind) => [kind.name, kind]),
 )

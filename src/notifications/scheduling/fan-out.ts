@@ -62,9 +62,9 @@ export interface PageResult {
  * The conflict clauses name the unique keys, so two pages that drew the same bytes in the same
  * second fail and are made again rather than skipped.
  */
-const pageIdSql = (secondsParam: string, randomParam: string, position: string) =>
+export const pageIdSql = (secondsParam: string, randomParam: string, position: string) =>
   `printf('%08x', ${secondsParam}) || ${randomParam} || printf('%06x', ${position})`
-const randomHex = (bytes: number) => toHex(crypto.getRandomValues(new Uint8Array(bytes)))
+export const randomHex = (bytes: number) => toHex(crypto.getRandomValues(new Uint8Array(bytes)))
 
 /**
  * Users a statement takes at most, in all its groups: a user id is bound as about 27 bytes of

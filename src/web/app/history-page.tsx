@@ -23,6 +23,7 @@ export const TYPE_WORDS: Record<string, string> = {
   CONTEST_STARTING: 'Contest starting',
   CONTEST_ENDING: 'Contest ending',
   SYSTEM_ALERT: 'System alert',
+  CONTEST_RESULT: 'Contest result',
 }
 
 const CHANNEL_WORDS: Record<string, string> = perChannel((m) => m.label)

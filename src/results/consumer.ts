@@ -1,0 +1,288 @@
+// The results queue's consumer: one check a message. It claims the check, keeps the judge's pace
+// (a token of the platform's own bucket: a platform whose token is not there yet is queued again
+// with a delay, never slept on, so one judge's pace never holds another's message), asks the judge
+// (the whole contest once, or each linked handle), stores the linked handles' rows, calls the
+// `onPublished` hooks the jobs wire (alerts, webhook events, community posts), then records the
+// outcome and queues the next check on the backoff.
+import { findContest } from '../contests/queries.ts'
+import type { Db } from '../db/client.ts'
+import type { ContestRow } from '../db/schema.ts'
+import { log } from '../lib/log.ts'
+import type {
+  ContestResults,
+  ResultRow,
+  ResultsModule,
+  ResultsRequest,
+} from '../platforms/results.ts'
+import type { QueueMessage, QueueProducer } from '../ports/queue.ts'
+import {
+  claimCheck,
+  giveUpCheck,
+  pauseWalk,
+  recordPublished,
+  recordUnanswered,
+  releaseCheck,
+  type CheckRow,
+} from './checks.ts'
+import { linkedHandles, resultsDigest, storedRows, storeResults } from './store.ts'
+
+/** The body of a results message: the check's contest, and where a walk over handles stopped. */
+export interface ResultsMessage {
+  contestId: string
+  /** Results asked per handle: the last handle key asked (the walk goes on after it). */
+  after?: string
+}
+
+export const isResultsMessage = (body: unknown): body is ResultsMessage =>
+  typeof body === 'object' &&
+  body !== null &&
+  typeof (body as ResultsMessage).contestId === 'string' &&
+  ((body as ResultsMessage).after === undefined ||
+    typeof (body as ResultsMessage).after === 'string')
+
+/** What the hooks are told once a contest's results are stored. */
+export interface PublishedContest {
+  contest: ContestRow
+  rated: boolean
+  participants: number | null
+  /** The first publication (false: a re-check). */
+  first: boolean
+  /** The rows differ from the last publication's (always true on the first). */
+  changed: boolean
+  /** The digest of this publication's rows (result_checks.results_digest). */
+  digest: string
+  now: number
+}
+
+/**
+ * Called after every published answer, in order, before the check is recorded: a hook that fails
+ * leaves the check due, so the retried message asks and calls the hooks again. Each must therefore
+ * do its work once whatever the number of calls (unique keys, told deltas).
+ */
+export type OnPublished = (published: PublishedContest) => Promise<unknown>
+
+export type Pace = { allowed: true } | { allowed: false; retryAt: number }
+
+export interface ResultsDeps {
+  db: Db
+  queue: QueueProducer<ResultsMessage>
+  /** The results module of a platform, undefined when it has none. */
+  module: (platform: string) => ResultsModule | undefined
+  /** The request context of one ask of a platform's judge. */
+  request: (platform: string, now: number) => ResultsRequest
+  /** One request of the platform's pace (its minIntervalMs), counted across invocations. */
+  pace: (platform: string, minIntervalMs: number) => Promise<Pace>
+  onPublished: readonly OnPublished[]
+}
+
+/** Handles asked in one invocation of a walk (results per handle), paced between each. */
+export const HANDLES_PER_INVOCATION = 50
+/** Queues deliver a message at most this long after it is sent. */
+const MAX_DELAY_SECONDS = 12 * 60 * 60
+
+const delayUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 1000))
+
+/** Queues the check's next ask when the queue can hold it; a later one is the scheduler's. */
+async function queueNext(deps: ResultsDeps, message: ResultsMessage, at: number, now: number) {
+  const delaySeconds = delayUntil(at, now)
+  if (delaySeconds > MAX_DELAY_SECONDS) return
+  await deps.queue.send(message, { delaySeconds })
+}
+
+const ended = (contest: ContestRow) => ({
+  platformId: contest.platformId,
+  startTime: contest.startTime,
+  endTime: contest.endTime,
+  type: contest.type,
+})
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+export type Outcome =
+  'not-held' | 'paced' | 'pending' | 'failed' | 'walking' | 'published' | 'gave-up'
+
+/** One ask of the check of `message`; answers what came of it. */
+export async function askCheck(
+  deps: ResultsDeps,
+  message: ResultsMessage,
+  now: number,
+): Promise<Outcome> {
+  const check = await claimCheck(deps.db, message.contestId, now, {
+    walkGoingOn: message.after !== undefined,
+  })
+  if (!check) return 'not-held'
+  try {
+    return await askClaimed(deps, check, message, now)
+  } catch (error) {
+    // The queue retries the message; the check must be free for it.
+    await releaseCheck(deps.db, check.contestId)
+    throw error
+  }
+}
+
+async function askClaimed(
+  deps: ResultsDeps,
+  check: CheckRow,
+  message: ResultsMessage,
+  now: number,
+): Promise<Outcome> {
+  const module = deps.module(check.platform)
+  const contest = await findContest(deps.db, check.contestId)
+  if (!module || !contest) {
+    await giveUpCheck(deps.db, check.contestId, module ? 'contest removed' : 'no results', now)
+    return 'gave-up'
+  }
+  const paced = await deps.pace(check.platform, module.minIntervalMs)
+  if (!paced.allowed) {
+    await releaseCheck(deps.db, check.contestId)
+    await deps.queue.send(message, { delaySeconds: delayUntil(paced.retryAt, now) })
+    return 'paced'
+  }
+  const request = deps.request(check.platform, now)
+  if (module.scope === 'handle') return walkHandles(deps, module, check, contest, message, request)
+  let answer: ContestResults
+  try {
+    answer = await module.contestResults!(request, ended(contest))
+  } catch (error) {
+    return unanswered(deps, check, contest, message, now, errorText(error))
+  }
+  if (answer.state === 'pending') return unanswered(deps, check, contest, message, now, null)
+  await storeResults(deps.db, contest, answer.rated, answer.rows, now)
+  const digest = await resultsDigest(answer.rated, answer.rows)
+  return published(deps, check, contest, answer.rated, answer.participants, digest, now)
+}
+
+async function unanswered(
+  deps: ResultsDeps,
+  check: CheckRow,
+  contest: ContestRow,
+  message: ResultsMessage,
+  now: number,
+  error: string | null,
+): Promise<Outcome> {
+  if (error) {
+    log.with({ job: 'results' }).warn('results-check-failed', {
+      contestId: check.contestId,
+      platform: check.platform,
+      error,
+    })
+  }
+  const next = await recordUnanswered(deps.db, check, contest.endTime, now, error)
+  if (next === undefined) return check.state === 'WAITING' ? 'gave-up' : 'pending'
+  await queueNext(deps, { contestId: message.contestId }, next, now)
+  return error ? 'failed' : 'pending'
+}
+
+async function published(
+  deps: ResultsDeps,
+  check: CheckRow,
+  contest: ContestRow,
+  rated: boolean,
+  participants: number | null,
+  digest: string,
+  now: number,
+): Promise<Outcome> {
+  const event: PublishedContest = {
+    contest,
+    rated,
+    participants,
+    first: check.publishedAt === null,
+    changed: check.resultsDigest !== digest,
+    digest,
+    now,
+  }
+  for (const hook of deps.onPublished) await hook(event)
+  const next = await recordPublished(deps.db, check, { rated, participants, digest }, now)
+  await queueNext(deps, { contestId: check.contestId }, next, now)
+  return 'published'
+}
+
+/**
+ * Results asked per linked handle (LeetCode): the handles in key order, a token of the judge's
+ * pace before each. A token not there yet, or HANDLES_PER_INVOCATION asked, queues the walk on
+ * from the last handle asked. The first handle's 'pending' means nothing is published yet; once
+ * the walk has reached the last handle, the stored rows are the publication.
+ */
+async function walkHandles(
+  deps: ResultsDeps,
+  module: ResultsModule,
+  check: CheckRow,
+  contest: ContestRow,
+  message: ResultsMessage,
+  request: ResultsRequest,
+): Promise<Outcome> {
+  const now = request.now
+  const handles = await linkedHandles(
+    deps.db,
+    check.platform,
+    message.after ?? '',
+    HANDLES_PER_INVOCATION,
+  )
+  const rows: ResultRow[] = []
+  let last = message.after
+  let stopped: number | undefined
+  for (const [i, { handleKey, handle }] of handles.entries()) {
+    if (i > 0) {
+      const paced = await deps.pace(check.platform, module.minIntervalMs)
+      if (!paced.allowed) {
+        stopped = paced.retryAt
+        break
+      }
+    }
+    let line: ResultRow | 'pending' | undefined
+    try {
+      line = await module.handleResult!(request, ended(contest), handle)
+    } catch (error) {
+      if (rows.length === 0) return unanswered(deps, check, contest, message, now, errorText(error))
+      stopped = now
+      break
+    }
+    if (line === 'pending' && message.after === undefined && i === 0) {
+      return unanswered(deps, check, contest, message, now, null)
+    }
+    if (line && line !== 'pending') rows.push({ ...line, handle: line.handle || handle })
+    last = handleKey
+  }
+  const rated = rows.some((r) => r.oldRating !== undefined && r.newRating !== undefined)
+  await storeResults(deps.db, contest, rated, rows, now)
+  if (stopped !== undefined || handles.length === HANDLES_PER_INVOCATION) {
+    const at = stopped ?? now
+    await pauseWalk(deps.db, check.contestId, at)
+    await deps.queue.send(
+      { contestId: check.contestId, ...(last !== undefined && { after: last }) },
+      { delaySeconds: delayUntil(at, now) },
+    )
+    return 'walking'
+  }
+  const stored = await storedRows(deps.db, check.contestId)
+  const anyRated = stored.some((r) => r.oldRating !== undefined && r.newRating !== undefined)
+  const digest = await resultsDigest(anyRated, stored)
+  return published(deps, check, contest, anyRated, null, digest, now)
+}
+
+/**
+ * Each message of a results batch asked once. A failure (D1, a hook) is logged and its message
+ * retried by the queue, the check let go for it; the scheduler queues any check left due.
+ */
+export async function consumeResultMessages(
+  deps: ResultsDeps,
+  messages: readonly QueueMessage[],
+  now: () => number = Date.now,
+): Promise<Outcome[]> {
+  const outcomes: Outcome[] = []
+  for (const message of messages) {
+    if (!isResultsMessage(message.body)) {
+      log.with({ job: 'results' }).warn('results-message-malformed', { id: message.id })
+      message.ack()
+      continue
+    }
+    try {
+      outcomes.push(await askCheck(deps, message.body, now()))
+      message.ack()
+    } catch (error) {
+      log.with({ job: 'results' }).error('results-consumer-failed', { id: message.id, error })
+      message.retry()
+    }
+  }
+  return outcomes
+}
