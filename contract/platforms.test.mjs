@@ -433,7 +433,7 @@ describe(`contract platforms (${RUNTIME})`, () => {
         ]),
       )
       const [request] = await gym.requests()
-      assert.match(request.path, /^\/codeforces-api\/contest\.list\?gym=true$/)
+      assert.match(request.path, /^\/codeforces-api\/contest\.list\?gym=true&lang=en$/)
       assert.match(request.headers['user-agent'], /ContestAlertService/)
       // Nothing was broken, so nothing is told.
       assert.deepEqual(await toldSoFar(gym), { degraded: 0, recovered: 0, mails: 0 })
