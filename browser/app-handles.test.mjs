@@ -81,7 +81,7 @@ const url = (path) => `${harness.base}${path}`
 async function linkAndProve(page) {
   await page.goto(url('/app/handles'))
   await page.getByLabel('Judge').selectOption('codeforces')
-  await page.getByLabel('Handle').fill(HANDLE.toLowerCase())
+  await page.getByLabel('Handle', { exact: true }).fill(HANDLE.toLowerCase())
   await submit(page, 'Link')
   token = (await page.locator('#handles code.token').textContent()).trim()
   assert.match(token, /^cas-[a-z2-7]{10}$/)
