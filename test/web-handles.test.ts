@@ -4,6 +4,7 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import kestrelRating from '../src/platforms/codeforces/fixtures/results/user-rating-kestrel.json'
+import { resultsJudges } from '../src/results/judges.ts'
 import { select, selectOne } from './helpers/html.ts'
 import { standIn } from './helpers/stand-in.ts'
 import { createUser } from './helpers/users.ts'
@@ -51,7 +52,10 @@ describe('the Handles page', () => {
     expect((await selectOne(empty.html, '#no-handles')).text).toBe('No handle linked yet.')
     expect((await selectOne(empty.html, 'a[aria-current="page"]')).text).toBe('Handles')
     const options = await select(empty.html, '#field-platform option')
-    expect(options.map((o) => o.attrs.value)).toEqual(['codeforces', 'atcoder', 'codeforces-gym'])
+    // Every judge whose descriptor declares results, and no other.
+    expect(options.map((o) => o.attrs.value)).toEqual(resultsJudges().map((j) => j.module.id))
+    expect(options.map((o) => o.attrs.value)).toContain('atcoder')
+    expect(options.map((o) => o.attrs.value)).not.toContain('dmoj')
 
     const page = await link(browser, 'kestrel_09')
     expect(await noticeOf(page)).toMatch(/place the token/)
