@@ -10,6 +10,8 @@ export const WEBHOOK_EVENTS = [
   'notification.sent',
   'platform.degraded',
   'platform.recovered',
+  'service.degraded',
+  'service.recovered',
 ] as const
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]
