@@ -57,6 +57,7 @@ export async function sharedRead<T>(
 
 function remember(key: string, entry: Held) {
   // A few names, each with its current version: older versions go as newer ones come.
-  for (const k of held.keys()) if (k !== key && k.startsWith(key.slice(0, key.lastIndexOf('/')))) held.delete(k)
+  for (const k of held.keys())
+    if (k !== key && k.startsWith(key.slice(0, key.lastIndexOf('/')))) held.delete(k)
   held.set(key, entry)
 }

@@ -63,7 +63,8 @@ async function recordFinish(
 ) {
   if (runId === undefined) return
   try {
-    const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error)
+    const message =
+      error === undefined ? undefined : error instanceof Error ? error.message : String(error)
     await finishJobRun(createDb(env.DB), runId, outcome, finishedAt, message)
   } catch (recordError) {
     log.error('job-run-record-failed', { runId, error: recordError })

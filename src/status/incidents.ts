@@ -98,7 +98,11 @@ export async function closeServiceIncident(
     .update(incidents)
     .set({ endedAt: now })
     .where(
-      and(eq(incidents.scope, 'service'), eq(incidents.subject, subject), isNull(incidents.endedAt)),
+      and(
+        eq(incidents.scope, 'service'),
+        eq(incidents.subject, subject),
+        isNull(incidents.endedAt),
+      ),
     )
     .returning({
       subject: incidents.subject,

@@ -48,8 +48,7 @@ async function readStatus(env: Env, jobs: readonly CronJob[], now: number): Prom
   const listed = (incidents.results ?? []) as ListedIncident[]
   const lastRuns = new Map(((runs.results ?? []) as LastJobRun[]).map((r) => [r.job, r]))
   const degraded =
-    listed.some((i) => i.endedAt === null) ||
-    platforms.some((p) => p.enabled && p.state !== 'ok')
+    listed.some((i) => i.endedAt === null) || platforms.some((p) => p.enabled && p.state !== 'ok')
   return {
     status: degraded ? 'degraded' : 'ok',
     generatedAt: toIso(now),

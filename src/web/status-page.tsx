@@ -103,8 +103,8 @@ function Deliveries({ status }: { status: ServiceStatus }) {
     <section aria-labelledby="deliveries-heading">
       <h2 id="deliveries-heading">Deliveries in the last {deliveries.windowHours} hours</h2>
       <p class="note">
-        Delay: from the time a reminder was due to the time it was sent (median, and 95 of 100
-        sent within).
+        Delay: from the time a reminder was due to the time it was sent (median, and 95 of 100 sent
+        within).
       </p>
       <ul id="status-channels" class="status-list">
         {shown.map((c) => (

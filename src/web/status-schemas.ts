@@ -63,7 +63,9 @@ export const StatusSchema = z
     status: z.enum(['ok', 'degraded']).openapi({
       description: 'degraded while an incident is open or an enabled platform is not ok',
     }),
-    generatedAt: iso.openapi({ description: 'When these figures were read (at most a minute ago)' }),
+    generatedAt: iso.openapi({
+      description: 'When these figures were read (at most a minute ago)',
+    }),
     platforms: z.array(StatusPlatform),
     incidents: z
       .array(StatusIncident)
@@ -71,7 +73,8 @@ export const StatusSchema = z
     deliveries: z.object({
       windowHours: z.number().int(),
       limited: z.boolean().openapi({
-        description: 'true: more outcomes than are read (2,000 per status); counts are then at least',
+        description:
+          'true: more outcomes than are read (2,000 per status); counts are then at least',
       }),
       channels: z.array(StatusChannel),
     }),
