@@ -130,7 +130,9 @@ describe('sync of all platforms', () => {
         throw new Error('sync queue down')
       },
     } as unknown as Queue
-    await expect(syncJob({ ...env, SYNC_QUEUE: down }, Date.now())).rejects.toThrow(/sync queue down/)
+    await expect(syncJob({ ...env, SYNC_QUEUE: down }, Date.now())).rejects.toThrow(
+      /sync queue down/,
+    )
   })
 
   it('reads a message of the release before, which named one platform', async () => {
