@@ -37,8 +37,15 @@ export async function sharedRead<T>(
   }
   const value = read()
   remember(key, { value, storedAt: now })
+  let result: T
   try {
-    const result = await value
+    result = await value
+  } catch (error) {
+    // A failed read is nobody's answer: the next request reads again.
+    held.delete(key)
+    throw error
+  }
+  try {
     const stored = new Response(JSON.stringify(result), {
       headers: {
         'Content-Type': 'application/json',
@@ -47,12 +54,10 @@ export async function sharedRead<T>(
       },
     })
     await cache.put(key, stored)
-    return { value: result, storedAt: now, fresh: true }
-  } catch (error) {
-    // A failed read is nobody's answer: the next request reads again.
-    held.delete(key)
-    throw error
+  } catch {
+    // The value stands; other isolates of the location read it once more themselves.
   }
+  return { value: result, storedAt: now, fresh: true }
 }
 
 function remember(key: string, entry: Held) {
