@@ -29,6 +29,9 @@ const LAYERS = [
   { name: 'users', paths: ['users'] },
   { name: 'auth', paths: ['auth'] },
   { name: 'webhooks', paths: ['webhooks'] },
+  // The service's record of itself: cron runs and incidents (platforms' and its own), and the
+  // telling of its own incidents; below the sync that records platform incidents in it.
+  { name: 'status', paths: ['status'] },
   // Judge handles and their results: below the features that tell people (notifications,
   // communities), which read its SQL fragments; it takes their alert functions as arguments.
   { name: 'results', paths: ['results'] },

@@ -226,6 +226,19 @@ async function main() {
       headers: { 'Accept-Encoding': BROWSER_ENCODINGS },
     },
   ]
+  // The status page beside health: its shared read (one D1 batch a minute) and, where the
+  // counting Worker runs (wrangler dev), that read itself on every request.
+  cases.push(
+    { title: 'GET /status.json (cached)', path: '/status.json', status: true },
+    { title: 'GET /status (cached)', path: '/status', status: true },
+  )
+  if (runtime.countsKv) {
+    cases.push({
+      title: 'GET /status.json (uncached: the read on every request)',
+      path: '/__bench/status-uncached',
+      status: true,
+    })
+  }
   const results = []
   let weights
   try {
@@ -240,11 +253,13 @@ async function main() {
         const kv = await kvCounts(server.base)
         const per = (op) => ((kv[op] ?? 0) / Math.max(1, r.requests)).toFixed(3)
         r.kv = { reads: per('get'), writes: per('put') }
+        if (c.status) r.d1 = per('d1.batch')
       }
       const ratio = (r.rps / (results[0] ?? r).rps).toFixed(2)
       console.log(
         `${r.rps} req/s (${ratio} of health), p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors` +
-          (r.kv ? `, KV reads / writes a request ${r.kv.reads} / ${r.kv.writes}` : ''),
+          (r.kv ? `, KV reads / writes a request ${r.kv.reads} / ${r.kv.writes}` : '') +
+          (r.d1 !== undefined ? `, D1 batches a request ${r.d1}` : ''),
       )
       results.push(r)
     }

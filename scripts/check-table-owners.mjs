@@ -24,6 +24,8 @@ export const OWNERS = {
   sync_runs: 'sync',
   platform_status: 'sync',
   job_locks: 'db/job-lock.ts',
+  job_runs: 'status',
+  incidents: 'status',
   notifications: 'notifications',
   notification_deliveries: 'notifications',
   notification_contents: 'notifications',

@@ -48,10 +48,12 @@ import { webSessionUser } from './web/app/web-session.ts'
 import { assetRoutes } from './web/asset-routes.ts'
 import { docsRoutes } from './web/docs-routes.tsx'
 import { homeRoutes } from './web/home-routes.tsx'
+import { statusRoutes } from './web/status-routes.tsx'
 import { pushRoutes } from './web/push-routes.ts'
 import { serviceWorkerRoutes } from './web/service-worker.ts'
 import { emitContestCreated } from './webhooks/contest-events.ts'
 import { webhookRoutes } from './webhooks/routes.ts'
+import { CRONS } from './jobs/cron.ts'
 
 export interface AppOptions {
   /** The runtime's answer to "who sent this request": every per-address limit keys on it. */
@@ -165,6 +167,11 @@ export function createApp(options: AppOptions) {
   app.route('/webhooks', webhookRoutes)
   // The web app: pages for people, and the files they load (no inline script or style).
   app.route('/', homeRoutes)
+  // The service's health for anyone: its cron jobs named by the jobs' router.
+  app.route(
+    '/',
+    statusRoutes(Object.entries(CRONS).map(([cron, job]) => ({ name: job.name, cron }))),
+  )
   app.route('/assets', assetRoutes)
   // The signed-in web app: cookie sessions and CSRF-checked forms (never the API's bearer tokens).
   // Mounted with the slash, so its home page is /app/ (Hono joins '/app' and '/' as '/app').

@@ -94,7 +94,7 @@ describe('creating an endpoint', () => {
     expect(res.body.message).toEqual([
       'each value in events must be one of the following values: contest.created, ' +
         'contest.starting, contest.finished, notification.sent, platform.degraded, ' +
-        'platform.recovered, contest.results_published',
+        'platform.recovered, contest.results_published, service.degraded, service.recovered',
     ])
   })
 

@@ -335,6 +335,54 @@ export const jobLocks = sqliteTable('job_locks', {
   expiresAt: integer('expires_at').notNull(),
 })
 
+// One row per run of a cron job (status/job-runs.ts): the watchdog's evidence that a job runs,
+// and the last run /status shows. Kept a week (the daily cleanup removes older runs).
+export const jobRuns = sqliteTable(
+  'job_runs',
+  {
+    id: text('id').primaryKey(),
+    job: text('job').notNull(),
+    cron: text('cron').notNull(),
+    startedAt: integer('started_at').notNull(),
+    /** Null while the run is going (or when its isolate died before it could say). */
+    finishedAt: integer('finished_at'),
+    outcome: text('outcome', { enum: ['running', 'ok', 'failed'] }).notNull(),
+    error: text('error'),
+  },
+  (t) => [index('job_runs_job_started').on(t.job, t.startedAt)],
+)
+
+export type JobRunRow = typeof jobRuns.$inferSelect
+
+// Incidents of platforms (opened and closed by the sync) and of the service itself (the
+// watchdog: a job that stopped, deliveries failing), kept 30 days after they close for /status.
+// At most one open incident per subject, and one row per opening: concurrent runs that see the
+// same trouble open it once, and the one whose UPDATE closes it is the one that tells.
+export const incidents = sqliteTable(
+  'incidents',
+  {
+    id: text('id').primaryKey(),
+    scope: text('scope', { enum: ['platform', 'service'] }).notNull(),
+    /** A platform id, or the service's part: scheduler, sync, deliveries. */
+    subject: text('subject').notNull(),
+    /** A platform's state when it opened (degraded, failing, blocked); stopped or failing. */
+    kind: text('kind').notNull(),
+    /** Our own words, never a person's data: which channels fail, since when a job has not run. */
+    detail: text('detail'),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+  },
+  (t) => [
+    uniqueIndex('incidents_opening').on(t.scope, t.subject, t.startedAt),
+    uniqueIndex('incidents_open')
+      .on(t.scope, t.subject)
+      .where(sql`ended_at IS NULL`),
+    index('incidents_ended').on(t.endedAt),
+  ],
+)
+
+export type IncidentRow = typeof incidents.$inferSelect
+
 // A contest still to come that its platform's healthy source stopped listing, kept until the
 // notifier has told its followers it was cancelled.
 export const contestCancellations = sqliteTable(

@@ -1,7 +1,8 @@
 // Daily cleanup: finished contests past the retention period, expired sessions and email codes,
 // accounts past their 30 days of recovery or 7 days unproven, ingestion jobs stuck for over 3000 seconds,
 // notifications past their expiry, Telegram link tokens nobody used, community claims whose
-// account is deleted or unproven, and the ids of Discord interactions whose signatures are stale.
+// account is deleted or unproven, the ids of Discord interactions whose signatures are stale, and
+// the cron runs and closed incidents past their retention (status/).
 import { purgeDeletedAccounts, purgeUnprovenAccounts } from '../account/purge.ts'
 import { removeExpiredAuthRecords } from '../auth/cleanup.ts'
 import { removeStaleInteractions } from '../channels/discord/interaction-replay.ts'
@@ -13,6 +14,8 @@ import { settings, type Env } from '../env.ts'
 import { DAY_MS } from '../lib/time.ts'
 import { removeExpiredNotifications } from '../notifications/cleanup.ts'
 import { intelligenceClient } from '../resources/service.ts'
+import { INCIDENT_HISTORY_MS, removeIncidentsEndedBefore } from '../status/incidents.ts'
+import { JOB_RUN_RETENTION_MS, removeJobRunsBefore } from '../status/job-runs.ts'
 import { sweepStuckIngestionJobs } from '../resources/stuck-jobs.ts'
 import { removeExpiredTelegramLinks } from '../users/telegram-links.ts'
 
@@ -30,6 +33,8 @@ export async function cleanupJob(env: Env, now: number) {
   const telegramLinksExpired = await removeExpiredTelegramLinks(db, now)
   const communitiesReleased = await releaseUnheldCommunities(db, now)
   const discordInteractionsRemoved = await removeStaleInteractions(db, now)
+  const jobRunsRemoved = await removeJobRunsBefore(db, now - JOB_RUN_RETENTION_MS)
+  const incidentsRemoved = await removeIncidentsEndedBefore(db, now - INCIDENT_HISTORY_MS)
   return {
     contestsRemoved,
     ...auth,
@@ -40,5 +45,7 @@ export async function cleanupJob(env: Env, now: number) {
     telegramLinksExpired,
     communitiesReleased,
     discordInteractionsRemoved,
+    jobRunsRemoved,
+    incidentsRemoved,
   }
 }

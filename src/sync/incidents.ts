@@ -1,5 +1,6 @@
-// What the sync's opened and closed incidents set off: a webhook event each, and one email to the
-// admins when an incident opens (not every six hours while it lasts).
+// What the sync's opened and closed incidents set off: a row in the incidents /status lists, a
+// webhook event each, and one email to the admins when an incident opens (not every six hours
+// while it lasts).
 import { sendEmail } from '../channels/email/resend.ts'
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
@@ -7,6 +8,7 @@ import { escapeHtml } from '../lib/html.ts'
 import { log } from '../lib/log.ts'
 import { toIso } from '../lib/time.ts'
 import { platformName } from '../platforms/registry.ts'
+import { recordPlatformIncidents } from '../status/incidents.ts'
 import type { PlatformTransition } from './job.ts'
 import { platformsOf } from './platform-view.ts'
 import { adminAddresses } from '../users/admin-queries.ts'
@@ -18,6 +20,17 @@ export async function announceIncidents(
   now: number,
 ): Promise<void> {
   if (transitions.length === 0) return
+  await recordPlatformIncidents(
+    createDb(env.DB),
+    transitions.map((t) => ({
+      platform: t.platform,
+      transition: t.transition,
+      // A closing keeps the kind its opening recorded; the state it carries is ok.
+      state: t.transition === 'opened' ? t.status.state : 'unknown',
+      startedAt: t.startedAt,
+    })),
+    now,
+  )
   const views = new Map((await platformsOf(env, now)).map((v) => [v.id, v]))
   await emitPlatformEvents(
     env,

@@ -15,7 +15,8 @@ const STYLE =
   'body{margin:0;padding:24px;background:#f5f7fa;font-family:Arial,Helvetica,sans-serif;' +
   'font-size:15px;line-height:1.5;color:#1f2933}main{max-width:480px;margin:0 auto;' +
   'padding:24px;background:#fff}h1{font-size:20px;margin:0 0 16px}button{padding:10px 18px;' +
-  'background:#2563eb;color:#fff;border:0;border-radius:6px;font-size:15px;cursor:pointer}'
+  'background:#2563eb;color:#fff;border:0;border-radius:6px;font-size:15px;cursor:pointer}' +
+  'footer{max-width:480px;margin:16px auto 0}'
 
 /** A page of a title (escaped here) and a body of HTML the caller escaped. */
 export function page(status: Page['status'], title: string, body: string): Page {
@@ -24,7 +25,8 @@ export function page(status: Page['status'], title: string, body: string): Page 
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>` +
     `<style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main>` +
-    '</body></html>'
+    // Every page's footer links the service's status (web/document.tsx has the same).
+    '<footer><p><a href="/status">Service status</a></p></footer></body></html>'
   return { status, html }
 }
 

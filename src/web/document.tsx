@@ -1,4 +1,5 @@
-// The frame of every page: language, viewport, the hashed stylesheet and script, nothing inline.
+// The frame of every page: language, viewport, the hashed stylesheet and script, nothing inline,
+// and the footer with the link to the service's status.
 import type { Child } from 'hono/jsx'
 import { raw } from 'hono/html'
 import { appScript, appStyle } from './assets/hashed.ts'
@@ -10,6 +11,8 @@ export interface DocumentProps {
   /** The skip link's words; the home page skips to its contests. */
   skipLabel?: string
   children?: Child
+  /** More of the footer, before the status link (the home page's link to the API reference). */
+  footer?: Child
 }
 
 export function Document({
@@ -17,6 +20,7 @@ export function Document({
   head,
   skipLabel = 'Skip to the contests',
   children,
+  footer,
 }: DocumentProps) {
   return (
     <>
@@ -38,6 +42,12 @@ export function Document({
             {skipLabel}
           </a>
           {children}
+          <footer>
+            {footer}
+            <p>
+              <a href="/status">Service status</a>: platforms, deliveries and incidents.
+            </p>
+          </footer>
         </body>
       </html>
     </>

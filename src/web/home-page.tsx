@@ -141,7 +141,14 @@ export function HomePage({
   judges: readonly Platform[]
 }) {
   return (
-    <Document title={TITLE}>
+    <Document
+      title={TITLE}
+      footer={
+        <p>
+          Also as an API: <a href="/docs">reference</a>.
+        </p>
+      }
+    >
       <header>
         <h1>{TITLE}</h1>
         <p class="lead">
@@ -163,11 +170,6 @@ export function HomePage({
         <StalePlatforms platforms={platforms} />
         <ContestList listing={listing} />
       </main>
-      <footer>
-        <p>
-          Also as an API: <a href="/docs">reference</a>.
-        </p>
-      </footer>
     </Document>
   )
 }

@@ -11,6 +11,8 @@ export const WEBHOOK_EVENTS = [
   'platform.degraded',
   'platform.recovered',
   'contest.results_published',
+  'service.degraded',
+  'service.recovered',
 ] as const
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]

@@ -1,8 +1,12 @@
 // The Worker as `npm run bench` measures it: the real entry (src/index.ts) with its KV binding
 // wrapped so every call is counted, and GET /__bench/kv answering the counts since the last
-// /__bench/kv/reset. Only the bench runs it (`wrangler dev` with this file as the script).
+// /__bench/kv/reset. Only the bench runs it (`wrangler dev` with this file as the script). D1's
+// batches are counted too (`d1.batch`), and GET /__bench/status-uncached answers /status.json's
+// read itself, without the value shared for a minute in front of it.
 import worker from '../../src/index.ts'
 import type { Env } from '../../src/env.ts'
+import { CRONS } from '../../src/jobs/cron.ts'
+import { readServiceStatus } from '../../src/web/status-data.ts'
 import { countingCalls } from '../helpers/counting.ts'
 
 export { RateLimiter } from '../../src/index.ts'
@@ -17,6 +21,9 @@ function counted(env: Env): Env {
     e = {
       ...env,
       KV: countingCalls(env.KV, (method) => (counts[method] = (counts[method] ?? 0) + 1)),
+      DB: countingCalls(env.DB, (method) => {
+        if (method === 'batch') counts['d1.batch'] = (counts['d1.batch'] ?? 0) + 1
+      }),
     }
     wrapped.set(env, e)
   }
@@ -30,6 +37,10 @@ export default {
     if (pathname === '/__bench/kv/reset') {
       for (const key of Object.keys(counts)) delete counts[key]
       return new Response(null, { status: 204 })
+    }
+    if (pathname === '/__bench/status-uncached') {
+      const jobs = Object.entries(CRONS).map(([cron, job]) => ({ name: job.name, cron }))
+      return readServiceStatus(counted(env), jobs, Date.now()).then((s) => Response.json(s))
     }
     return worker.fetch(request, counted(env), ctx)
   },

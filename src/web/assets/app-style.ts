@@ -668,4 +668,15 @@ section + section {
   border-bottom: 1px solid var(--border);
   text-align: left;
 }
+/* /status: one line a platform, incident, channel and job, wrapping at any width. */
+.status-list {
+  padding-left: 1.25rem;
+}
+.status-list li {
+  margin: 4px 0;
+  overflow-wrap: anywhere;
+}
+#status-platforms li[data-state='ok'] .state {
+  color: var(--muted);
+}
 `
