@@ -1,6 +1,9 @@
 // The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler,
-// then the community announcements, then the webhooks' contest.starting / contest.finished detection.
+// then the community announcements and their Discord events, then the webhooks' contest.starting /
+// contest.finished detection.
 import { announceDue } from '../communities/announce.ts'
+import { scheduleEvents } from '../communities/events.ts'
+import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { runNotificationScheduler } from '../notifications/scheduling/scheduler.ts'
 import { refreshPhasesJob } from './refresh-phases.ts'
@@ -10,6 +13,11 @@ export async function schedulerJob(env: Env, now: number): Promise<Record<string
   const phases = await refreshPhasesJob(env, now)
   const notifications = await runNotificationScheduler(env, now)
   const announcements = await announceDue(env.DB, env.NOTIFICATIONS_QUEUE, now)
+  const events = await scheduleEvents(
+    { db: createDb(env.DB), d1: env.DB },
+    env.NOTIFICATIONS_QUEUE,
+    now,
+  )
   const webhooks = await webhookEventsJob(env, now)
-  return { ...phases, ...notifications, ...announcements, ...webhooks }
+  return { ...phases, ...notifications, ...announcements, ...events, ...webhooks }
 }
