@@ -59,3 +59,30 @@ export function describeRoles(d: CommunityDestinationRow): string[] {
     .filter(([, id]) => isRoleId(id))
     .map(([key, id]) => `${keyName(key)}: <@&${id}>`)
 }
+
+/** The mapping as the Communities page shows it: `codeforces: <role id>`, comma separated. */
+export const rolesText = (d: CommunityDestinationRow) =>
+  Object.entries(d.roles)
+    .map(([key, id]) => `${key}: ${id}`)
+    .join(', ')
+
+/** The mapping the page's field means (`key: role id`, commas or lines), or what is wrong. */
+export function parseRoles(
+  text: string,
+): { ok: true; roles: Record<string, string> } | { ok: false; error: string } {
+  const roles: Record<string, string> = {}
+  for (const part of text.split(/[,\n]/).map((p) => p.trim())) {
+    if (!part) continue
+    const [word = '', id = '', ...rest] = part.split(/\s*[:=]\s*/)
+    const key = roleKey(word)
+    if (!key || rest.length > 0) {
+      return { ok: false, error: `Roles: ${part} is not a platform or type with a role id` }
+    }
+    if (!isRoleId(id)) return { ok: false, error: `Roles: ${id || '(none)'} is not a role id` }
+    roles[key] = id
+  }
+  if (Object.keys(roles).length > MAX_ROLES) {
+    return { ok: false, error: `Roles: at most ${MAX_ROLES}` }
+  }
+  return { ok: true, roles }
+}
