@@ -173,7 +173,7 @@ describe('a channel with events on', () => {
     expect((await eventRows())[0]).toMatchObject({ status: 'RETRYING' })
 
     const deps = { env: e, db: db(), d1: env.DB }
-    const { communityEventId } = eventMessage as { communityEventId: string }
+    const { communityEventId } = eventMessage as unknown as { communityEventId: string }
     const after = Date.now() + 3_500
     expect(await sendEventChange(deps, communityEventId, after)).toEqual({ done: true })
     expect(await sendEventChange(deps, communityEventId, after + 10)).toEqual({ done: true })
