@@ -6,7 +6,13 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { announceDue } from '../src/communities/announce.ts'
-import { findDestination, setRole, subscribe } from '../src/communities/destinations.ts'
+import { redeemClaimCode } from '../src/communities/claims.ts'
+import {
+  findDestination,
+  refuseEvents,
+  setRole,
+  subscribe,
+} from '../src/communities/destinations.ts'
 import { parseRoles } from '../src/communities/roles.ts'
 import { createDb } from '../src/db/client.ts'
 import type { Env } from '../src/env.ts'
@@ -15,7 +21,9 @@ import { CONTESTS_COMMAND } from '../src/channels/discord/commands.ts'
 import { addContests, contest } from './helpers/contests.ts'
 import { consume, resetNotifications, testEnv } from './helpers/notifications.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
-import { api } from './helpers/users.ts'
+import { select, selectOne } from './helpers/html.ts'
+import { api, createUser } from './helpers/users.ts'
+import { expectPage, formErrors, signedInBrowser } from './helpers/web-app.ts'
 
 const APPLICATION_ID = '1300000000000000001'
 const GUILD = '1100000000000000601'
@@ -331,5 +339,67 @@ describe('the "Ping me" button', () => {
     const tampered = await interact(forged, { ...forged, data: { custom_id: 'contests:role:x' } })
     expect(tampered.status).toBe(401)
     expect(await standIn.requests(`/discord/api/v10/guilds/${GUILD}/members/`)).toHaveLength(1)
+  })
+})
+
+describe('the Communities page of a claimed Discord channel', () => {
+  it('turns events on, shows a refusal, and maps roles', async () => {
+    const owner = await createUser()
+    const d = await subscribe(db(), place, { platforms: ['codeforces'] }, Date.now())
+    const code = await api('POST', '/communities/claim-codes', { token: owner.accessToken })
+    expect(await redeemClaimCode(db(), code.body.code, place, Date.now())).toBe('claimed')
+    const browser = await signedInBrowser(owner)
+    const opened = await browser.get('/app/communities')
+    expectPage(opened, 200)
+    expect((await selectOne(opened.html, `#community-${d.id}-events`)).attrs.checked).toBe(
+      undefined,
+    )
+    const fields = {
+      platforms: ['codeforces'],
+      leadTimes: '60',
+      contestTypes: '',
+      includeWords: '',
+      excludeWords: '',
+      minDuration: '',
+      events: 'on',
+      roles: `codeforces: ${CF_ROLE}, div2: ${TYPE_ROLE}`,
+    }
+    const saved = await browser.post(`/app/communities/${d.id}`, fields, { csrf: opened.csrf })
+    expect(saved.status).toBe(303)
+    expect(await findDestination(db(), place)).toMatchObject({
+      events: true,
+      roles: { codeforces: CF_ROLE, div2: TYPE_ROLE },
+    })
+    const refused = await browser.post(
+      `/app/communities/${d.id}`,
+      { ...fields, roles: 'codeforces: admins' },
+      { csrf: opened.csrf },
+    )
+    expectPage(refused, 400)
+    expect(await formErrors(refused)).toEqual(['Roles: admins is not a role id'])
+
+    // Discord refused the events: the page says so, and saving with the box ticked asks again.
+    await refuseEvents(db(), d.id, Date.now())
+    const after = await browser.get('/app/communities')
+    const [item] = await select(after.html, 'li.community')
+    expect(item.text).toContain('Events: stopped, the bot needs the Manage Events permission.')
+    expect(item.text).toContain(`Roles: Codeforces: <@&${CF_ROLE}>, div2: <@&${TYPE_ROLE}>.`)
+    expect((await selectOne(after.html, `#community-${d.id}-roles`)).attrs.value).toBe(
+      `codeforces: ${CF_ROLE}, div2: ${TYPE_ROLE}`,
+    )
+    await browser.post(`/app/communities/${d.id}`, fields, { csrf: after.csrf })
+    expect((await findDestination(db(), place))?.eventsRefusedAt).toBe(null)
+    // Unticked: off.
+    const { events: _off, ...unticked } = fields
+    await browser.post(`/app/communities/${d.id}`, unticked, { csrf: after.csrf })
+    expect((await findDestination(db(), place))?.events).toBe(false)
+
+    // The API shows the same.
+    const listed = await api('GET', '/communities', { token: owner.accessToken })
+    expect(listed.body.communities[0]).toMatchObject({
+      events: false,
+      eventsRefusedAt: null,
+      roles: { codeforces: CF_ROLE, div2: TYPE_ROLE },
+    })
   })
 })
