@@ -1,7 +1,7 @@
 // `/contests subscribe|unsubscribe|settings|claim` (and `roles list|set|unset`, role-commands.ts)
-// in a server: a channel's community announcements,
-// changed only by members whose permissions in that channel (as Discord resolves the channel option
-// for them, overwrites included) include Manage Channels or Administrator. A change is answered at
+// in a server: a channel's community announcements, changed only by members whose permissions in
+// that channel (as Discord resolves the channel option for them, overwrites included) include
+// Manage Channels or Administrator. A change is answered at
 // once with a deferred reply and done after it, then the reply is edited through the interaction's
 // webhook: Discord waits 3 seconds at most.
 import type { Context } from 'hono'
