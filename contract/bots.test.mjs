@@ -430,4 +430,157 @@ describe(`contract bots (${RUNTIME})`, () => {
       assert.equal(seen.telegram.length, 2)
     }),
   )
+  test(
+    'Discord: a channel’s event is created, moved and deleted with its contest; a button press adds a role and the next removes it',
+    RETRY_FLOW,
+    noted(async () => {
+      const channel = '1200000000000000077'
+      const member = '1500000000000000077'
+      const role = '1300000000000000077'
+      const eventsPath = `/discord/api/v10/guilds/${GUILD_ID}/scheduled-events`
+      const rolePath = `/discord/api/v10/guilds/${GUILD_ID}/members/${member}/roles/${role}`
+      const command = (id, sub, options, group) => ({
+        type: 2,
+        id,
+        application_id: APPLICATION_ID,
+        token: `contract-token-${id}`,
+        guild_id: GUILD_ID,
+        channel_id: channel,
+        member: { permissions: '16', user: { id: member }, roles: [] },
+        data: {
+          name: 'contests',
+          options: [
+            group
+              ? { type: 2, name: group, options: [{ type: 1, name: sub, options }] }
+              : { type: 1, name: sub, options },
+          ],
+          resolved: {
+            channels: {
+              [channel]: { id: channel, name: 'events', type: 0, permissions: '16' },
+            },
+          },
+        },
+      })
+      const replied = (id, words) =>
+        waitFor(`the reply of ${id}`, async () => {
+          const edits = await standIn.requests(
+            `/discord/api/v10/webhooks/${APPLICATION_ID}/contract-token-${id}/`,
+          )
+          return edits.some((r) => r.body.includes(words))
+        })
+      const subscribed = await interact(
+        command('1400000000000000071', 'subscribe', [
+          { type: 7, name: 'channel', value: channel },
+          { type: 3, name: 'platforms', value: 'leetcode' },
+          { type: 5, name: 'events', value: true },
+        ]),
+      )
+      assert.equal(subscribed.status, 200, JSON.stringify(subscribed.body))
+      await replied('1400000000000000071', 'Subscribed')
+      await interact(
+        command(
+          '1400000000000000072',
+          'set',
+          [
+            { type: 7, name: 'channel', value: channel },
+            { type: 3, name: 'platform', value: 'leetcode' },
+            { type: 8, name: 'role', value: role },
+          ],
+          'roles',
+        ),
+      )
+      await replied('1400000000000000072', `<@&${role}>`)
+
+      const added = await api.post(
+        '/contests',
+        {
+          platform: 'leetcode',
+          platformId: 'contract-bots-events',
+          name: 'Contract Weekly Contest',
+          type: 'WEEKLY',
+          websiteUrl: 'https://leetcode.com/contest/contract-weekly',
+          startTime: hoursFromNow(0.75),
+          endTime: hoursFromNow(2.25),
+        },
+        { token: admin.accessToken },
+      )
+      assert.equal(added.status, 201, JSON.stringify(added.body))
+      const calls = async (method) =>
+        (await standIn.requests(eventsPath)).filter((r) => r.method === method)
+      await service.fireCron(SCHEDULER_CRON)
+      const [made] = await waitFor('the event made', async () => {
+        const posts = await calls('POST')
+        return posts.some((r) => r.status === 200) && posts
+      })
+      const event = JSON.parse(made.body)
+      assert.equal(event.entity_type, 3)
+      assert.equal(event.privacy_level, 2)
+      assert.equal(event.entity_metadata.location, 'https://leetcode.com/contest/contract-weekly')
+      assert.equal(event.scheduled_start_time, added.body.startTime)
+      const announcement = await waitFor('the announcement with its button', async () => {
+        const posts = await standIn.requests(`/discord/api/v10/channels/${channel}/messages`)
+        return posts.find((r) => r.body.includes('Contract Weekly Contest'))
+      })
+      const posted = JSON.parse(announcement.body)
+      assert.deepEqual(posted.allowed_mentions, { parse: [], roles: [role] })
+      const button = posted.components[0].components[0]
+      assert.equal(button.label, 'Ping me for LeetCode')
+
+      // The contest moves an hour later: the event follows, once.
+      const moved = await api.patch(
+        `/contests/${added.body.id}`,
+        { startTime: hoursFromNow(1.75), endTime: hoursFromNow(3.25) },
+        { token: admin.accessToken },
+      )
+      assert.equal(moved.status, 200, JSON.stringify(moved.body))
+      await service.fireCron(SCHEDULER_CRON)
+      const [patch] = await waitFor('the event moved', async () => {
+        const patches = await calls('PATCH')
+        return patches.some((r) => r.status === 200) && patches
+      })
+      assert.equal(JSON.parse(patch.body).scheduled_start_time, moved.body.startTime)
+
+      // Cancelled: the event is deleted.
+      const cancelled = await api.patch(
+        `/contests/${added.body.id}`,
+        { isActive: false },
+        { token: admin.accessToken },
+      )
+      assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body))
+      await service.fireCron(SCHEDULER_CRON)
+      await waitFor('the event deleted', async () =>
+        (await calls('DELETE')).some((r) => r.status === 204),
+      )
+      await service.fireCron(SCHEDULER_CRON)
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      assert.equal((await calls('POST')).length, 1, 'one event made')
+      assert.equal((await calls('PATCH')).length, 1, 'one move')
+      assert.equal((await calls('DELETE')).length, 1, 'one deletion')
+
+      // The button: a press adds the role, the next (holding it) removes it.
+      const press = (id, roles) => ({
+        type: 3,
+        id,
+        application_id: APPLICATION_ID,
+        token: `contract-token-${id}`,
+        guild_id: GUILD_ID,
+        channel_id: channel,
+        member: { user: { id: member }, roles, permissions: '0' },
+        data: { custom_id: button.custom_id, component_type: 2 },
+      })
+      const first = await interact(press('1400000000000000073', []))
+      assert.deepEqual(first.body, { type: 5, data: { flags: 64 } })
+      await replied('1400000000000000073', 'You have')
+      await interact(press('1400000000000000074', [role]))
+      await replied('1400000000000000074', 'is taken away')
+      const roleCalls = await standIn.requests(rolePath)
+      assert.deepEqual(
+        roleCalls.map((r) => [r.method, r.status]),
+        [
+          ['PUT', 204],
+          ['DELETE', 204],
+        ],
+      )
+    }),
+  )
 })

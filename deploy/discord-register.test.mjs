@@ -50,7 +50,16 @@ describe('npm run discord:register', () => {
     assert.equal(contests.name, 'contests')
     assert.deepEqual(
       contests.options.map((o) => o.name),
-      ['upcoming', 'subscribe', 'unsubscribe', 'settings', 'claim'],
+      ['upcoming', 'subscribe', 'unsubscribe', 'settings', 'claim', 'roles'],
+    )
+    // The events switch of a subscription (a boolean) and the roles group with its subcommands.
+    const subscribe = contests.options.find((o) => o.name === 'subscribe')
+    assert.equal(subscribe.options.find((o) => o.name === 'events')?.type, 5)
+    const roles = contests.options.find((o) => o.name === 'roles')
+    assert.equal(roles.type, 2)
+    assert.deepEqual(
+      roles.options.map((o) => o.name),
+      ['list', 'set', 'unset'],
     )
     const puts = (await standIn.requests('/discord/api/v10/')).filter((r) => r.method === 'PUT')
     assert.equal(puts.length, 1)

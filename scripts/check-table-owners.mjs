@@ -15,6 +15,7 @@ export const OWNERS = {
   channel_blocks: 'users',
   community_destinations: 'communities',
   community_announcements: 'communities',
+  community_events: 'communities',
   contest_subscriptions: 'users',
   telegram_links: 'users',
   calendar_feeds: 'calendar',

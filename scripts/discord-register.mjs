@@ -1,7 +1,9 @@
 // `npm run discord:register [-- --guild <id>]`: registers the application's slash commands
 // (src/channels/discord/commands.ts) with Discord, from DISCORD_APPLICATION_ID and
 // DISCORD_BOT_TOKEN. Global commands reach every server the application is in; `--guild` puts
-// them on one server only, where a change shows at once (for trying them out).
+// them on one server only, where a change shows at once (for trying them out). Every option is
+// taken from commands.ts as it is, `/contests subscribe … events:true` and the `/contests roles
+// list|set|unset` group among them, so registering again is all a new option needs.
 import { parseArgs } from 'node:util'
 import { discordApplication } from './lib/discord-api.mjs'
 import { importTypeScript } from './lib/import-typescript.mjs'

@@ -495,6 +495,7 @@ describe('the registered commands', () => {
       'unsubscribe',
       'settings',
       'claim',
+      'roles',
     ])
   })
 })

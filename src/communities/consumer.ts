@@ -9,28 +9,46 @@ import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../lib/retry-policy.ts'
 import type { QueueMessage } from '../ports/queue.ts'
 import type { AnnouncementMessage } from './announce.ts'
 import { failAnnouncements, sendAnnouncement } from './deliver.ts'
+import {
+  failEventChanges,
+  isCommunityEventMessage,
+  sendEventChange,
+  type CommunityEventMessage,
+} from './events.ts'
 
 export async function consumeAnnouncements(messages: readonly QueueMessage[], env: Env) {
   const deps = { env, db: createDb(env.DB), d1: env.DB }
   for (const message of messages) {
+    // A scheduled event's change rides the same queue (events.ts).
+    const event = isCommunityEventMessage(message.body) ? message.body.communityEventId : undefined
     const { announcementId } = message.body as AnnouncementMessage
     try {
-      const outcome = await sendAnnouncement(deps, announcementId, Date.now())
+      const outcome = event
+        ? await sendEventChange(deps, event, Date.now())
+        : await sendAnnouncement(deps, announcementId, Date.now())
       if (outcome.done) message.ack()
       else if ('waiting' in outcome) {
         await env.NOTIFICATIONS_QUEUE.send(message.body, { delaySeconds: outcome.delaySeconds })
         message.ack()
       } else message.retry({ delaySeconds: outcome.delaySeconds })
     } catch (error) {
-      log.error('community-announcement-failed', { announcementId, error })
+      log.error('community-announcement-failed', { announcementId, event, error })
       message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
     }
   }
 }
 
 export async function consumeDeadAnnouncements(messages: readonly QueueMessage[], env: Env) {
-  const ids = messages.map((m) => (m.body as AnnouncementMessage).announcementId)
+  const events = messages.filter((m) => isCommunityEventMessage(m.body))
+  const ids = messages
+    .filter((m) => !isCommunityEventMessage(m.body))
+    .map((m) => (m.body as AnnouncementMessage).announcementId)
   await failAnnouncements(env.DB, ids, Date.now())
+  await failEventChanges(
+    env.DB,
+    events.map((m) => (m.body as CommunityEventMessage).communityEventId),
+    Date.now(),
+  )
   log.error('community-announcement-dead-letter', { count: ids.length })
   for (const message of messages) message.ack()
 }

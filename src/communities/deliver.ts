@@ -18,6 +18,7 @@ import type { Db } from '../db/client.ts'
 import { findDestinationById, markDead, moveChat } from './destinations.ts'
 import { tellOwner } from './owner-notice.ts'
 import { paceWait } from './pace.ts'
+import { announcementPings } from './roles.ts'
 
 // A send holds its announcement this long; a duplicate message meanwhile leaves it alone.
 const CLAIM_MS = 2 * MINUTE_MS
@@ -64,7 +65,12 @@ function announcementText(contest: ContestRow, announcementId: string, now: numb
 }
 
 /** Posts the text where the destination is. */
-async function post(env: Env, d: CommunityDestinationRow, text: ChannelText): Promise<SendResult> {
+async function post(
+  env: Env,
+  d: CommunityDestinationRow,
+  text: ChannelText,
+  contest: ContestRow,
+): Promise<SendResult> {
   if (d.channel === 'telegram') {
     // The Telegram channel's own send: the same Bot API call and reading of its answers.
     const provider = telegram.provider(env)
@@ -79,12 +85,8 @@ async function post(env: Env, d: CommunityDestinationRow, text: ChannelText): Pr
     return gone ? { ...result, failure: 'dead' } : result
   }
   const { embeds } = discord.render(text)
-  return postChannelMessage(env, d.chatId, {
-    ...(d.roleId && { content: `<@&${d.roleId}>` }),
-    embeds,
-    // The chosen role, and no @everyone or other mention whatever a contest's name says.
-    allowed_mentions: { parse: [], roles: d.roleId ? [d.roleId] : [] },
-  })
+  // The chosen roles and their buttons (roles.ts), and no other mention.
+  return postChannelMessage(env, d.chatId, { embeds, ...announcementPings(d, contest) })
 }
 
 export interface AnnouncementDeps {
@@ -170,12 +172,12 @@ export async function sendAnnouncement(
   const failed = (error: unknown): SendResult => notSent('transient', `Send failed: ${error}`)
   // A 429's wait counts from its answer, which comes after `now` by the time the post took.
   const postedFrom = Date.now()
-  let result = await post(deps.env, destination, text).catch(failed)
+  let result = await post(deps.env, destination, text, contest).catch(failed)
   if (!result.ok && result.movedTo) {
     // The group became a supergroup: the destination follows, and the post goes there now.
     const moved = await moveChat(deps.db, destination.id, result.movedTo, now)
     result = moved
-      ? await post(deps.env, moved, text).catch(failed)
+      ? await post(deps.env, moved, text, contest).catch(failed)
       : notSent('dead', 'The group became a supergroup that is subscribed on its own')
   }
   if (result.ok) {

@@ -53,7 +53,7 @@ export function findDestination(db: Db, place: PlaceKey) {
 export async function subscribe(
   db: Db,
   place: Place,
-  choice: { platforms: string[]; roleId?: string | null; leadTimes?: number[] },
+  choice: { platforms: string[]; roleId?: string | null; leadTimes?: number[]; events?: boolean },
   now: number,
 ): Promise<CommunityDestinationRow> {
   const [row] = await db
@@ -67,6 +67,7 @@ export async function subscribe(
       roleId: choice.roleId ?? null,
       platforms: choice.platforms,
       leadTimes: choice.leadTimes ?? DEFAULT_LEAD_TIMES,
+      events: choice.events ?? false,
       createdAt: now,
       updatedAt: now,
     })
@@ -77,6 +78,8 @@ export async function subscribe(
         platforms: choice.platforms,
         ...(choice.roleId !== undefined && { roleId: choice.roleId }),
         ...(choice.leadTimes && { leadTimes: choice.leadTimes }),
+        // Turned on (again): a server that refused them before is asked again.
+        ...(choice.events !== undefined && { events: choice.events, eventsRefusedAt: null }),
         deadAt: null,
         deadReason: null,
         ownerToldAt: null,
@@ -140,6 +143,43 @@ export async function moveChat(db: Db, id: string, chatId: string, now: number) 
     .update(communityDestinations)
     .set({ chatId, updatedAt: now })
     .where(and(eq(communityDestinations.id, id), notExists(taken)))
+    .returning()
+  return row as CommunityDestinationRow | undefined
+}
+
+/**
+ * The server refused the destination's events (no Manage Events): they stop until turned on again.
+ * The row only from the call that stopped them, so the channel is told once.
+ */
+export async function refuseEvents(db: Db, id: string, now: number) {
+  const [row] = await db
+    .update(communityDestinations)
+    .set({ eventsRefusedAt: now, updatedAt: now })
+    .where(and(eq(communityDestinations.id, id), isNull(communityDestinations.eventsRefusedAt)))
+    .returning()
+  return row as CommunityDestinationRow | undefined
+}
+
+/**
+ * Maps a platform or contest type (`key`) to a role, or takes the mapping away (`roleId` null);
+ * undefined when the place has no destination.
+ */
+export async function setRole(
+  db: Db,
+  place: PlaceKey,
+  key: string,
+  roleId: string | null,
+  now: number,
+) {
+  const path = `$."${key.replace(/["\\]/g, '')}"`
+  const roles =
+    roleId === null
+      ? sql`json_remove(${communityDestinations.roles}, ${path})`
+      : sql`json_set(${communityDestinations.roles}, ${path}, ${roleId})`
+  const [row] = await db
+    .update(communityDestinations)
+    .set({ roles, updatedAt: now })
+    .where(at(place))
     .returning()
   return row as CommunityDestinationRow | undefined
 }

@@ -29,13 +29,31 @@ export function ownedDestinations(db: Db, userId: string) {
 /** Replaces the filters given; undefined when the account does not own the destination. */
 export async function updateOwnedFilters(
   db: Db,
-  input: { userId: string; id: string; filters: Partial<CommunityFilters> },
+  input: {
+    userId: string
+    id: string
+    filters: Partial<CommunityFilters>
+    /** A Discord channel's events switch and roles (a Telegram destination has neither). */
+    discord?: { events: boolean; roles: Record<string, string> }
+  },
   now: number,
 ) {
+  const { discord } = input
   const [row] = await db
     .update(communityDestinations)
-    .set({ ...input.filters, updatedAt: now })
-    .where(owned(input.userId, input.id))
+    .set({
+      ...input.filters,
+      ...discord,
+      // Turned on again: a server that refused the events is asked again.
+      ...(discord?.events && { eventsRefusedAt: null }),
+      updatedAt: now,
+    })
+    .where(
+      and(
+        owned(input.userId, input.id),
+        discord ? eq(communityDestinations.channel, 'discord') : undefined,
+      ),
+    )
     .returning()
   return row as CommunityDestinationRow | undefined
 }

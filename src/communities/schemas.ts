@@ -25,6 +25,12 @@ export const CommunitySchema = z
     includeWords: z.array(z.string()),
     excludeWords: z.array(z.string()),
     minDuration: z.number().int().nullable(),
+    /** Discord: each contest announced also becomes a scheduled event of the server. */
+    events: z.boolean(),
+    /** Discord: when the server refused the events (the bot lacks Manage Events). */
+    eventsRefusedAt: z.string().nullable(),
+    /** Discord: the role each platform or contest type pings. */
+    roles: z.record(z.string(), z.string()),
     state: z.enum(['active', 'dead']),
     deadReason: z.string().nullable(),
     deadAt: z.string().nullable(),

@@ -740,6 +740,16 @@ export const communityDestinations = sqliteTable(
       .notNull()
       .default(sql`'[]'`),
     minDuration: integer('min_duration'),
+    // Discord: each contest announced also becomes a guild scheduled event (community_events).
+    events: integer('events', { mode: 'boolean' }).notNull().default(false),
+    // Discord: when the server refused the events (no Manage Events), and the channel was told so
+    // once; cleared when events are turned on again.
+    eventsRefusedAt: integer('events_refused_at'),
+    // Discord: the role each platform or contest type pings, and which members take with a button.
+    roles: text('roles', { mode: 'json' })
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'`),
     // The account that claimed it, if any.
     ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
     // Set when the chat service said the bot can never post there again, with its words.
@@ -789,6 +799,41 @@ export const communityAnnouncements = sqliteTable(
     index('community_announcements_unqueued')
       .on(t.createdAt)
       .where(sql`queued_at IS NULL`),
+  ],
+)
+
+// One Discord scheduled event of a contest in a destination's server, made once (the unique key)
+// however runs race, moved with its contest and deleted when the contest is cancelled: start_time
+// and end_time are what the event on Discord holds, so a contest whose times differ is due a
+// change; claimed, retried and paced as announcements are.
+export const communityEvents = sqliteTable(
+  'community_events',
+  {
+    id: text('id').primaryKey(),
+    destinationId: text('destination_id')
+      .notNull()
+      .references(() => communityDestinations.id, { onDelete: 'cascade' }),
+    contestId: text('contest_id').references(() => contests.id, { onDelete: 'set null' }),
+    // Discord's id of the event, once it is made.
+    eventId: text('event_id'),
+    startTime: integer('start_time'),
+    endTime: integer('end_time'),
+    deletedAt: integer('deleted_at'),
+    // PENDING: a change is due; DONE: Discord holds what the contest says.
+    status: text('status', { enum: ['PENDING', 'DONE', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    queuedAt: integer('queued_at'),
+    claimedUntil: integer('claimed_until'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('community_events_once').on(t.destinationId, t.contestId),
+    index('community_events_status').on(t.status, t.endTime),
   ],
 )
 

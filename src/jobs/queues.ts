@@ -1,6 +1,7 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
 import { isAnnouncementMessage } from '../communities/announce.ts'
 import { consumeAnnouncements, consumeDeadAnnouncements } from '../communities/consumer.ts'
+import { isCommunityEventMessage } from '../communities/events.ts'
 import type { Env } from '../env.ts'
 import type { QueueBatch, QueueMessage } from '../ports/queue.ts'
 import {
@@ -22,8 +23,9 @@ function withAnnouncements(
   announcements: (messages: readonly QueueMessage[], env: Env) => Promise<void>,
 ): Consumer {
   return async (batch, env) => {
-    const mine = batch.messages.filter((m) => isAnnouncementMessage(m.body))
-    const others = batch.messages.filter((m) => !isAnnouncementMessage(m.body))
+    const ours = (body: unknown) => isAnnouncementMessage(body) || isCommunityEventMessage(body)
+    const mine = batch.messages.filter((m) => ours(m.body))
+    const others = batch.messages.filter((m) => !ours(m.body))
     if (mine.length > 0) await announcements(mine, env)
     if (others.length > 0) await rest({ queue: batch.queue, messages: others }, env)
   }

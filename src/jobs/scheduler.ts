@@ -1,8 +1,10 @@
 // The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler,
-// then the community announcements, then the webhooks' contest.starting / contest.finished detection,
-// then the result checks of contests ended (jobs/results.ts). Before all of it, the watchdog's checks
-// of the sync and of the last hour's deliveries.
+// then the community announcements and their Discord events, then the webhooks' contest.starting /
+// contest.finished detection, then the result checks of contests ended (jobs/results.ts). Before
+// all of it, the watchdog's checks of the sync and of the last hour's deliveries.
 import { announceDue } from '../communities/announce.ts'
+import { scheduleEvents } from '../communities/events.ts'
+import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { runNotificationScheduler } from '../notifications/scheduling/scheduler.ts'
 import { refreshPhasesJob } from './refresh-phases.ts'
@@ -15,7 +17,12 @@ export async function schedulerJob(env: Env, now: number): Promise<Record<string
   const phases = await refreshPhasesJob(env, now)
   const notifications = await runNotificationScheduler(env, now)
   const announcements = await announceDue(env.DB, env.NOTIFICATIONS_QUEUE, now)
+  const events = await scheduleEvents(
+    { db: createDb(env.DB), d1: env.DB },
+    env.NOTIFICATIONS_QUEUE,
+    now,
+  )
   const webhooks = await webhookEventsJob(env, now)
   const results = await resultChecksJob(env, now)
-  return { ...phases, ...notifications, ...announcements, ...webhooks, ...results, ...watched }
+  return { ...phases, ...notifications, ...announcements, ...events, ...webhooks, ...results, ...watched }
 }

@@ -13,6 +13,8 @@ export interface ChannelMessage {
   content?: string
   embeds: unknown[]
   allowed_mentions: { parse: string[]; roles?: string[] }
+  /** Action rows of buttons (the roles members pick, communities/roles.ts). */
+  components?: unknown[]
 }
 
 /** 'bot' with DISCORD_BOT_TOKEN, the outbox in a local run, otherwise undefined (off). */

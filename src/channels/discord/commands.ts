@@ -1,11 +1,14 @@
 // The application's slash commands as Discord registers them (`npm run discord:register`):
 // `/contests upcoming [platform]`, and `/contests subscribe|unsubscribe|settings|claim` for a channel's
-// announcements (members with Manage Channels only, checked when used).
+// announcements (members with Manage Channels only, checked when used), and `/contests roles
+// list|set|unset` for the roles its announcements ping (anyone lists them).
 import { PLATFORM_MODULES } from '../../platforms/registry.ts'
 
 // Discord's option and command types.
 const SUB_COMMAND = 1
+const SUB_COMMAND_GROUP = 2
 const STRING = 3
+const BOOLEAN = 5
 const CHANNEL = 7
 const ROLE = 8
 const CHAT_INPUT = 1
@@ -70,6 +73,12 @@ export const CONTESTS_COMMAND = {
           description: 'Minutes before the start, separated by spaces: 60 1440 (default 60)',
           required: false,
         },
+        {
+          type: BOOLEAN,
+          name: 'events',
+          description: 'Also add each contest to the server’s events (the bot needs Manage Events)',
+          required: false,
+        },
       ],
     },
     {
@@ -95,6 +104,48 @@ export const CONTESTS_COMMAND = {
           name: 'code',
           description: 'The code of the Communities page of the web app',
           required: true,
+        },
+      ],
+    },
+    {
+      type: SUB_COMMAND_GROUP,
+      name: 'roles',
+      description: 'The roles a channel’s announcements ping, which members take with a button',
+      options: [
+        {
+          type: SUB_COMMAND,
+          name: 'list',
+          description: 'Which role each platform or contest type pings',
+          options: [{ ...channelOption('The channel (default: this one)'), required: false }],
+        },
+        {
+          type: SUB_COMMAND,
+          name: 'set',
+          description: 'Ping a role for a platform or contest type (Manage Channels)',
+          options: [
+            channelOption('The channel'),
+            {
+              type: STRING,
+              name: 'platform',
+              description: 'A platform (codeforces) or a contest type (div2)',
+              required: true,
+            },
+            { type: ROLE, name: 'role', description: 'The role to ping', required: true },
+          ],
+        },
+        {
+          type: SUB_COMMAND,
+          name: 'unset',
+          description: 'No role of its own for a platform or contest type (Manage Channels)',
+          options: [
+            channelOption('The channel'),
+            {
+              type: STRING,
+              name: 'platform',
+              description: 'A platform (codeforces) or a contest type (div2)',
+              required: true,
+            },
+          ],
         },
       ],
     },

@@ -45,6 +45,52 @@ const TEXT_FIELDS = [
   ['minDuration', 'Shortest length, in minutes', 'Blank for any length'],
 ] as const
 
+/** A Discord channel's events switch and the roles its announcements ping. */
+function DiscordFields(props: {
+  d: CommunityDestinationRow
+  values: CommunityFormValues
+  id: (name: string) => string
+}) {
+  const { d, values, id } = props
+  return (
+    <>
+      <div class="field">
+        <span class="choice">
+          <input
+            type="checkbox"
+            id={id('events')}
+            name="events"
+            value="on"
+            checked={values.events === 'on'}
+            aria-describedby={id('events-hint')}
+          />
+          <label for={id('events')}>Add each contest to the server’s events</label>
+        </span>
+        <p id={id('events-hint')} class="hint">
+          {d.eventsRefusedAt !== null
+            ? `Stopped on ${formatTime(d.eventsRefusedAt)}: the bot needs the Manage Events permission. Save with the box ticked to try again.`
+            : 'The bot needs the Manage Events permission.'}
+        </p>
+      </div>
+      <div class="field">
+        <label for={id('roles')}>Roles</label>
+        <p id={id('roles-hint')} class="hint">
+          Platform or contest type and a role id, comma separated: codeforces: 123456789012345678.
+          Announcements ping them, and members take them with a button (the bot needs Manage Roles
+          and a role above them).
+        </p>
+        <input
+          id={id('roles')}
+          name="roles"
+          type="text"
+          value={values.roles ?? ''}
+          aria-describedby={id('roles-hint')}
+        />
+      </div>
+    </>
+  )
+}
+
 /** What the community announces, as a form: the stored filters, or what came back refused. */
 function EditForm({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdit }) {
   const values = edit?.values ?? formOf(d)
@@ -89,6 +135,7 @@ function EditForm({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdi
             />
           </div>
         ))}
+        {d.channel === 'discord' && <DiscordFields d={d} values={values} id={id} />}
         <div class="actions">
           <button type="submit">Save</button>
         </div>

@@ -15,7 +15,7 @@ import { settings } from '../../env.ts'
 import { createRouter } from '../../http/router.ts'
 import { isId } from '../../lib/ids.ts'
 import { CommunitiesPage, type CommunitiesPageProps } from './communities-page.tsx'
-import { CommunityForm, filtersOfForm } from './community-form.ts'
+import { CommunityForm, discordOfForm, filtersOfForm } from './community-form.ts'
 import { csrfToken, requireCsrf } from './csrf.ts'
 import { readForm } from './form-body.ts'
 import { signInPath } from './next-path.ts'
@@ -97,8 +97,10 @@ communityRoutes
     if (!form.ok) return page(c, { errors: form.errors.form }, 400)
     const checked = filtersOfForm(form.data)
     if (!checked.ok) return page(c, { edit: { id, values: form.data, error: checked.error } }, 400)
+    const discord = discordOfForm(form.data)
+    if (!discord.ok) return page(c, { edit: { id, values: form.data, error: discord.error } }, 400)
     const userId = currentWebSession(c).user.id
-    const input = { userId, id, filters: checked.filters }
+    const input = { userId, id, filters: checked.filters, discord: discord.discord }
     if (!(await updateOwnedFilters(createDb(c.env.DB), input, Date.now()))) {
       return notFoundPage(c, NOT_YOURS)
     }

@@ -3,6 +3,7 @@
 // their rules (communities/filters.ts), so the page says what the bots would say.
 import { z } from '@hono/zod-openapi'
 import { checkFilters, type CommunityFilters } from '../../communities/filters.ts'
+import { parseRoles, rolesText } from '../../communities/roles.ts'
 import type { CommunityDestinationRow } from '../../db/schema.ts'
 
 // Far beyond any honest list (5 lead times, 20 words of 50 characters), so typing is never cut.
@@ -17,6 +18,9 @@ export const CommunityForm = z.strictObject({
   includeWords: text,
   excludeWords: text,
   minDuration: text,
+  // A Discord channel's form only: the events box (sent only when ticked) and the roles.
+  events: z.literal('on').optional(),
+  roles: text.optional(),
 })
 
 export type CommunityFormValues = z.infer<typeof CommunityForm>
@@ -49,6 +53,18 @@ export function filtersOfForm(
   })
 }
 
+/** A Discord form's events and roles; undefined for a Telegram one, or what is wrong. */
+export function discordOfForm(
+  form: CommunityFormValues,
+):
+  | { ok: true; discord?: { events: boolean; roles: Record<string, string> } }
+  | { ok: false; error: string } {
+  if (form.roles === undefined) return { ok: true }
+  const parsed = parseRoles(form.roles)
+  if (!parsed.ok) return parsed
+  return { ok: true, discord: { events: form.events === 'on', roles: parsed.roles } }
+}
+
 /** The form filled from a destination's stored filters. */
 export const formOf = (d: CommunityDestinationRow): CommunityFormValues => ({
   platforms: d.platforms,
@@ -57,4 +73,8 @@ export const formOf = (d: CommunityDestinationRow): CommunityFormValues => ({
   includeWords: d.includeWords.join(', '),
   excludeWords: d.excludeWords.join(', '),
   minDuration: d.minDuration === null ? '' : String(d.minDuration),
+  ...(d.channel === 'discord' && {
+    ...(d.events && { events: 'on' as const }),
+    roles: rolesText(d),
+  }),
 })

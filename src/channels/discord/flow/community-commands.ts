@@ -1,6 +1,7 @@
-// `/contests subscribe|unsubscribe|settings|claim` in a server: a channel's community announcements,
-// changed only by members whose permissions in that channel (as Discord resolves the channel option
-// for them, overwrites included) include Manage Channels or Administrator. A change is answered at
+// `/contests subscribe|unsubscribe|settings|claim` (and `roles list|set|unset`, role-commands.ts)
+// in a server: a channel's community announcements, changed only by members whose permissions in
+// that channel (as Discord resolves the channel option for them, overwrites included) include
+// Manage Channels or Administrator. A change is answered at
 // once with a deferred reply and done after it, then the reply is edited through the interaction's
 // webhook: Discord waits 3 seconds at most.
 import type { Context } from 'hono'
@@ -15,6 +16,7 @@ import {
   type Place,
 } from '../../../communities/destinations.ts'
 import { checkFilters, DEFAULT_LEAD_TIMES, platformsNamed } from '../../../communities/filters.ts'
+import { mapRole, roleChange, rolesWords } from './role-commands.ts'
 import { createDb } from '../../../db/client.ts'
 import { settings } from '../../../env.ts'
 import { defer } from '../../../http/defer.ts'
@@ -28,6 +30,8 @@ const ADMINISTRATOR = 1n << 3n
 
 export interface CommandOption {
   name: string
+  /** Discord's option type: 1 a subcommand, 2 a group of them, 3 a string, 5 a boolean... */
+  type?: number
   value?: unknown
   options?: CommandOption[]
 }
@@ -48,6 +52,8 @@ export interface CommunityInteraction {
   options: CommandOption[]
   /** The channels the options name, by id. */
   channels: Record<string, ResolvedChannel>
+  /** The channel the command was typed in: `/contests roles list` without a channel reads it. */
+  here?: string
 }
 
 /** A private reply, seen only by the member who used the command. */
@@ -94,7 +100,11 @@ function subscription(options: CommandOption[]) {
 }
 
 /** Edits the deferred reply (the interaction's webhook needs no bot token). */
-async function editReply(c: Context<AppEnv>, i: CommunityInteraction, content: string) {
+export async function editReply(
+  c: Context<AppEnv>,
+  i: Pick<CommunityInteraction, 'applicationId' | 'token'>,
+  content: string,
+) {
   const base = settings(c.env).DISCORD_API_URL.replace(/\/+$/, '')
   const url = `${base}/webhooks/${i.applicationId}/${i.token}/messages/@original`
   const res = await fetch(url, {
@@ -110,10 +120,16 @@ async function editReply(c: Context<AppEnv>, i: CommunityInteraction, content: s
 
 export async function communityCommand(c: Context<AppEnv>, sub: string, i: CommunityInteraction) {
   if (!i.guildId) return privately('Use this command in a server.')
-  const channelId = optionValue(i.options, 'channel')
+  // Members read the roles of the channel they are in without naming it.
+  const inHere = sub === 'roles list' && optionValue(i.options, 'channel') === undefined
+  const channelId = inHere ? i.here : optionValue(i.options, 'channel')
   if (!channelId || !/^\d{17,20}$/.test(channelId)) return privately('Choose a channel.')
   // Discord resolves every channel option it sends; one it did not is not a channel of this server.
-  const target = Object.hasOwn(i.channels, channelId) ? i.channels[channelId] : undefined
+  const target = inHere
+    ? { name: undefined }
+    : Object.hasOwn(i.channels, channelId)
+      ? i.channels[channelId]
+      : undefined
   if (!target) return privately('Choose a channel.')
   // Absent, the server is this one's by Discord's resolution; the destination's key holds it too.
   if (target.guildId !== undefined && target.guildId !== i.guildId) {
@@ -123,12 +139,18 @@ export async function communityCommand(c: Context<AppEnv>, sub: string, i: Commu
     channel: 'discord',
     chatId: channelId,
     guildId: i.guildId,
-    title: `#${(target.name ?? channelId).slice(0, 100)}`,
+    title: inHere ? 'This channel' : `#${(target.name ?? channelId).slice(0, 100)}`,
   }
   const db = createDb(c.env.DB)
   if (sub === 'settings') {
     const found = await findDestination(db, place)
     return privately(found ? describeDestination(found) : `${place.title} has no announcements.`)
+  }
+  if (sub === 'roles list') {
+    const found = await findDestination(db, place)
+    return privately(
+      found ? rolesWords(found, place.title) : `${place.title} has no announcements.`,
+    )
   }
   // The rights in the target channel, not in the one the command was typed in.
   if (!mayManage(target.permissions)) {
@@ -139,16 +161,20 @@ export async function communityCommand(c: Context<AppEnv>, sub: string, i: Commu
     const choice = subscription(i.options)
     if ('refused' in choice) return privately(choice.refused ?? 'Not a subscription.')
     const roleId = optionValue(i.options, 'role') ?? null
+    const events = i.options.find((o) => o.name === 'events')?.value
+    const asked = { ...choice, roleId, ...(typeof events === 'boolean' && { events }) }
     work = async () => {
-      const row = await subscribe(db, place, { ...choice, roleId }, Date.now()).catch(
-        (error: unknown) => {
-          if (error instanceof OtherServerError) return undefined
-          throw error
-        },
-      )
+      const row = await subscribe(db, place, asked, Date.now()).catch((error: unknown) => {
+        if (error instanceof OtherServerError) return undefined
+        throw error
+      })
       if (!row) return `${place.title} is subscribed from another server; nothing was changed.`
       return `Subscribed ${place.title}. ${describeDestination(row)}`
     }
+  } else if (sub === 'roles set' || sub === 'roles unset') {
+    const change = roleChange(sub, i)
+    if ('refused' in change) return privately(change.refused)
+    work = () => mapRole(db, place, change)
   } else if (sub === 'claim') {
     const code = optionValue(i.options, 'code') ?? ''
     work = async () => claimWords(await redeemClaimCode(db, code, place, Date.now()))

@@ -1,6 +1,6 @@
 // The Discord application over HTTP interactions (mounted at /discord): POST /interactions takes
 // what Discord sends when someone uses a slash command (`/contests upcoming` here, the channel
-// subscriptions in community-commands.ts), signed with Ed25519 (a bad or missing signature is 401,
+// subscriptions in community-commands.ts, the roles' buttons in role-buttons.ts), signed with Ed25519 (a bad or missing signature is 401,
 // as Discord's own check of the endpoint expects; a copy of an interaction already answered is
 // 409, interaction-replay.ts), and GET / says whether the application is set up here and how a
 // server adds it. Without DISCORD_APPLICATION_ID and a well-formed DISCORD_PUBLIC_KEY the
@@ -21,10 +21,13 @@ import { firstSighting } from '../interaction-replay.ts'
 import { checkInteractionSignature } from '../interaction-signature.ts'
 import { communityCommand, privately, type CommandOption } from './community-commands.ts'
 import { upcomingEmbed } from './contest-list.ts'
+import { pressRoleButton } from './role-buttons.ts'
 
 // Interaction and response types (Discord's numbers).
 const PING = 1
 const APPLICATION_COMMAND = 2
+const MESSAGE_COMPONENT = 3
+const SUB_COMMAND_GROUP = 2
 const PONG = 1
 const CHANNEL_MESSAGE = 4
 // How many contests /contests upcoming lists: enough for a week, short enough to read.
@@ -48,6 +51,7 @@ const signed: MiddlewareHandler<AppEnv> = async (c, next) => {
 const Option: z.ZodType<CommandOption> = z.lazy(() =>
   z.looseObject({
     name: z.string(),
+    type: z.number().optional(),
     value: z.unknown().optional(),
     options: z.array(Option).optional(),
   }),
@@ -63,9 +67,18 @@ const Interaction = z.looseObject({
   token: z.string().optional(),
   application_id: z.string().optional(),
   guild_id: z.string().optional(),
+  channel_id: z.string().optional(),
+  member: z
+    .looseObject({
+      user: z.looseObject({ id: z.string() }).optional(),
+      roles: z.array(z.string()).optional(),
+    })
+    .optional(),
   data: z
     .looseObject({
-      name: z.string(),
+      // A command's name, or a component's custom_id.
+      name: z.string().optional(),
+      custom_id: z.string().optional(),
       options: z.array(Option).optional(),
       resolved: z
         .looseObject({ channels: z.record(z.string(), ResolvedChannel).optional() })
@@ -115,12 +128,16 @@ const status = createRoute({
 /** What the bot answers a command with. */
 async function answer(c: Context<AppEnv>, interaction: z.infer<typeof Interaction>) {
   const { data } = interaction
-  const sub = data?.name === CONTESTS_COMMAND.name ? data.options?.[0] : undefined
+  const top = data?.name === CONTESTS_COMMAND.name ? data.options?.[0] : undefined
+  // `/contests roles list` comes as the group `roles` holding the subcommand `list`.
+  const group = top?.type === SUB_COMMAND_GROUP ? top.options?.[0] : undefined
+  const sub = group ? { ...group, name: `${top!.name} ${group.name}` } : top
   if (sub && sub.name !== 'upcoming' && interaction.token) {
     return communityCommand(c, sub.name, {
       applicationId: interaction.application_id ?? discordApplication(c.env)!.id,
       token: interaction.token,
       guildId: interaction.guild_id,
+      here: interaction.channel_id,
       options: sub.options ?? [],
       channels: Object.fromEntries(
         Object.entries(data?.resolved?.channels ?? {}).map(([id, ch]) => [
@@ -167,6 +184,19 @@ export const discordInteractionRoutes = createRouter()
       return c.json({ statusCode: 409, message, error: 'Conflict' }, 409)
     }
     if (type === APPLICATION_COMMAND) return c.json(await answer(c, parsed.data), 200)
+    if (type === MESSAGE_COMPONENT && parsed.data.token) {
+      const i = parsed.data
+      const pressed = await pressRoleButton(c, {
+        applicationId: i.application_id ?? discordApplication(c.env)!.id,
+        token: parsed.data.token,
+        guildId: i.guild_id,
+        channelId: i.channel_id,
+        customId: i.data?.custom_id ?? '',
+        userId: i.member?.user?.id,
+        memberRoles: i.member?.roles ?? [],
+      })
+      return c.json(pressed, 200)
+    }
     return c.json(privately('The bot does not handle this kind of interaction.'), 200)
   })
   .openapi(status, (c) => {
