@@ -22,7 +22,11 @@ const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-results-admin@contract.example.test'
 const CONTACT_EMAIL = 'operators@contract.example.test'
 const SCHEDULER_CRON = '*/30 * * * *'
-// A Codeforces ask that finds no ratings reads the standings 2 s later (the API's pace).
+// How long the judge takes to answer a re-ask: the window in which a duplicate message meets the
+// check held by the ask going on.
+const SLOW_JUDGE_MS = 3_000
+// Each wait has its own deadline; this bounds a step (a Codeforces ask that finds no ratings
+// reads the standings 2 s later, the API's pace).
 const FLOW = { timeout: 90_000 }
 
 let dir
@@ -59,8 +63,8 @@ const CODEFORCES = '/codeforces-api'
 const ATCODER = '/atcoder'
 
 /** Scripts the stand-in's answer to GET `pathPrefix` (with `query`): JSON, or HTML for a string. */
-const answer = (pathPrefix, query, body) =>
-  standIn.script({ method: 'GET', pathPrefix, query, responses: [{ status: 200, body }] })
+const answer = (pathPrefix, query, body, delayMs) =>
+  standIn.script({ method: 'GET', pathPrefix, query, responses: [{ status: 200, body, delayMs }] })
 
 /** The requests the service made of `path` (exactly, before its query) carrying `query`. */
 async function asked(path, query = {}) {
@@ -106,7 +110,9 @@ function codeforcesRound() {
       )
       await answer(`${CODEFORCES}/contest.standings`, { contestId }, standings)
     },
-    publish: () => answer(`${CODEFORCES}/contest.ratingChanges`, { contestId }, published),
+    /** The ratings published, answered after `delayMs` when given (a slow judge). */
+    publish: (delayMs) =>
+      answer(`${CODEFORCES}/contest.ratingChanges`, { contestId }, published, delayMs),
     /** The asks of the round's results (one ratingChanges request each). */
     asks: () => asked(`${CODEFORCES}/contest.ratingChanges`, { contestId }),
     /** Every request an unpublished ask makes: ratingChanges, then the standings' first row. */
@@ -153,7 +159,8 @@ function atcoderRound() {
     },
     // AtCoder lists nobody until the results are out.
     unpublished: () => answer(`${ATCODER}/contests/${contestId}/results/json`, {}, []),
-    publish: () => answer(`${ATCODER}/contests/${contestId}/results/json`, {}, published),
+    publish: (delayMs) =>
+      answer(`${ATCODER}/contests/${contestId}/results/json`, {}, published, delayMs),
     asks: () => asked(`${ATCODER}/contests/${contestId}/results/json`),
     asksWhileUnpublished: async () =>
       (await asked(`${ATCODER}/contests/${contestId}/results/json`)).length,
@@ -409,27 +416,31 @@ describe(`contract results (${RUNTIME})`, () => {
       // Published: the checks are next due a day later, so the scheduler queues none of them.
       await service.fireCron(SCHEDULER_CRON)
       // The check due again with its rows stored and told: the state a message retried after its
-      // hooks ran (or redelivered) finds. Its ask finds the same rows and tells nothing. The
-      // scheduler run right after queues the check once more while it is still due and not yet
-      // held, a duplicate, which finds it held or no longer due and asks nothing.
-      for (const round of ROUNDS) {
+      // hooks ran finds. Its ask finds the same rows and tells nothing. While it waits on the
+      // judge (slow this time), the same message comes again, as a queue redelivers it: the
+      // check is held, so it asks nothing.
+      for (const [i, round] of ROUNDS.entries()) {
+        await round.publish(SLOW_JUDGE_MS)
         const check = await askNow(round)
         assert.equal(check.state, 'PUBLISHED')
         assert.equal(check.participants, round.expected.participants)
-      }
-      await service.fireCron(SCHEDULER_CRON)
-      for (const [i, round] of ROUNDS.entries()) {
         await waitFor(
           `${round.contest.name} asked again`,
           async () => (await round.asks()).length > before[i],
           { timeoutMs: 30_000 },
         )
+        await askNow(round)
       }
       await service.fireCron(SCHEDULER_CRON)
-      await holds('still once each', async () => {
-        const heard = await everything()
-        return heard.every((h) => h.heard.length === 1)
-      })
+      // Past the slow judge's answer, so whatever the last ask does is done.
+      await holds(
+        'still once each',
+        async () => {
+          const heard = await everything()
+          return heard.every((h) => h.heard.length === 1)
+        },
+        { forMs: SLOW_JUDGE_MS + 2_500 },
+      )
       assert.equal((await resultNotifications(personal.user)).length, ROUNDS.length)
       // Made due once, each check asked its judge once whatever the messages.
       const asks = await Promise.all(ROUNDS.map(async (r) => (await r.asks()).length))
