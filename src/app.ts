@@ -28,6 +28,7 @@ import { generalRateLimit } from './http/rate-limit.ts'
 import { providerEventRoutes } from './notifications/api/provider-event-routes.ts'
 import { notificationRoutes } from './notifications/api/routes.ts'
 import { resourceRoutes } from './resources/routes.ts'
+import { resultCheckRoutes } from './results/check-routes.ts'
 import { resultUserRoutes } from './results/handle-routes.ts'
 import { submissionRoutes } from './resources/submission-routes.ts'
 import { platformRoutes } from './sync/platform-routes.ts'
@@ -141,6 +142,7 @@ export function createApp(options: AppOptions) {
       contestRoutes({ lastSyncOf: lastSuccessfulSync, platformsSnapshot }),
       contestAdminRoutes(emitContestCreated),
       syncRoutes,
+      resultCheckRoutes,
     ),
   )
   app.route('/platforms', platformRoutes)

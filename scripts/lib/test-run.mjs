@@ -6,12 +6,22 @@ import { run } from 'node:test'
 import { spec } from 'node:test/reporters'
 import { fileURLToPath } from 'node:url'
 
-/** `folder` is a file URL of the suite's folder; `timeout` bounds the whole run (ms). */
-export function runSuite({ folder, label, timeout }) {
+/**
+ * `folder` is a file URL of the suite's folder; `timeout` bounds the whole run (ms); `only`, when
+ * given, names the files to run (`results.test.mjs` or `results`), the others are left out.
+ */
+export function runSuite({ folder, label, timeout, only = [] }) {
   const started = Date.now()
   const here = fileURLToPath(folder)
-  const files = readdirSync(here)
-    .filter((f) => f.endsWith('.test.mjs'))
+  const wanted = only.map((f) => (f.endsWith('.test.mjs') ? f : `${f}.test.mjs`))
+  const all = readdirSync(here).filter((f) => f.endsWith('.test.mjs'))
+  const unknown = wanted.filter((f) => !all.includes(f))
+  if (unknown.length > 0) {
+    console.error(`${label}: no such test file: ${unknown.join(', ')}; known: ${all.join(', ')}`)
+    process.exit(2)
+  }
+  const files = all
+    .filter((f) => wanted.length === 0 || wanted.includes(f))
     .map((f) => join(here, f))
   let passed = 0
   let failed = 0

@@ -217,3 +217,24 @@ export async function giveUpCheck(db: Db, contestId: string, reason: string, now
     .bind(contestId, reason, now)
     .run()
 }
+
+/**
+ * An operator's "ask now": the contest's check, awaited or published, made due at `now` (a judge
+ * that published early, a re-calculation announced, an outage fixed). The backoff goes on from
+ * the answer. Answers the check as it is now, undefined when the contest has none.
+ */
+export async function makeCheckDue(
+  db: Db,
+  contestId: string,
+  now: number,
+): Promise<CheckRow | undefined> {
+  const row = await db.$client
+    .prepare(
+      `UPDATE result_checks SET next_check_at = ?2, updated_at = ?2
+        WHERE contest_id = ?1 AND state IN ('WAITING', 'PUBLISHED')
+        RETURNING ${CHECK_COLUMNS}`,
+    )
+    .bind(contestId, now)
+    .first<CheckRow>()
+  return row ?? (await findCheck(db, contestId))
+}
