@@ -24,5 +24,13 @@ export async function schedulerJob(env: Env, now: number): Promise<Record<string
   )
   const webhooks = await webhookEventsJob(env, now)
   const results = await resultChecksJob(env, now)
-  return { ...phases, ...notifications, ...announcements, ...events, ...webhooks, ...results, ...watched }
+  return {
+    ...phases,
+    ...notifications,
+    ...announcements,
+    ...events,
+    ...webhooks,
+    ...results,
+    ...watched,
+  }
 }
