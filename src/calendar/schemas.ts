@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi'
 import { CONTEST_TYPES, PLATFORMS } from '../contests/schemas.ts'
 
 // A contest longer than 100 days is no contest; the bound keeps the number sane.
-const MAX_DURATION_MINUTES = 100 * 24 * 60
+export const MAX_DURATION_MINUTES = 100 * 24 * 60
 
 /**
  * A comma-separated list of known values, repeats dropped ("codeforces,atcoder"). It is at most as

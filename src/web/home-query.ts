@@ -1,4 +1,5 @@
 // The home page's query: strict about the values of the filters it knows, silent about other keys.
+import { MAX_DURATION_MINUTES } from '../calendar/schemas.ts'
 import {
   CONTEST_TYPES,
   MAX_SEARCH_LENGTH,
@@ -22,8 +23,8 @@ export interface HomeQuery {
   maxDuration?: number
 }
 
-/** The feeds' bound on a duration filter: 100 days, longer than any contest. */
-export const MAX_DURATION_MINUTES = 100 * 24 * 60
+// The feeds' bound on a duration filter, so the page and the feeds agree.
+export { MAX_DURATION_MINUTES }
 
 const DURATION_KEYS = ['minDuration', 'maxDuration'] as const
 
