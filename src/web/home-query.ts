@@ -23,9 +23,6 @@ export interface HomeQuery {
   maxDuration?: number
 }
 
-// The feeds' bound on a duration filter, so the page and the feeds agree.
-export { MAX_DURATION_MINUTES }
-
 const DURATION_KEYS = ['minDuration', 'maxDuration'] as const
 
 export type HomeQueryResult = { ok: true; query: HomeQuery } | { ok: false; errors: string[] }
