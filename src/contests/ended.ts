@@ -27,3 +27,16 @@ export function listContestsEndedBetween(
     .orderBy(asc(contests.endTime), asc(contests.id))
     .limit(limit)
 }
+
+/**
+ * The contest of a result row (`idExpr`, a column of the caller's SQL) joined as `c`, for the
+ * results layer's reads of a handle's recent results; CONTEST_OF_RESULT_COLUMNS names what they
+ * show of it.
+ */
+export const joinContestOfResultSql = (idExpr: string) => `JOIN contests c ON c.id = ${idExpr}`
+
+export const CONTEST_OF_RESULT_COLUMNS = `c.name AS contestName, c.platform AS platform,
+  c.start_time AS startTime, c.website_url AS websiteUrl`
+
+/** The order of those reads: the newest contest first, ties by id. */
+export const CONTEST_OF_RESULT_ORDER = `c.start_time DESC, c.id DESC`

@@ -1,15 +1,38 @@
-// What deleting an account does to its handles: a hard deletion removes them and its choice of
-// result alerts; a soft delete gives its proven handles up at once (as its communities are), so
-// the handles' owners can prove them from another account during the 30 days of recovery.
-import { eq } from 'drizzle-orm'
+// What deleting an account does to its handles: a hard deletion removes them, its choice of result
+// alerts, and the stored results of its handles that no other account links; a soft delete gives
+// its proven handles up at once (as its communities are), so the handles' owners can prove them
+// from another account during the 30 days of recovery, and keeps the results for a recovery.
+import { and, eq, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '../db/client.ts'
-import { judgeHandles } from '../db/schema.ts'
+import { contestResults, judgeHandles } from '../db/schema.ts'
 import { releaseUserHandlesStatement } from './handles.ts'
+import { LINKED_HANDLE_SQL } from './handles-sql.ts'
 import { deleteUserResultPreferencesStatement } from './result-preferences.ts'
+
+/**
+ * contest_results rows are by handle, not account (one row serves everyone who links it): those
+ * of the account's handles (own, proven or not, and friends) that no other account links as the
+ * pipeline keeps them (LINKED_HANDLE_SQL) go with the account. One statement, before the handles
+ * themselves are deleted in the same batch; the rows are found by (platform, handle) through the
+ * results join's index, never by a walk over the table.
+ */
+export function deleteUnlinkedResultsStatement(db: Db, userId: string) {
+  return db.delete(contestResults).where(
+    and(
+      sql`(${contestResults.platform}, ${contestResults.handleKey}) IN
+          (SELECT mine.platform, mine.handle_key FROM judge_handles mine
+            WHERE mine.user_id = ${userId})`,
+      sql`NOT EXISTS (SELECT 1 FROM judge_handles h WHERE h.platform = ${contestResults.platform}
+          AND h.handle_key = ${contestResults.handleKey} AND h.user_id <> ${userId}
+          AND ${sql.raw(LINKED_HANDLE_SQL)})`,
+    ),
+  )
+}
 
 export function deleteUserHandleStatements(db: Db, userId: string): BatchItem<'sqlite'>[] {
   return [
+    deleteUnlinkedResultsStatement(db, userId),
     db.delete(judgeHandles).where(eq(judgeHandles.userId, userId)),
     deleteUserResultPreferencesStatement(db, userId),
   ]

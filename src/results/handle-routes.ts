@@ -1,6 +1,6 @@
-// /users/handles, /users/friends and /users/result-preferences: the signed-in account's handles on
-// judges (linked, proven by a token in the public profile, removed, their rating history), the
-// friends it follows, and which result alerts it takes. Mounted under /users ahead of the users
+// /users/handles, /users/friends, /users/result-preferences and /users/results: the signed-in
+// account's handles on judges (linked, proven by a token in the public profile, removed, their
+// rating history), the friends it follows, which result alerts it takes, and its recent results. Mounted under /users ahead of the users
 // router, whose /{id} routes would take these paths.
 import { createDb } from '../db/client.ts'
 import { currentUser } from '../http/auth.ts'
@@ -8,7 +8,8 @@ import { rateLimit, type RateRule } from '../http/rate-limit.ts'
 import { createRouter, signedInRoute } from '../http/router.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
 import { errorResponse, json, jsonBody } from '../lib/openapi.ts'
-import { MINUTE_MS } from '../lib/time.ts'
+import { pagination } from '../lib/pagination.ts'
+import { MINUTE_MS, toIso } from '../lib/time.ts'
 import {
   findHandle,
   linkHandle,
@@ -26,12 +27,15 @@ import {
   HandleListSchema,
   HandleSchema,
   ResultPreferencesBody,
+  ResultPageSchema,
   ResultPreferencesSchema,
+  ResultsQuery,
 } from './handle-schemas.ts'
 import { apiJudges, toApiFriend, toApiHandle, toApiHistory } from './handle-serialize.ts'
 import { handleHistory } from './history.ts'
 import { noResultsMessage, resultsJudge, resultsRequest, type ResultsJudge } from './judges.ts'
 import { NO_OWN_HANDLE, proveHandle } from './prove.ts'
+import { recentResults, toApiResult } from './recent.ts'
 import { resultPreferencesOf, updateResultPreferences } from './result-preferences.ts'
 
 const tags = ['Handles']
@@ -178,6 +182,15 @@ const putPreferences = signedInRoute({
   responses: { 200: json(ResultPreferencesSchema, 'The choice'), 400: invalid },
 })
 
+const results = signedInRoute({
+  method: 'get',
+  path: '/results',
+  tags,
+  summary: 'The account’s recent results across its own proven handles, newest contest first',
+  request: { query: ResultsQuery },
+  responses: { 200: json(ResultPageSchema, 'A page of results'), 400: invalid },
+})
+
 function judgeFor(platform: string) {
   const judge = resultsJudge(platform)
   if (!judge) throw badRequest(noResultsMessage(platform))
@@ -249,4 +262,13 @@ export const resultUserRoutes = createRouter()
     const db = createDb(c.env.DB)
     const change = c.req.valid('json')
     return c.json(await updateResultPreferences(db, currentUser(c).sub, change, Date.now()), 200)
+  })
+  .openapi(results, async (c) => {
+    const page = c.req.valid('query')
+    const { rows, total } = await recentResults(createDb(c.env.DB), currentUser(c).sub, page)
+    const data = rows.map((row) => toApiResult(row, toIso))
+    return c.json(
+      { data, pagination: pagination(total, page.limit, page.offset, rows.length) },
+      200,
+    )
   })

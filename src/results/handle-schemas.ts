@@ -1,8 +1,11 @@
-// Zod schemas of /users/handles, /users/friends and /users/result-preferences: a link's body, a
-// handle as the API shows it (with its proof instructions while unproven), a rating history.
+// Zod schemas of /users/handles, /users/friends, /users/result-preferences and /users/results: a
+// link's body, a handle as the API shows it (with its proof instructions while unproven), a rating
+// history, a page of recent results.
 import { z } from '@hono/zod-openapi'
 import { PLATFORMS } from '../platforms/registry.ts'
-import { idParam, oneOf } from '../lib/validation.ts'
+import { PaginationSchema } from '../lib/pagination.ts'
+import { idParam, intInRange, MAX_OFFSET, oneOf } from '../lib/validation.ts'
+import { MAX_RESULTS_PAGE } from './recent.ts'
 
 const MAX_HANDLE = 64
 
@@ -124,3 +127,49 @@ export const ResultPreferencesBody = z
     friendResults: boolean('friendResults').optional(),
   })
   .openapi('ResultPreferencesUpdate', { example: { friendResults: true } })
+
+// GET /users/results: a page of at most MAX_RESULTS_PAGE by offset, as the other lists page
+// (lib/pagination.ts); any other query key is refused.
+export const ResultsQuery = z.strictObject({
+  limit: intInRange('limit', 1, MAX_RESULTS_PAGE, 20),
+  offset: intInRange('offset', 0, MAX_OFFSET, 0),
+})
+
+const rating = z.number().int().nullable()
+
+export const ResultSchema = z
+  .object({
+    contest: z.object({
+      id: z.string(),
+      name: z.string().openapi({ example: 'Codeforces Round 1000 (Div. 2)' }),
+      platform: z.string().openapi({ example: 'codeforces' }),
+      startTime: timestamp,
+      url: z.string().optional(),
+    }),
+    handleId: z.string(),
+    handle: z.string().openapi({ example: 'tourist' }),
+    rated: z.boolean(),
+    rank: z.number().int().nullable(),
+    participants: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Participants the judge counted; null when it does not say' }),
+    solved: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Null when the judge does not say' }),
+    oldRating: rating,
+    newRating: rating,
+    delta: rating.openapi({ example: 59 }),
+    titleChange: z
+      .object({ from: z.string().nullable(), to: z.string() })
+      .nullable()
+      .openapi({ description: 'The judge’s title, when this contest changed it' }),
+  })
+  .openapi('Result')
+
+export const ResultPageSchema = z
+  .object({ data: z.array(ResultSchema), pagination: PaginationSchema })
+  .openapi('ResultPage')
