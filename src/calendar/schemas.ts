@@ -1,9 +1,7 @@
 // Zod schemas of the calendar endpoints: the public feed's filters, the feed file, the feed address.
 import { z } from '@hono/zod-openapi'
 import { CONTEST_TYPES, PLATFORMS } from '../contests/schemas.ts'
-
-// A contest longer than 100 days is no contest; the bound keeps the number sane.
-export const MAX_DURATION_MINUTES = 100 * 24 * 60
+import { MAX_DURATION_MINUTES } from '../platforms/contest.ts'
 
 /**
  * A comma-separated list of known values, repeats dropped ("codeforces,atcoder"). It is at most as

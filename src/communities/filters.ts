@@ -2,6 +2,7 @@
 // must hold or must not, and the shortest contest; checked here for the bots and the web app alike.
 import { z } from '@hono/zod-openapi'
 import type { CommunityDestinationRow } from '../db/schema.ts'
+import { MAX_DURATION_MINUTES } from '../platforms/contest.ts'
 import { isPlatform, PLATFORMS, type Platform } from '../platforms/registry.ts'
 
 export const MAX_LEAD_TIMES = 5
@@ -10,8 +11,6 @@ export const MAX_LEAD_MINUTES = 7 * 24 * 60
 const MAX_WORDS = 20
 const MAX_WORD_LENGTH = 50
 const MAX_TYPES = 50
-// A contest longer than 100 days is no contest.
-const MAX_DURATION_MINUTES = 100 * 24 * 60
 
 /** An announcement an hour before the start, unless the destination chose otherwise. */
 export const DEFAULT_LEAD_TIMES = [60]

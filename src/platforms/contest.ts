@@ -3,6 +3,9 @@
 export const DIFFICULTIES = ['BEGINNER', 'EASY', 'MEDIUM', 'HARD', 'EXPERT'] as const
 export type Difficulty = (typeof DIFFICULTIES)[number]
 
+// A contest longer than 100 days is no contest: every duration filter is bounded by this.
+export const MAX_DURATION_MINUTES = 100 * 24 * 60
+
 /**
  * Generic over the platform id and its contest types, so that a platform's module is checked
  * against its own type list without knowing the registry (which imports it).

@@ -9,6 +9,7 @@ import {
 import { channelBlocks } from '../db/schema.ts'
 import { fromBase64Url } from '../lib/crypto.ts'
 import { idParam, oneOf, pagingFields } from '../lib/validation.ts'
+import { MAX_DURATION_MINUTES } from '../platforms/contest.ts'
 import {
   ALERT_FREQUENCIES,
   canonicalTimeZone,
@@ -27,8 +28,6 @@ const MAX_CONTEST_TYPES = 50
 const MAX_CONTEST_TYPE_LENGTH = 50
 const MAX_EXCLUDE_WORDS = 20
 const MAX_EXCLUDE_WORD_LENGTH = 50
-// A contest longer than 100 days is no contest; the bound keeps the number sane.
-const MAX_DURATION_MINUTES = 100 * 24 * 60
 
 // Checks written as refinements keep their sentence exactly as the spec words it.
 const boolean = (field: string) =>

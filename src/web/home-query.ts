@@ -1,5 +1,5 @@
 // The home page's query: strict about the values of the filters it knows, silent about other keys.
-import { MAX_DURATION_MINUTES } from '../calendar/schemas.ts'
+import { MAX_DURATION_MINUTES } from '../platforms/contest.ts'
 import {
   CONTEST_TYPES,
   MAX_SEARCH_LENGTH,
