@@ -92,7 +92,11 @@ export async function sendRankPost(
     const held = await deps.d1.prepare(HELD_SQL).bind(id, now).first<{ claimedUntil: number }>()
     if (!held) return { done: true }
     const seconds = Math.ceil((held.claimedUntil - now) / 1000)
-    return { done: false, waiting: true, delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, seconds)) }
+    return {
+      done: false,
+      waiting: true,
+      delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, seconds)),
+    }
   }
   const [destination, contest, rows] = await Promise.all([
     findDestinationById(deps.db, claimed.destinationId),

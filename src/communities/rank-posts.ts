@@ -53,7 +53,9 @@ export async function createRankPosts(
   const { results } = await d1.prepare(UNQUEUED_SQL).bind(contest.id).all<{ id: string }>()
   for (let i = 0; i < results.length; i += 100) {
     const page = results.slice(i, i + 100)
-    await queue.sendBatch(page.map((r) => ({ body: { rankPostId: r.id } satisfies RankPostMessage })))
+    await queue.sendBatch(
+      page.map((r) => ({ body: { rankPostId: r.id } satisfies RankPostMessage })),
+    )
     await d1
       .prepare(MARK_QUEUED_SQL)
       .bind(now, JSON.stringify(page.map((r) => r.id)))

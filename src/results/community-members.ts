@@ -87,7 +87,11 @@ async function putRow(
       ...set,
     })
     .onConflictDoUpdate({
-      target: [communityMembers.destinationId, communityMembers.memberId, communityMembers.platform],
+      target: [
+        communityMembers.destinationId,
+        communityMembers.memberId,
+        communityMembers.platform,
+      ],
       set,
     })
     .returning()
@@ -276,4 +280,3 @@ export async function destinationResults(
     .all<MemberResult>()
   return results
 }
-
