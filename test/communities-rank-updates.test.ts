@@ -8,6 +8,7 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { deleteUser } from '../src/account/deletion.ts'
+import { redeemClaimCode } from '../src/communities/claims.ts'
 import { findDestination, setRankUpdates, subscribe } from '../src/communities/destinations.ts'
 import { createRankPosts, MAX_RANK_LINES, rankPostWords } from '../src/communities/rank-posts.ts'
 import { createDb } from '../src/db/client.ts'
@@ -32,6 +33,8 @@ import {
 } from './helpers/results.ts'
 import { standIn, standInUrl } from './helpers/stand-in.ts'
 import { api, createUser } from './helpers/users.ts'
+import { expectPage, signedInBrowser } from './helpers/web-app.ts'
+import { selectOne } from './helpers/html.ts'
 
 const APPLICATION_ID = '1300000000000000001'
 const GUILD = '1100000000000000701'
@@ -379,6 +382,63 @@ describe('commands', () => {
     // Deleting the account removes the registrations it held.
     expect(await deleteUser(db(), grace.user.id)).toBe(true)
     expect(await membersOf(d.id)).toEqual([])
+  })
+})
+
+describe('the communities API and page', () => {
+  it('show rank updates and let the owner turn them on and off', async () => {
+    const owner = await createUser()
+    const place = { channel: 'telegram' as const, chatId: '-1003000000009', title: 'Owned club' }
+    await subscribe(db(), place, { platforms: ['codeforces'] }, Date.now())
+    const code = await api('POST', '/communities/claim-codes', { token: owner.accessToken })
+    expect(await redeemClaimCode(db(), code.body.code, place, Date.now())).toBe('claimed')
+    const d = (await findDestination(db(), place))!
+
+    const listed = await api('GET', '/communities', { token: owner.accessToken })
+    expect(listed.body.communities[0]).toMatchObject({ id: d.id, rankUpdates: false })
+    const on = await api('PATCH', `/communities/${d.id}`, {
+      token: owner.accessToken,
+      body: { rankUpdates: true },
+    })
+    expect(on.status).toBe(200)
+    expect(on.body).toMatchObject({ rankUpdates: true, platforms: ['codeforces'] })
+    const bad = await api('PATCH', `/communities/${d.id}`, {
+      token: owner.accessToken,
+      body: { rankUpdates: 'yes' },
+    })
+    expect(bad.status).toBe(400)
+    const stranger = await createUser()
+    const theirs = await api('PATCH', `/communities/${d.id}`, {
+      token: stranger.accessToken,
+      body: { rankUpdates: false },
+    })
+    expect(theirs.status).toBe(404)
+    expect((await findDestination(db(), place))!.rankUpdates).toBe(true)
+
+    // The page shows the box ticked; saved without it, rank updates are off.
+    const browser = await signedInBrowser(owner)
+    const opened = await browser.get('/app/communities')
+    expectPage(opened, 200)
+    const box = await selectOne(opened.html, `#community-${d.id}-rankUpdates`)
+    expect(box.attrs.checked).toBeDefined()
+    const fields = {
+      platforms: ['codeforces'],
+      leadTimes: '60',
+      contestTypes: '',
+      includeWords: '',
+      excludeWords: '',
+      minDuration: '',
+    }
+    const saved = await browser.post(`/app/communities/${d.id}`, fields, { csrf: opened.csrf })
+    expect(saved.status).toBe(303)
+    expect((await findDestination(db(), place))!.rankUpdates).toBe(false)
+    const again = await browser.get('/app/communities')
+    await browser.post(
+      `/app/communities/${d.id}`,
+      { ...fields, rankUpdates: 'on' },
+      { csrf: again.csrf },
+    )
+    expect((await findDestination(db(), place))!.rankUpdates).toBe(true)
   })
 })
 
