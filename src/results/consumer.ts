@@ -100,7 +100,17 @@ const ended = (contest: ContestRow) => ({
   type: contest.type,
 })
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+/**
+ * Characters of a failed ask's error kept (result_checks.error, the log line): a judge's answer
+ * refused row by row (a malformed field in each of 30,000 rating changes) makes a message of
+ * megabytes, past D1's bound on a string, and the first issues tell it all.
+ */
+export const ERROR_CHARS = 1000
+
+const errorText = (error: unknown) => {
+  const text = error instanceof Error ? error.message : String(error)
+  return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS - 1)}…` : text
+}
 
 export type Outcome =
   'not-held' | 'paced' | 'pending' | 'failed' | 'walking' | 'published' | 'gave-up'
