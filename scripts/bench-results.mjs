@@ -9,6 +9,7 @@
 import { createServer } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { Miniflare } from './lib/wrangler-miniflare.mjs'
 import { bundleWorker, migrationStatements } from './lib/worker-bundle.mjs'
 import { replaceSection } from './lib/performance-doc.mjs'
@@ -65,19 +66,36 @@ const SEED_CONTEST = \`INSERT INTO contests (id, platform_id, name, platform, ph
     created_at, updated_at)
   VALUES (?1, ?2, ?3, ?4, 'FINISHED', ?5, ?6, ?7, 120, '{}', 1, 1, ?7, ?7, ?7)\`
 
-// Counts the D1 statements the app runs (a batch counts each statement in it).
+// Counts the D1 statements the app runs (a batch counts each statement in it), and the time
+// spent per statement shape (its first words), for the profile of the publishing check.
 let statements = 0
+let profile = new Map()
+const shapeOf = (sql) => sql.replace(/\\s+/g, ' ').trim().slice(0, 50)
+let trace = false
+async function timed(shape, run) {
+  if (trace) console.log('start', shape.slice(0, 80))
+  const started = Date.now()
+  try {
+    return await run()
+  } finally {
+    const entry = profile.get(shape) ?? { ms: 0, count: 0 }
+    entry.ms += Date.now() - started
+    entry.count++
+    profile.set(shape, entry)
+  }
+}
 function countedDb(db) {
-  const counted = (stmt) =>
+  const counted = (stmt, sql) =>
     new Proxy(stmt, {
       get(target, key) {
-        if (key === 'bind') return (...args) => counted(target.bind(...args))
+        if (key === 'bind') return (...args) => counted(target.bind(...args), sql)
         if (key === 'raw_') return target
+        if (key === 'sql_') return sql
         const value = target[key]
         if (['run', 'all', 'first', 'raw'].includes(key)) {
           return (...args) => {
             statements++
-            return value.apply(target, args)
+            return timed(shapeOf(sql), () => value.apply(target, args))
           }
         }
         return typeof value === 'function' ? value.bind(target) : value
@@ -85,11 +103,12 @@ function countedDb(db) {
     })
   return new Proxy(db, {
     get(target, key) {
-      if (key === 'prepare') return (sql) => counted(target.prepare(sql))
+      if (key === 'prepare') return (sql) => counted(target.prepare(sql), sql)
       if (key === 'batch') {
         return (list) => {
           statements += list.length
-          return target.batch(list.map((s) => s.raw_ ?? s))
+          const shape = 'batch: ' + list.map((s) => shapeOf(s.sql_ ?? '?').slice(0, 30)).join(' | ')
+          return timed(shape, () => target.batch(list.map((s) => s.raw_ ?? s)))
         }
       }
       const value = target[key]
@@ -119,6 +138,7 @@ export default {
     const env = { ...rawEnv, DB: countedDb(rawEnv.DB) }
     const url = new URL(request.url)
     const q = (name) => url.searchParams.get(name)
+    trace = rawEnv.BENCH_TRACE === '1'
     if (url.pathname === '/seed') {
       const now = Number(q('now'))
       const handles = Number(q('handles'))
@@ -160,26 +180,63 @@ export default {
         send: async (body, options) => sent.push({ body, at: clock.now + (options?.delaySeconds ?? 0) * 1000 }),
         sendBatch: async (list) => { for (const m of list) await queue.send(m.body, m) },
       }
-      const real = resultsDeps(env, resultHooks(env))
+      // The time of each part of an ask outside D1: the judge's answer read, each hook, the
+      // deliveries' sendBatch.
+      const part = (name, fn) => (...args) => timed(name, () => fn(...args))
+      const notifications = rawEnv.NOTIFICATIONS_QUEUE
+      const e = {
+        ...env,
+        NOTIFICATIONS_QUEUE: {
+          send: part('queue: send', (...a) => notifications.send(...a)),
+          sendBatch: part('queue: sendBatch', (...a) => notifications.sendBatch(...a)),
+        },
+      }
+      const real = resultsDeps(e, resultHooks(e).map((hook, i) => part(\`hook \${i}\`, hook)))
       const deps = {
         ...real,
+        module: (platform) => {
+          const m = real.module(platform)
+          return m && {
+            ...m,
+            ...(m.contestResults && { contestResults: part('judge: contestResults', m.contestResults) }),
+            ...(m.handleResult && { handleResult: part('judge: handleResult', m.handleResult) }),
+          }
+        },
         queue,
-        request: (platform, now) => ({ ...real.request(platform, now), pause: async () => {} }),
+        request: (platform, now) => {
+          const base = real.request(platform, now)
+          const fetchFn = (input, init) => {
+            judgeRequests++
+            return base.fetchFn(input, init)
+          }
+          return { ...base, fetchFn, pause: async () => {} }
+        },
         pace: steppedPace(clock),
       }
       const db = createDb(rawEnv.DB)
       const asks = []
-      // The judge stand-in's count of requests, read after each ask: the ask's own requests.
-      const judged = async () => (await (await fetch(rawEnv.JUDGE_URL + '/__count')).json())[q('platform')] ?? 0
+      // Requests the module sent to the judge, counted where it sends them: an ask's own.
+      let judgeRequests = 0
+      const judged = async () => judgeRequests
       let message = { contestId }
       clock.now = (await findCheck(db, contestId)).nextCheckAt
       for (let n = 0; n < 100_000; n++) {
         const before = statements
+        profile = new Map()
         const asked = await judged()
         const started = Date.now()
-        const outcome = await askCheck(deps, message, clock.now)
+        let outcome
+        try {
+          outcome = await askCheck(deps, message, clock.now)
+        } catch (error) {
+          // Which part failed, for the report: the profile so far names the last statements.
+          error.message += ' (after ' + JSON.stringify([...profile].map(([k, v]) => [k.slice(0, 60), v.count])) + ')'
+          throw error
+        }
         const ms = Date.now() - started
-        asks.push({ at: clock.now, outcome, statements: statements - before, ms, requests: (await judged()) - asked })
+        if (trace) console.log('asked', outcome, ms)
+        asks.push({ at: clock.now, outcome, statements: statements - before, ms, requests: (await judged()) - asked,
+          profile: [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12) })
         const next = sent.shift()
         if (next) {
           message = next.body
@@ -359,7 +416,12 @@ const email = createServer((req, res) => {
 })
 await new Promise((resolve) => email.listen(0, '127.0.0.1', resolve))
 
+// BENCH_LOG=1 shows workerd's own messages (an isolate over its memory limit, say).
+const miniflare = createRequire(createRequire(import.meta.url).resolve('wrangler/package.json'))(
+  'miniflare',
+)
 const mf = new Miniflare({
+  ...(process.env.BENCH_LOG === '1' && { log: new miniflare.Log(miniflare.LogLevel.DEBUG) }),
   modules: true,
   script: await bundleWorker({ contents: WORKER }),
   compatibilityDate: COMPATIBILITY_DATE,
@@ -372,6 +434,7 @@ const mf = new Miniflare({
   },
   bindings: {
     JUDGE_URL: base,
+    BENCH_TRACE: process.env.BENCH_TRACE ?? '0',
     CODEFORCES_API_URL: `${base}/cf`,
     ATCODER_URL: `${base}/atcoder`,
     LEETCODE_API_URL: `${base}/leetcode`,
