@@ -217,13 +217,13 @@ export default {
       const asks = []
       // Requests the module sent to the judge, counted where it sends them: an ask's own.
       let judgeRequests = 0
-      const judged = async () => judgeRequests
+      const judged = () => judgeRequests
       let message = { contestId }
       clock.now = (await findCheck(db, contestId)).nextCheckAt
       for (let n = 0; n < 100_000; n++) {
         const before = statements
         profile = new Map()
-        const asked = await judged()
+        const asked = judged()
         const started = Date.now()
         let outcome
         try {
@@ -235,7 +235,7 @@ export default {
         }
         const ms = Date.now() - started
         if (trace) console.log('asked', outcome, ms)
-        asks.push({ at: clock.now, outcome, statements: statements - before, ms, requests: (await judged()) - asked,
+        asks.push({ at: clock.now, outcome, statements: statements - before, ms, requests: judged() - asked,
           profile: [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12) })
         const next = sent.shift()
         if (next) {
@@ -302,7 +302,9 @@ function cfParticipants(startSeconds) {
 }
 
 function serveJson(res, body) {
-  res.writeHead(200, { 'content-type': 'application/json' })
+  // No keep-alive: node closes an idle socket after 5 s, and workerd reusing it after a long ask
+  // reads "Network connection lost".
+  res.writeHead(200, { 'content-type': 'application/json', connection: 'close' })
   res.end(typeof body === 'string' ? body : JSON.stringify(body))
 }
 
@@ -352,7 +354,6 @@ function startJudge(times) {
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => {
       const url = new URL(req.url, 'http://judge')
-      if (url.pathname === '/__count') return serveJson(res, Object.fromEntries(requests))
       if (url.pathname === '/cf/contest.ratingChanges') {
         count('codeforces')
         const asked = requests.get('codeforces:ratingChanges') ?? 0
@@ -433,7 +434,6 @@ const mf = new Miniflare({
     WEBHOOKS_QUEUE: { queueName: 'webhooks' },
   },
   bindings: {
-    JUDGE_URL: base,
     BENCH_TRACE: process.env.BENCH_TRACE ?? '0',
     CODEFORCES_API_URL: `${base}/cf`,
     ATCODER_URL: `${base}/atcoder`,
@@ -530,6 +530,9 @@ try {
   const published = lives.leetcode.asks.filter((a) => a.outcome !== 'pending')
   const walkSeconds = (published.at(-1).at - published[0].at) / 1000
   const cfAlertsPerSecond = Math.round(cf.alerts / (cf.publishing.ms / 1000))
+  // The publishing check's parts: the alert hook alone (createResultAlerts), and the rest.
+  const partMs = (name) => cf.publishing.profile.find(([k]) => k === name)?.[1].ms ?? 0
+  const alertStepMs = partMs('hook 0')
   const cfStatementsPerAlert = cf.publishing.statements / cf.alerts
   const report = {
     handles: { codeforces: HANDLES, atcoder: ATCODER / 2, leetcode: LEETCODE },
@@ -594,10 +597,23 @@ try {
       cfAlertsPerSecond >= 20_000,
     ),
     row(
+      `The publishing check's ${cf.publishing.ms.toLocaleString('en')} ms: the judge's answer ` +
+        `read ${partMs('judge: contestResults')} ms, the alerts ` +
+        `${alertStepMs.toLocaleString('en')} ms; alerts a second of the alert step alone`,
+      Math.round(cf.alerts / (alertStepMs / 1000)),
+      '',
+    ),
+    row(
       `D1 statements per alert (the publishing check: ${cf.publishing.statements} statements)`,
       +cfStatementsPerAlert.toFixed(4),
       '<= 0.01',
       cfStatementsPerAlert <= 0.01,
+    ),
+    row(
+      `D1 statements per alert over the contest's life (${cf.statements} statements, ${cf.asks} checks)`,
+      +(cf.statements / cf.alerts).toFixed(4),
+      '<= 0.01',
+      cf.statements / cf.alerts <= 0.01,
     ),
     row(
       `LeetCode: requests per linked handle per contest (${LEETCODE} handles, the first one ` +
