@@ -1002,6 +1002,10 @@ export const resultChecks = sqliteTable(
     resultsDigest: text('results_digest'),
     publishedAt: integer('published_at'),
     error: text('error'),
+    // Results asked per handle (LeetCode): the last handle key the walk asked, so whichever
+    // message goes on with it (a duplicate, the sweep's after a lost one) starts after it, and no
+    // handle is asked twice for the contest.
+    walkAfter: text('walk_after'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
