@@ -97,7 +97,7 @@ export function proxyHeaderSetting(value: string): { header?: ProxyHeader; refus
     refused:
       `TRUST_PROXY_HEADER=${value.trim()} is not accepted: set it to the one header your proxy ` +
       'writes the client address into (X-Forwarded-For, X-Real-IP or CF-Connecting-IP), or ' +
-      'leave it empty to use the socket address (README, "Deploying on Deno")',
+      'leave it empty to use the socket address (docs/deno.md, "Deploying on Deno")',
   }
 }
 
