@@ -86,7 +86,7 @@ export type ProxyHeader = (typeof PROXY_HEADERS)[number]
 /**
  * TRUST_PROXY_HEADER read: the header named (any case), none for '' or 'false', or why the value
  * is refused. The old `true` trusted two headers at once, one of which a proxy passes through
- * from the client untouched, so it is refused rather than guessed at (docs/decisions.md).
+ * from the client untouched, so it is refused rather than guessed at (docs/decisions.md, D58).
  */
 export function proxyHeaderSetting(value: string): { header?: ProxyHeader; refused?: string } {
   const name = value.trim().toLowerCase()
