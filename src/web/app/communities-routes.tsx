@@ -100,7 +100,9 @@ communityRoutes
     const discord = discordOfForm(form.data)
     if (!discord.ok) return page(c, { edit: { id, values: form.data, error: discord.error } }, 400)
     const userId = currentWebSession(c).user.id
-    const input = { userId, id, filters: checked.filters, discord: discord.discord }
+    // Every form has the cleanup box: not sent is unticked.
+    const filters = { ...checked.filters, cleanup: form.data.cleanup === 'on' }
+    const input = { userId, id, filters, discord: discord.discord }
     if (!(await updateOwnedFilters(createDb(c.env.DB), input, Date.now()))) {
       return notFoundPage(c, NOT_YOURS)
     }
