@@ -84,7 +84,8 @@ async function post(
     })
     // A group that no longer exists is "chat not found" (400); a person's chat stays linked on it.
     // A topic deleted or closed ends that topic's destination, not the group's others.
-    const gone = !result.ok && (/chat not found/i.test(result.error) || TOPIC_GONE.test(result.error))
+    const gone =
+      !result.ok && (/chat not found/i.test(result.error) || TOPIC_GONE.test(result.error))
     return gone ? { ...result, failure: 'dead' } : result
   }
   const { embeds } = discord.render(text)
