@@ -36,8 +36,7 @@ export interface CommandChat {
 
 const ADMINS_ONLY = 'Only an administrator of this group can change its contest announcements.'
 const USAGE_SUBSCRIBE =
-  'Name the platforms: /subscribe codeforces atcoder (every one is listed by /help); add cleanup ' +
-  'to have each announcement deleted after its contest ends.'
+  'Name the platforms: /subscribe codeforces atcoder (every one is listed by /help).'
 const SETTINGS_USAGE =
   'Change one thing at a time: /settings lead 60 1440 (minutes before the start), ' +
   '/settings types div2 abc (or all), /settings include words… (or none), ' +
