@@ -78,7 +78,7 @@ const MAKE_SQL = `INSERT INTO community_message_changes
     (id, announcement_id, change_key, kind, start_time, due_at, created_at, updated_at)
   SELECT lower(hex(randomblob(12))), value ->> 0, value ->> 1, value ->> 2, value ->> 3,
       value ->> 4, ?1, ?1
-    FROM json_each(?2)
+    FROM json_each(?2) WHERE true
   ON CONFLICT DO NOTHING
   RETURNING id, due_at AS dueAt`
 
