@@ -20,6 +20,8 @@ export interface RecordedRequest {
   at: number
   /** The status the stand-in answered with. */
   status?: number
+  /** The body it answered with (a Bot API result's message_id, say). */
+  answer?: unknown
 }
 
 export interface ScriptedResponse {
@@ -164,7 +166,10 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     const body = await readBody(req)
     let recorded: RecordedRequest | undefined
     const send = (r: ScriptedResponse) => {
-      if (recorded) recorded.status = r.status
+      if (recorded) {
+        recorded.status = r.status
+        recorded.answer = r.body
+      }
       const isText = typeof r.body === 'string'
       res.writeHead(r.status, {
         'content-type': isText ? 'text/html; charset=utf-8' : 'application/json',
