@@ -235,9 +235,7 @@ describe('a contest that moved', () => {
     const later = await sendMessageChange({ env: e, db: db(), d1: env.DB }, id, Date.now() + 8_000)
     expect(later).toEqual({ done: true })
     expect(await standIn.requests(`${BOT}/editMessageText`)).toHaveLength(2)
-    expect(await changes()).toEqual([
-      expect.objectContaining({ status: 'DONE', error: null }),
-    ])
+    expect(await changes()).toEqual([expect.objectContaining({ status: 'DONE', error: null })])
     expect(group.cleanup).toBe(false)
   })
 })
