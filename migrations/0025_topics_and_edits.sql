@@ -1,7 +1,8 @@
 -- Telegram forum topics as destinations of their own (thread_id in the destination's unique key),
 -- announcements deleted after their contest where asked (cleanup), and the edits of posted
 -- messages whose contest moved or was cancelled: community_message_changes for announcements,
--- notification_edits for a person's reminders, each change once by its unique key.
+-- notification_edits for a person's reminders, each change once by its unique key; an index of the
+-- announcements posted, which each run compares with their contests.
 -- The unique key of community_destinations keeps its name; a release before this one upserts on
 -- (channel, chat_id) and would not find it.
 CREATE TABLE `community_message_changes` (
@@ -46,4 +47,5 @@ DROP INDEX `community_destinations_chat`;--> statement-breakpoint
 ALTER TABLE `community_destinations` ADD `thread_id` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `community_destinations` ADD `thread_title` text;--> statement-breakpoint
 ALTER TABLE `community_destinations` ADD `cleanup` integer DEFAULT false NOT NULL;--> statement-breakpoint
-CREATE UNIQUE INDEX `community_destinations_chat` ON `community_destinations` (`channel`,`chat_id`,`thread_id`);
+CREATE UNIQUE INDEX `community_destinations_chat` ON `community_destinations` (`channel`,`chat_id`,`thread_id`);--> statement-breakpoint
+CREATE INDEX `community_announcements_posted` ON `community_announcements` (`sent_at`) WHERE status = 'SENT' AND provider_message_id IS NOT NULL;

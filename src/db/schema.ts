@@ -839,6 +839,10 @@ export const communityAnnouncements = sqliteTable(
     index('community_announcements_unqueued')
       .on(t.createdAt)
       .where(sql`queued_at IS NULL`),
+    // The messages posted lately, which each run compares with their contests (changes.ts).
+    index('community_announcements_posted')
+      .on(t.sentAt)
+      .where(sql`status = 'SENT' AND provider_message_id IS NOT NULL`),
   ],
 )
 
