@@ -58,7 +58,7 @@ const MAX_DELAY_SECONDS = 12 * 60 * 60
 
 // What each followed message says now: the newest edit's target, else the start it was sent for
 // (the dedupe key's first part), with the edits made so far, and whether its deletion is made.
-const FOLLOWED_SQL = `SELECT a.id, a.contest_id AS contestId,
+export const FOLLOWED_SQL = `SELECT a.id, a.contest_id AS contestId,
     CAST(substr(a.dedupe_key, 1, instr(a.dedupe_key, ':') - 1) AS INTEGER) AS sentStart,
     d.cleanup AS cleanup,
     (SELECT x.change_key FROM community_message_changes x

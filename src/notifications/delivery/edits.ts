@@ -37,7 +37,7 @@ const EDITABLE = `('telegram', 'discord')`
 // ?1 the contest, ?2 what the messages should say, ?3 its start (NULL: cancelled), ?4 now. What a
 // message says now is its newest edit's target, else the start its reminder was for (the key's
 // first part); the edit's key counts the edits before it.
-const MAKE_SQL = `INSERT INTO notification_edits
+export const EDITS_SQL = `INSERT INTO notification_edits
     (id, delivery_id, change_key, start_time, created_at, updated_at)
   SELECT lower(hex(randomblob(12))), s.id, ?2 || '#' || s.edits, ?3, ?4, ?4 FROM (
     SELECT d.id,
@@ -109,7 +109,7 @@ export async function editReminders(n: Notifier, contest: ContestRow, now: numbe
   let made = 0
   for (;;) {
     const { results } = await n.d1
-      .prepare(MAKE_SQL)
+      .prepare(EDITS_SQL)
       .bind(contest.id, said, start, now)
       .all<{ id: string }>()
     await enqueue(
