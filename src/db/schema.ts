@@ -555,6 +555,38 @@ export const notificationDeliveries = sqliteTable(
   ],
 )
 
+// A reminder a person's chat received (a Telegram chat, a Discord webhook), edited in place when its
+// contest moved or was cancelled: keyed `<what it says now>#<edits before it>` per delivery, so each
+// change is made once however runs race; claimed and retried as deliveries are.
+export const notificationEdits = sqliteTable(
+  'notification_edits',
+  {
+    id: text('id').primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => notificationDeliveries.id, { onDelete: 'cascade' }),
+    changeKey: text('change_key').notNull(),
+    // The start the edited message states; NULL: it says the contest is cancelled.
+    startTime: integer('start_time'),
+    status: text('status', { enum: ['PENDING', 'DONE', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    queuedAt: integer('queued_at'),
+    claimedUntil: integer('claimed_until'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('notification_edits_once').on(t.deliveryId, t.changeKey),
+    index('notification_edits_unqueued')
+      .on(t.createdAt)
+      .where(sql`queued_at IS NULL`),
+  ],
+)
+
 // Contact form messages, stored before the email goes out so none is lost if the provider is down.
 export const contactMessages = sqliteTable(
   'contact_messages',
@@ -716,6 +748,11 @@ export const communityDestinations = sqliteTable(
     channel: text('channel', { enum: ['telegram', 'discord'] }).notNull(),
     // Telegram's chat id, or Discord's channel id.
     chatId: text('chat_id').notNull(),
+    // Telegram: the forum topic (message_thread_id) of a supergroup with topics, '' for the whole
+    // chat; each topic of a group is a destination of its own.
+    threadId: text('thread_id').notNull().default(''),
+    // Telegram: the topic's name, as its creation message gave it.
+    threadTitle: text('thread_title'),
     // Discord's server (guild), to list a server's destinations.
     guildId: text('guild_id'),
     title: text('title').notNull().default(''),
@@ -740,6 +777,8 @@ export const communityDestinations = sqliteTable(
       .notNull()
       .default(sql`'[]'`),
     minDuration: integer('min_duration'),
+    // Each announcement is deleted soon after its contest ends (community_message_changes).
+    cleanup: integer('cleanup', { mode: 'boolean' }).notNull().default(false),
     // Discord: each contest announced also becomes a guild scheduled event (community_events).
     events: integer('events', { mode: 'boolean' }).notNull().default(false),
     // Discord: when the server refused the events (no Manage Events), and the channel was told so
@@ -764,7 +803,8 @@ export const communityDestinations = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('community_destinations_chat').on(t.channel, t.chatId),
+    // Named as before: a chat's topics are places of their own.
+    uniqueIndex('community_destinations_chat').on(t.channel, t.chatId, t.threadId),
     index('community_destinations_owner').on(t.ownerId),
   ],
 )
@@ -802,6 +842,10 @@ export const communityAnnouncements = sqliteTable(
     index('community_announcements_unqueued')
       .on(t.createdAt)
       .where(sql`queued_at IS NULL`),
+    // The messages posted lately, which each run compares with their contests (changes.ts).
+    index('community_announcements_posted')
+      .on(t.sentAt)
+      .where(sql`status = 'SENT' AND provider_message_id IS NOT NULL`),
   ],
 )
 
@@ -870,6 +914,41 @@ export const communityRankPosts = sqliteTable(
     uniqueIndex('community_rank_posts_once').on(t.destinationId, t.contestId),
     index('community_rank_posts_unqueued')
       .on(t.contestId)
+      .where(sql`queued_at IS NULL`),
+  ],
+)
+
+// A change to a message an announcement posted: edited when its contest moved or was cancelled
+// (`<what it says now>#<edits before it>`, so each change is made once however runs race, and a
+// contest moved back is edited again), deleted after the contest ended where the destination
+// asked for it ('delete'). Claimed, paced and retried as announcements are.
+export const communityMessageChanges = sqliteTable(
+  'community_message_changes',
+  {
+    id: text('id').primaryKey(),
+    announcementId: text('announcement_id')
+      .notNull()
+      .references(() => communityAnnouncements.id, { onDelete: 'cascade' }),
+    changeKey: text('change_key').notNull(),
+    kind: text('kind', { enum: ['edit', 'delete'] }).notNull(),
+    // The start the edited message states; NULL: it says the contest is cancelled.
+    startTime: integer('start_time'),
+    dueAt: integer('due_at').notNull(),
+    status: text('status', { enum: ['PENDING', 'DONE', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    queuedAt: integer('queued_at'),
+    claimedUntil: integer('claimed_until'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('community_message_changes_once').on(t.announcementId, t.changeKey),
+    index('community_message_changes_unqueued')
+      .on(t.createdAt)
       .where(sql`queued_at IS NULL`),
   ],
 )

@@ -10,6 +10,8 @@ export type InlineButton = { text: string } & ({ callback_data: string } | { url
 
 export interface TelegramMessage {
   chatId: string
+  /** A forum topic of the chat (message_thread_id); none for the chat's General topic. */
+  threadId?: string
   /** Bot API HTML (parse_mode 'HTML'). */
   text: string
   /** Rows of buttons under the message (reply_markup.inline_keyboard). */
@@ -93,6 +95,7 @@ async function callBotApi(env: Env, method: string, body: object) {
 async function sendWithBotApi(env: Env, message: TelegramMessage): Promise<TelegramResult> {
   const body = {
     chat_id: message.chatId,
+    ...(message.threadId && { message_thread_id: Number(message.threadId) }),
     text: message.text,
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
@@ -102,14 +105,73 @@ async function sendWithBotApi(env: Env, message: TelegramMessage): Promise<Teleg
     const { status, data } = await callBotApi(env, 'sendMessage', body)
     return readSendAnswer(status, data)
   } catch (error) {
-    // The error names the URL, which holds the token: say only what kind of failure it was.
-    const kind = error instanceof Error ? error.name : 'Error'
-    return {
-      ok: false,
-      provider: 'bot-api',
-      transient: true,
-      error: `Telegram unreachable: ${kind}`,
+    return unreachableAnswer(error)
+  }
+}
+
+/** A Bot API that could not be reached: worth another try. */
+function unreachableAnswer(error: unknown): TelegramResult {
+  // The error names the URL, which holds the token: say only what kind of failure it was.
+  const kind = error instanceof Error ? error.name : 'Error'
+  return { ok: false, provider: 'bot-api', transient: true, error: `Telegram unreachable: ${kind}` }
+}
+
+/** Telegram's words for a forum topic that is gone or closed: the bot can never post there. */
+export const TOPIC_GONE = /message thread not found|TOPIC_CLOSED|TOPIC_DELETED/i
+
+/**
+ * Telegram's words for a message a change has nothing left to do with: already as asked (the
+ * same text), deleted by someone, too old to delete (48 hours) or edit. Done, not failed.
+ */
+export const NOTHING_TO_CHANGE =
+  /message is not modified|message to edit not found|message to delete not found|message can't be deleted|message can't be edited|MESSAGE_ID_INVALID/i
+
+export interface TelegramChange {
+  chatId: string
+  messageId: string
+  /** editMessageText: the new text (Bot API HTML) and buttons; deleteMessage without. */
+  text?: string
+  buttons?: InlineButton[][]
+}
+
+/**
+ * Edits (editMessageText) or deletes (deleteMessage) a message the bot sent, read as a send's
+ * answer is; the outbox of a local run records it.
+ */
+export async function changeTelegramMessage(
+  env: Env,
+  change: TelegramChange,
+): Promise<TelegramResult> {
+  const provider = telegramProvider(env)
+  const method = change.text === undefined ? 'deleteMessage' : 'editMessageText'
+  if (provider === 'outbox') {
+    const record = {
+      channel: 'telegram' as const,
+      from: `telegram:${settings(env).TELEGRAM_BOT_USERNAME ?? 'bot'}`,
+      to: change.chatId,
+      subject: `${method} ${change.messageId}`,
+      html: change.text ?? '',
     }
+    return { ok: true, provider, id: await writeOutbox(env.KV, record, Date.now()) }
+  }
+  if (provider === 'none') {
+    return { ok: false, provider, transient: false, error: 'The Telegram channel is disabled' }
+  }
+  const body = {
+    chat_id: change.chatId,
+    message_id: Number(change.messageId),
+    ...(change.text !== undefined && {
+      text: change.text,
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      ...(change.buttons && { reply_markup: { inline_keyboard: change.buttons } }),
+    }),
+  }
+  try {
+    const { status, data } = await callBotApi(env, method, body)
+    return readSendAnswer(status, data)
+  } catch (error) {
+    return unreachableAnswer(error)
   }
 }
 

@@ -68,6 +68,12 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
   const message = update.message ?? update.channel_post
   if (message) {
     const chatId = String(message.chat.id)
+    // A forum topic is its own place: commands act on it and the reply goes there.
+    const threadId =
+      message.is_topic_message && message.message_thread_id !== undefined
+        ? String(message.message_thread_id)
+        : undefined
+    const threadTitle = message.reply_to_message?.forum_topic_created?.name
     const reply = await handleBotMessage(
       c.env,
       createDb(c.env.DB),
@@ -75,6 +81,7 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
         chatId,
         type: message.chat.type ?? 'private',
         title: message.chat.title ?? '',
+        ...(threadId && { threadId, ...(threadTitle && { threadTitle }) }),
         ...(message.from && { fromId: String(message.from.id) }),
         text: message.text,
         ...(message.left_chat_member && { leftMemberId: String(message.left_chat_member.id) }),
@@ -85,7 +92,7 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
     // After the answer: Telegram waits for it, and retries an update that is slow to answer.
     if (reply) {
       await defer(c, async () => {
-        const sent = await sendTelegram(c.env, { chatId, text: reply })
+        const sent = await sendTelegram(c.env, { chatId, threadId, text: reply })
         if (!sent.ok) log.warn('telegram-reply-failed', { error: sent.error })
       })
     }
