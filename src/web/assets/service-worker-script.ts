@@ -53,8 +53,11 @@ self.addEventListener('push', function (event) {
   var snoozeUrl = snoozeUrlOf(data)
   var options = {
     body: typeof payload.body === 'string' ? payload.body : '',
-    data: Object.assign({}, data, { url: linkOf(payload), snoozeUrl: snoozeUrl }),
+    data: Object.assign({}, data, { url: linkOf(payload) }),
   }
+  // Kept only when it is this origin's, so a click never POSTs anywhere else.
+  delete options.data.snoozeUrl
+  if (snoozeUrl) options.data.snoozeUrl = snoozeUrl
   // The one action the service sends: the snooze, shown only with a link it can call.
   var actions = Array.isArray(payload.actions) ? payload.actions : []
   var snooze = actions.filter(function (a) {
