@@ -40,6 +40,12 @@ export interface ChannelText {
   calendarUrl?: string
   /** When the message is worth nothing any more (a reminder, at the contest's start). */
   expiresAt?: number
+  /**
+   * The message offers a snooze ("Remind me 10 minutes before", a reminder while its contest is
+   * further away than that): Telegram's button names the contest, push carries `url`, the
+   * recipient's signed link (push and email only, signed at send time).
+   */
+  snooze?: { label: string; url?: string }
   now: number
   /** The email of the kind, with the recipient's signed links (email only). */
   email?: EmailContent

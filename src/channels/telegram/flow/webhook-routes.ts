@@ -14,6 +14,9 @@ import { ApiError, unauthorized } from '../../../lib/errors.ts'
 import { log } from '../../../lib/log.ts'
 import { errorResponse, json, jsonBody } from '../../../lib/openapi.ts'
 import { handleBotMessage } from './bot.ts'
+import { notifier } from '../../../notifications/context.ts'
+import { snoozeReminder, snoozeWords } from '../../../notifications/scheduling/snooze.ts'
+import type { SnoozeClaim } from '../../../notifications/snooze-link.ts'
 import { pressButton } from './callbacks.ts'
 import { TelegramAckSchema, TelegramUpdateSchema, TelegramWebhookHeaders } from './schemas.ts'
 
@@ -55,10 +58,14 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
   const press = update.callback_query
   if (press) {
     const db = createDb(c.env.DB)
+    const now = Date.now()
+    const snooze = async (claim: SnoozeClaim) =>
+      snoozeWords(await snoozeReminder(notifier(c.env), claim, now))
     const text = await pressButton(
       db,
       { fromId: String(press.from.id), data: press.data },
-      Date.now(),
+      now,
+      snooze,
     )
     // Telegram shows the answer over the chat and stops the button's spinner.
     await defer(c, async () => {
