@@ -83,6 +83,25 @@ export interface RatingRank {
   colour: string
 }
 
+/**
+ * How a judge that lets handles be renamed tells the service (Codeforces: user.info). The results
+ * layer walks the linked handles with it now and then and follows each rename.
+ */
+export interface HandleRenames {
+  /** Handles asked in one request of `exact` at most. */
+  batch: number
+  /**
+   * The handles as the judge spells them now, in the order asked (a change of letter case
+   * only), or the first one it does not know under that name (renamed, or gone). One request.
+   */
+  exact(
+    request: ResultsRequest,
+    handles: readonly string[],
+  ): Promise<{ found: string[] } | { missing: string }>
+  /** The current handle of a former one; undefined when the judge knows neither. One request. */
+  current(request: ResultsRequest, handle: string): Promise<string | undefined>
+}
+
 export interface ResultsModule {
   proof: HandleProof
   /**
@@ -107,6 +126,8 @@ export interface ResultsModule {
   history(request: ResultsRequest, handle: string): Promise<RatingPoint[]>
   /** The judge's title for a rating; undefined for a judge without titles. */
   rank?(rating: number): RatingRank
+  /** A judge that renames handles and says so: the renames followed (Codeforces). */
+  renames?: HandleRenames
   /** The recorded answers the stand-ins serve, as the source's fixtures are. */
   fixtures: readonly FixtureRoute[]
 }
