@@ -46,7 +46,7 @@ export function resultHooks(env: Env): OnPublished[] {
 export async function resultChecksJob(
   env: Env,
   now: number,
-  platforms: readonly string[] = platformsWithResults(),
+  platforms: readonly string[] = platformsWithResults(env),
 ): Promise<Record<string, number>> {
   const db = createDb(env.DB)
   const created = await createResultChecks(db, platforms, now)

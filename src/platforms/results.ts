@@ -1,5 +1,6 @@
 // What a judge with public results declares (PlatformModule.results): how a handle is proven to
 // be an account's, and how the service reads a contest's results once it has ended.
+import type { BudgetTake } from './clist/client.ts'
 import type { FixtureRoute } from './fixture-route.ts'
 import type { SourceRequest } from './source.ts'
 
@@ -11,6 +12,11 @@ export type ResultsRequest = Omit<SourceRequest, 'retentionDays'> & {
    * tests pass one that only records.
    */
   pause?(ms: number): Promise<void>
+  /**
+   * For results read through clist.by (baseUrl is then CLIST_API_URL): the key, and one request
+   * of clist's budget shared with the contest source (refused: ClistBudgetSpent, nothing asked).
+   */
+  clist?: { apiKey: string; takeRequest?: () => Promise<BudgetTake> }
 }
 
 /** A handle's public profile, as much of it as a proof and a title need. */
@@ -102,13 +108,14 @@ export interface HandleRenames {
   current(request: ResultsRequest, handle: string): Promise<string | undefined>
 }
 
-export interface ResultsModule {
-  proof: HandleProof
+/** What the results pipeline asks of a judge: how a contest's results are read once it ended. */
+export interface ResultsReader {
   /**
-   * Results are read for the whole contest in one request (`contest`: Codeforces, AtCoder), or
-   * per linked handle (`handle`: LeetCode, which has no whole-contest list).
+   * Results are read for the whole contest in one request (`contest`: Codeforces, AtCoder), per
+   * linked handle (`handle`: LeetCode, which has no whole-contest list), or for the linked handles
+   * named together (`linked`: clist.by's statistics of a platform without a module of its own).
    */
-  scope: 'contest' | 'handle'
+  scope: 'contest' | 'handle' | 'linked'
   /** The judge's published limit, kept between two requests of the service (Codeforces: 2,000). */
   minIntervalMs: number
   /** scope 'contest': the contest's results, every participant in one answer. */
@@ -122,6 +129,16 @@ export interface ResultsModule {
     contest: EndedContest,
     handle: string,
   ): Promise<ResultRow | 'pending' | undefined>
+  /** scope 'linked': the contest's results of `handles` (rows only for those that took part). */
+  linkedResults?(
+    request: ResultsRequest,
+    contest: EndedContest,
+    handles: readonly string[],
+  ): Promise<ContestResults>
+}
+
+export interface ResultsModule extends ResultsReader {
+  proof: HandleProof
   /** The handle's rating history, oldest first. */
   history(request: ResultsRequest, handle: string): Promise<RatingPoint[]>
   /** The judge's title for a rating; undefined for a judge without titles. */
