@@ -121,6 +121,12 @@ describe('the judges list and links without a key', () => {
       bindings: withClist(),
     })
     expect(friend.status).toBe(201)
+    const history = await api('GET', `/users/handles/${friend.body.id}/history`, {
+      token: ada.accessToken,
+      bindings: withClist(),
+    })
+    expect(history.status).toBe(400)
+    expect(history.body.message).toContain('no rating history is read')
     const own = await api('POST', '/users/handles', {
       token: ada.accessToken,
       body: { platform: 'topcoder', handle: 'kestrel_tc' },

@@ -251,6 +251,10 @@ export const resultUserRoutes = createRouter()
   .openapi(history, async (c) => {
     const row = await findHandle(createDb(c.env.DB), currentUser(c).sub, c.req.valid('param').id)
     if (!row) throw notFound(NO_HANDLE)
+    if (isClistJudge(row.platform) && !resultsJudge(row.platform)) {
+      // A friend followed through clist.by: its results are read, its history is not.
+      throw badRequest(`${row.platform}'s results come from clist.by: no rating history is read`)
+    }
     const judge = judgeFor(row.platform)
     const now = Date.now()
     const request = () => resultsRequest(c.env, judge, now)
