@@ -83,9 +83,9 @@ export async function followRenames(
         // letter case changed takes the judge's spelling.
         const spelled = new Map(answer.found.map((h) => [handleKey(h), h]))
         for (const h of remaining) {
-          const now = spelled.get(h.handleKey)
-          if (now !== undefined && now !== h.handle) {
-            renames.push({ platform, oldKey: h.handleKey, handle: now })
+          const spelling = spelled.get(h.handleKey)
+          if (spelling !== undefined && spelling !== h.handle) {
+            renames.push({ platform, oldKey: h.handleKey, handle: spelling })
           }
         }
         remaining = []

@@ -185,9 +185,10 @@ export async function codeforcesExactHandles(
   request: ResultsRequest,
   handles: readonly string[],
 ): Promise<{ found: string[] } | { missing: string }> {
-  const asked = handles.filter((h) => HANDLE.test(h))
+  // A handle Codeforces could not hold is asked of nobody: it is gone under that name.
   const invalid = handles.find((h) => !HANDLE.test(h))
   if (invalid !== undefined) return { missing: invalid }
+  const asked = [...handles]
   if (asked.length === 0) return { found: [] }
   try {
     const params = { handles: asked.join(';'), checkHistoricHandles: 'false' }
