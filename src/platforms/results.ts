@@ -1,6 +1,5 @@
 // What a judge with public results declares (PlatformModule.results): how a handle is proven to
 // be an account's, and how the service reads a contest's results once it has ended.
-import type { BudgetTake } from './clist/client.ts'
 import type { FixtureRoute } from './fixture-route.ts'
 import type { SourceRequest } from './source.ts'
 
@@ -16,7 +15,11 @@ export type ResultsRequest = Omit<SourceRequest, 'retentionDays'> & {
    * For results read through clist.by (baseUrl is then CLIST_API_URL): the key, and one request
    * of clist's budget shared with the contest source (refused: ClistBudgetSpent, nothing asked).
    */
-  clist?: { apiKey: string; takeRequest?: () => Promise<BudgetTake> }
+  clist?: {
+    apiKey: string
+    // clist/client.ts's BudgetTake, spelled out: that module imports this one's neighbours.
+    takeRequest?: () => Promise<{ allowed: true } | { allowed: false; retryAt: number }>
+  }
 }
 
 /** A handle's public profile, as much of it as a proof and a title need. */
