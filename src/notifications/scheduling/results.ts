@@ -18,6 +18,7 @@ import {
   TAKES_OWN_RESULTS_SQL,
   UNTOLD_SQL,
 } from '../../results/handles-sql.ts'
+import { TAKES_DIGEST_SQL } from '../../users/audiences.ts'
 import { joinUserSql, LIVE_RECIPIENT_SQL, REACHABLE_ON_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
 import { contentKey, keepContent } from '../contents.ts'
@@ -39,10 +40,15 @@ export const ALERT_CHARS_PER_STATEMENT = 1_000_000
 const LINE_COLUMNS = `h.user_id AS userId, r.handle, r.rank, r.solved, r.old_rating AS oldRating,
   r.new_rating AS newRating, r.told_delta AS toldDelta`
 
-/** Own proven handles of the contest (?1) with a delta not told, of accounts that take them. */
-export const OWN_TO_TELL_SQL = `SELECT ${LINE_COLUMNS}
+/**
+ * Own proven handles of the contest (?1) with a delta not told, of accounts that take them. While
+ * digests go out (email is enabled), an account that takes one gets its results there instead
+ * (scheduling/digests.ts), so it is left out here; its rows are marked told all the same.
+ */
+export const ownToTellSql = (digestsCarryResults: boolean) => `SELECT ${LINE_COLUMNS}
   FROM ${resultsToTellFrom('OWN')} ${joinUserSql('h.user_id')}
   WHERE r.contest_id = ?1 AND ${UNTOLD_SQL} AND ${LIVE_RECIPIENT_SQL} AND ${TAKES_OWN_RESULTS_SQL}
+    ${digestsCarryResults ? `AND NOT ${TAKES_DIGEST_SQL}` : ''}
   ORDER BY h.user_id, r.handle_key`
 
 /**
@@ -153,7 +159,7 @@ export async function createResultAlerts(
 ) {
   const { contest, now } = input
   const [own, friends] = await n.d1.batch<LineRow>([
-    n.d1.prepare(OWN_TO_TELL_SQL).bind(contest.id),
+    n.d1.prepare(ownToTellSql(n.enabled.email)).bind(contest.id),
     n.d1.prepare(FRIENDS_TO_TELL_SQL).bind(contest.id, contest.platform),
   ])
   const facts = (recalculated: boolean): ContestFacts => ({
