@@ -30,6 +30,7 @@ export const OWNERS = {
   notifications: 'notifications',
   notification_deliveries: 'notifications',
   notification_contents: 'notifications',
+  delivery_attempts: 'notifications',
   contact_messages: 'admin',
   conversations: 'resources',
   messages: 'resources',

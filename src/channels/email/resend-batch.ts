@@ -5,6 +5,7 @@ import {
   emailDisabled,
   emailProvider,
   resendRefusal,
+  resendWords,
   resendApiUrl,
   resendEmailBody,
   resendHeaders,
@@ -146,7 +147,14 @@ export function readBatchAnswer(body: unknown, count: number): SendResult[] {
     const error = failed.get(i)
     if (error !== undefined) {
       const refused = `Resend refused this email: ${error}`
-      return { ok: false, provider: 'resend', transient: false, error: refused }
+      const said = resendWords(422, error)
+      return {
+        ok: false,
+        provider: 'resend',
+        transient: false,
+        error: refused,
+        ...(said && { said }),
+      }
     }
     const id = ids[next++]
     return { ok: true, provider: 'resend', ...(paired && { id: id as string }) }
