@@ -28,9 +28,9 @@ const FALLBACK: Record<FailureKind, string> = {
   dead: 'the destination is gone',
 }
 
-// A run of 6 or more digits (spaces, dots and dashes between) is a phone number, a chat id or an
-// account id: the log keeps its last two digits only.
-const NUMBER_RUN = /\+?\d(?:[\s.-]?\d){5,}/g
+// A run of 7 or more digits (spaces, dots and dashes between) is a phone number, a chat id or an
+// account id, not a provider's error code (WhatsApp's have 6): the log keeps its last two digits.
+const NUMBER_RUN = /\+?\d(?:[\s.-]?\d){6,}/g
 
 /** `text` with no secret of a URL and no full number, cut to `max` characters. */
 export function safeWords(text: string, max = MAX_ANSWER_LENGTH): string {
