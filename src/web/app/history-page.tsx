@@ -161,7 +161,7 @@ function Deliveries({ n }: { n: ApiNotification }) {
             {d.retryCount > 0 &&
               ` after ${d.retryCount} ${d.retryCount === 1 ? 'retry' : 'retries'}`}
             <Took n={n} d={d} />
-            {d.error && d.attempts.length === 0 && <span class="delivery-error"> ({d.error})</span>}
+            {d.error && <span class="delivery-error"> ({d.error})</span>}
             <Attempts d={d} label={label} />
           </li>
         )
