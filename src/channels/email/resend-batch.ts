@@ -113,7 +113,12 @@ async function sendResendBatch(
   }
   if (!res.ok) {
     const refusal = await resendRefusal(res)
-    return messages.map(() => ({ ok: false, provider: 'resend', ...refusal }))
+    // One wrong address refuses the whole batch: the others' words must not blame theirs.
+    const said =
+      refusal.said === 'the address was refused'
+        ? 'the mail service refused the batch this email was in'
+        : refusal.said
+    return messages.map(() => ({ ok: false, provider: 'resend', ...refusal, said }))
   }
   return readBatchAnswer(await res.json().catch(() => ({})), messages.length)
 }
