@@ -5,10 +5,11 @@
 // answer "not published" first (an empty contest.ratingChanges beside finished standings, an empty
 // results/json): nothing is told. Then the judges publish (the recorded answers of
 // src/platforms/<id>/fixtures/results), an admin asks now, and each audience of the results (the
-// personal alert by email; the community rank post, see AUDIENCES) hears of each contest once with
+// personal alert by email; a Discord channel's rank post, see AUDIENCES) hears of each contest once with
 // the right numbers; a second scheduler run and the same message again (as a queue redelivers it)
 // add nothing. Its own service and stand-in, so no other flow's contests or mail count here.
 import assert from 'node:assert/strict'
+import { generateKeyPairSync, sign } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -182,13 +183,10 @@ function atcoderRound() {
 // about the round's contest) empty while nothing is published, one each once it is, and still one
 // after the repeats; `check(message, round)` reads the numbers off the message.
 //
-// >>> The community rank post (issue 43, point 4) is being built beside this flow. Its audience is
-// >>> one more object of this shape: `prepare` claims a Discord channel (or a Telegram group),
-// >>> subscribes it to codeforces and atcoder with rank updates on and registers the member's
-// >>> handles there (`/contests handle <platform> <handle>`, see contract/bots.test.mjs for the
-// >>> signed interactions); `heard` answers the posts at the Discord stand-in (standIn.requests of
-// >>> the channel's messages) naming the contest; `check` finds the member's line. Pushed onto
-// >>> AUDIENCES, it is checked by every step below with nothing else to change.
+// The community rank post: a Discord channel subscribed to codeforces and atcoder with rank
+// updates on, where a member registered both handles (`/contests handle`, proven by the token the
+// bot tells privately, placed in the profile, checked when the command runs again); its posts are
+// the channel's messages at the Discord stand-in.
 
 const number = (n) => n.toLocaleString('en-US')
 const signed = (n) => (n > 0 ? `+${number(n)}` : n < 0 ? `-${number(-n)}` : '±0')
@@ -227,8 +225,128 @@ function personalAlerts() {
   }
 }
 
+// --- Discord, signed as Discord signs interactions (contract/bots.test.mjs) -------------------
+const APPLICATION_ID = '1300000000000000043'
+const DISCORD_BOT_TOKEN = 'stand-in-discord-bot-token'
+const GUILD_ID = '1100000000000000043'
+const CHANNEL_ID = '1200000000000000043'
+const MEMBER_ID = '1500000000000000043'
+const keys = generateKeyPairSync('ed25519')
+const publicHex = keys.publicKey
+  .export({ format: 'der', type: 'spki' })
+  .subarray(-32)
+  .toString('hex')
+let interactionSeq = 0
+
+/** `/contests <sub>` in CHANNEL_ID by MEMBER_ID (who manages it); the deferred reply's edit. */
+async function contestsCommand(sub, options, expect) {
+  const id = `${1_400_000_000_000_000_430n + BigInt(++interactionSeq)}`
+  const token = `contract-results-token-${id}`
+  const payload = {
+    type: 2,
+    id,
+    application_id: APPLICATION_ID,
+    token,
+    guild_id: GUILD_ID,
+    channel_id: CHANNEL_ID,
+    member: { permissions: '16', user: { id: MEMBER_ID } },
+    data: {
+      name: 'contests',
+      options: [{ type: 1, name: sub, options }],
+      resolved: {
+        channels: {
+          [CHANNEL_ID]: {
+            id: CHANNEL_ID,
+            name: 'results',
+            type: 0,
+            guild_id: GUILD_ID,
+            permissions: '16',
+          },
+        },
+      },
+    },
+  }
+  const body = JSON.stringify(payload)
+  const at = Math.floor(Date.now() / 1000)
+  const signature = sign(null, Buffer.from(`${at}${body}`), keys.privateKey).toString('hex')
+  const res = await fetch(`${service.base}/discord/interactions`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Signature-Ed25519': signature,
+      'X-Signature-Timestamp': String(at),
+    },
+    body,
+  })
+  assert.equal(res.status, 200, await res.clone().text())
+  assert.deepEqual(await res.json(), { type: 5, data: { flags: 64 } })
+  const [edit] = await waitFor(`the reply to /contests ${sub}`, async () => {
+    const edits = await standIn.requests(
+      `/discord/api/v10/webhooks/${APPLICATION_ID}/${token}/messages/@original`,
+    )
+    return edits.length > 0 && edits
+  })
+  const { content } = JSON.parse(edit.body)
+  assert.match(content, expect)
+  return content
+}
+
+const channelOption = { type: 7, name: 'channel', value: CHANNEL_ID }
+const md = (s) => s.replace(/([\\*_~`|>[\]()#-])/g, '\\$1')
+
+/** The rank posts of a Discord channel where a member registered the rounds' handles. */
+function communityPosts() {
+  return {
+    name: 'the community rank post',
+    async prepare() {
+      await contestsCommand(
+        'subscribe',
+        [channelOption, { type: 3, name: 'platforms', value: 'codeforces atcoder' }],
+        /^Subscribed #results/,
+      )
+      await contestsCommand(
+        'rankupdates',
+        [channelOption, { type: 3, name: 'state', value: 'on' }],
+        /^Rank updates on/,
+      )
+      for (const round of ROUNDS) {
+        const options = [
+          { type: 3, name: 'platform', value: round.platform },
+          { type: 3, name: 'handle', value: round.handle },
+        ]
+        const told = await contestsCommand('handle', options, /place cas-[a-z2-7]{10} in /)
+        const [token] = /cas-[a-z2-7]{10}/.exec(told)
+        await round.profile(token)
+        await contestsCommand('handle', options, new RegExp(`^Proven: ${round.handle}'s results`))
+      }
+    },
+    async heard(round) {
+      const posts = await standIn.requests(`/discord/api/v10/channels/${CHANNEL_ID}/messages`)
+      return posts
+        .map((r) => JSON.parse(r.body))
+        .filter((p) => p.embeds?.[0]?.title?.includes(round.contest.name))
+    },
+    check(post, round) {
+      const e = round.expected
+      const [embed] = post.embeds
+      assert.equal(
+        embed.title,
+        `Results: ${round.contest.name} (${round.platform === 'codeforces' ? 'Codeforces' : 'AtCoder'})`,
+      )
+      // The member is the channel's only one: theirs is the one line.
+      assert.equal(
+        embed.description,
+        `1. **${md(round.handle)}**: rank ${number(e.rank)}, ` +
+          `${number(e.oldRating)} -> ${number(e.newRating)} (${signed(e.newRating - e.oldRating)}), ` +
+          `now ${e.newTitle}`,
+      )
+      assert.deepEqual(post.allowed_mentions, { parse: [] })
+    },
+  }
+}
+
 const personal = personalAlerts()
-const AUDIENCES = [personal]
+const AUDIENCES = [personal, communityPosts()]
 
 const ROUNDS = []
 
@@ -266,11 +384,17 @@ describe(`contract results (${RUNTIME})`, () => {
       try {
         dir = await mkdtemp(join(tmpdir(), 'contract-results-'))
         standIn = await startStandIn()
-        const settings = contractSettings({
-          standInUrl: standIn.url,
-          adminEmail: ADMIN_EMAIL,
-          contactEmail: CONTACT_EMAIL,
-        })
+        const settings = {
+          ...contractSettings({
+            standInUrl: standIn.url,
+            adminEmail: ADMIN_EMAIL,
+            contactEmail: CONTACT_EMAIL,
+          }),
+          DISCORD_APPLICATION_ID: APPLICATION_ID,
+          DISCORD_PUBLIC_KEY: publicHex,
+          DISCORD_BOT_TOKEN,
+          DISCORD_API_URL: `${standIn.url}/discord/api/v10`,
+        }
         service = await startRuntime(RUNTIME, { dir, settings })
         api = client(service.base)
         admin = await verifiedAccount(api, standIn, {

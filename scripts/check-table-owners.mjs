@@ -43,6 +43,8 @@ export const OWNERS = {
   result_preferences: 'results',
   result_checks: 'results',
   contest_results: 'results',
+  community_members: 'results',
+  community_rank_posts: 'communities',
 }
 
 const root = new URL('..', import.meta.url).pathname

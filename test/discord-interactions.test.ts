@@ -495,6 +495,8 @@ describe('the registered commands', () => {
       'unsubscribe',
       'settings',
       'claim',
+      'rankupdates',
+      'handle',
       'roles',
     ])
   })

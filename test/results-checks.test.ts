@@ -7,7 +7,7 @@ import { resultChecksJob } from '../src/jobs/results.ts'
 import { DAY_MS, MINUTE_MS } from '../src/lib/time.ts'
 import { GIVE_UP_AFTER_MS, waitAfter } from '../src/results/backoff.ts'
 import { findCheck } from '../src/results/checks.ts'
-import { askCheck } from '../src/results/consumer.ts'
+import { askCheck, ERROR_CHARS } from '../src/results/consumer.ts'
 import { paceOf } from '../src/results/deps.ts'
 import { createDb } from '../src/db/client.ts'
 import { addContests, contest } from './helpers/contests.ts'
@@ -130,6 +130,33 @@ describe('the backoff', () => {
       .first<{ error: string; state: string }>()
     expect(row).toMatchObject({ state: 'WAITING' })
     expect(row!.error).toMatch(/codeforces/)
+  })
+})
+
+describe('a failed ask', () => {
+  it('keeps a bounded error, however many rows the judge got wrong', async () => {
+    const ada = await recipient()
+    await linkHandle(ada.id, 'codeforces', 'quokka')
+    const round = await endedContest('codeforces', '2289')
+    const [row] = resultsFixture('codeforces', 'rating-changes-2289.json').result
+    // Every row refused on its own: the refusal names each, megabytes for a large round.
+    const broken = Array.from({ length: 3000 }, (_, i) => ({
+      ...row,
+      handle: `h${i}`,
+      newRating: 'n/a',
+    }))
+    await scriptCodeforces('contest.ratingChanges', '2289', [{ status: 'OK', result: broken }])
+    await resultChecksJob({ ...env, RESULTS_QUEUE: recordingResultsQueue() as any }, Date.now(), [
+      'codeforces',
+    ])
+    const { deps } = testResultsDeps(testEnv())
+    const at = (await findCheck(db(), round.id))!.nextCheckAt
+    expect(await askCheck(deps, { contestId: round.id }, at)).toBe('failed')
+    const error = await env.DB.prepare('SELECT error FROM result_checks WHERE contest_id = ?')
+      .bind(round.id)
+      .first<string>('error')
+    expect(error).toMatch(/^codeforces: contest.ratingChanges: 0.newRating/)
+    expect(error!.length).toBeLessThanOrEqual(ERROR_CHARS)
   })
 })
 

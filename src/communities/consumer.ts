@@ -1,7 +1,7 @@
 // The announcements' messages on the notifications queue (the queue router hands them here): each
 // sent once and acked, retried after the policy's wait, or sent again as a new message when it
 // waits its turn under a bot's pace or for a RETRYING announcement's next attempt (so waiting
-// spends none of its retries); the dead-letter queue records those the queue gave up on as FAILED.
+// spends none of its retries); rank posts (rank-deliver.ts) ride along; the dead-letter queue records those the queue gave up on as FAILED.
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { log } from '../lib/log.ts'
@@ -15,24 +15,30 @@ import {
   sendEventChange,
   type CommunityEventMessage,
 } from './events.ts'
+import { failRankPosts, sendRankPost } from './rank-deliver.ts'
+import { isRankPostMessage, type RankPostMessage } from './rank-posts.ts'
 
 export async function consumeAnnouncements(messages: readonly QueueMessage[], env: Env) {
   const deps = { env, db: createDb(env.DB), d1: env.DB }
   for (const message of messages) {
     // A scheduled event's change rides the same queue (events.ts).
     const event = isCommunityEventMessage(message.body) ? message.body.communityEventId : undefined
+    // So does a contest's rank post (rank-posts.ts).
+    const rankPost = isRankPostMessage(message.body) ? message.body.rankPostId : undefined
     const { announcementId } = message.body as AnnouncementMessage
     try {
       const outcome = event
         ? await sendEventChange(deps, event, Date.now())
-        : await sendAnnouncement(deps, announcementId, Date.now())
+        : rankPost
+          ? await sendRankPost(deps, rankPost, Date.now())
+          : await sendAnnouncement(deps, announcementId, Date.now())
       if (outcome.done) message.ack()
       else if ('waiting' in outcome) {
         await env.NOTIFICATIONS_QUEUE.send(message.body, { delaySeconds: outcome.delaySeconds })
         message.ack()
       } else message.retry({ delaySeconds: outcome.delaySeconds })
     } catch (error) {
-      log.error('community-announcement-failed', { announcementId, event, error })
+      log.error('community-announcement-failed', { announcementId, event, rankPost, error })
       message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
     }
   }
@@ -40,9 +46,15 @@ export async function consumeAnnouncements(messages: readonly QueueMessage[], en
 
 export async function consumeDeadAnnouncements(messages: readonly QueueMessage[], env: Env) {
   const events = messages.filter((m) => isCommunityEventMessage(m.body))
+  const rankPosts = messages.filter((m) => isRankPostMessage(m.body))
   const ids = messages
-    .filter((m) => !isCommunityEventMessage(m.body))
+    .filter((m) => !isCommunityEventMessage(m.body) && !isRankPostMessage(m.body))
     .map((m) => (m.body as AnnouncementMessage).announcementId)
+  await failRankPosts(
+    env.DB,
+    rankPosts.map((m) => (m.body as RankPostMessage).rankPostId),
+    Date.now(),
+  )
   await failAnnouncements(env.DB, ids, Date.now())
   await failEventChanges(
     env.DB,

@@ -30,6 +30,7 @@ export function describeDestination(d: CommunityDestinationRow): string {
     ...(d.minDuration !== null ? [`At least ${d.minDuration} minutes long.`] : []),
     ...(d.events ? [eventsLine(d)] : []),
     ...(Object.keys(d.roles).length > 0 ? [`Roles: ${describeRoles(d).join(', ')}.`] : []),
+    ...(d.rankUpdates ? ['Rank updates: members’ results after each contest.'] : []),
     ...(d.deadAt !== null ? [`Stopped: ${d.deadReason ?? 'the bot could not post'}.`] : []),
   ]
   return lines.join('\n')

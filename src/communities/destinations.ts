@@ -183,3 +183,13 @@ export async function setRole(
     .returning()
   return row as CommunityDestinationRow | undefined
 }
+
+/** Turns the place's rank posts on or off; undefined when the place has no destination. */
+export async function setRankUpdates(db: Db, place: PlaceKey, on: boolean, now: number) {
+  const [row] = await db
+    .update(communityDestinations)
+    .set({ rankUpdates: on, updatedAt: now })
+    .where(at(place))
+    .returning()
+  return row as CommunityDestinationRow | undefined
+}

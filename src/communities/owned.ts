@@ -35,6 +35,8 @@ export async function updateOwnedFilters(
     filters: Partial<CommunityFilters>
     /** A Discord channel's events switch and roles (a Telegram destination has neither). */
     discord?: { events: boolean; roles: Record<string, string> }
+    /** Rank posts on or off (left as they are when undefined). */
+    rankUpdates?: boolean
   },
   now: number,
 ) {
@@ -44,6 +46,7 @@ export async function updateOwnedFilters(
     .set({
       ...input.filters,
       ...discord,
+      ...(input.rankUpdates !== undefined && { rankUpdates: input.rankUpdates }),
       // Turned on again: a server that refused the events is asked again.
       ...(discord?.events && { eventsRefusedAt: null }),
       updatedAt: now,

@@ -69,8 +69,12 @@ export const communityApiRoutes = createRouter()
   })
   .openapi(update, async (c) => {
     const input = { userId: currentUser(c).sub, id: c.req.valid('param').id }
-    const filters = c.req.valid('json')
-    const row = await updateOwnedFilters(createDb(c.env.DB), { ...input, filters }, Date.now())
+    const { rankUpdates, ...filters } = c.req.valid('json')
+    const row = await updateOwnedFilters(
+      createDb(c.env.DB),
+      { ...input, filters, rankUpdates },
+      Date.now(),
+    )
     if (!row) throw notYours()
     return c.json(toApiCommunity(row), 200)
   })

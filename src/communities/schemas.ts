@@ -7,9 +7,14 @@ import { CommunityFiltersSchema } from './filters.ts'
 export const CommunityIdParam = idParam('community')
 
 /** Any of the filters, each checked as the bots check it; unknown keys refused. */
-export const CommunityUpdateBody = CommunityFiltersSchema.partial().openapi('CommunityUpdate', {
-  example: { leadTimes: [1440, 60], contestTypes: ['div2'], excludeWords: ['kotlin'] },
-})
+export const CommunityUpdateBody = CommunityFiltersSchema.partial()
+  .extend({
+    /** After each contest of its platforms, one post of its members' results. */
+    rankUpdates: z.boolean().optional(),
+  })
+  .openapi('CommunityUpdate', {
+    example: { leadTimes: [1440, 60], contestTypes: ['div2'], excludeWords: ['kotlin'] },
+  })
 
 export const CommunitySchema = z
   .object({
@@ -31,6 +36,8 @@ export const CommunitySchema = z
     eventsRefusedAt: z.string().nullable(),
     /** Discord: the role each platform or contest type pings. */
     roles: z.record(z.string(), z.string()),
+    /** After each contest of its platforms, one post of its members' results (rank updates). */
+    rankUpdates: z.boolean(),
     state: z.enum(['active', 'dead']),
     deadReason: z.string().nullable(),
     deadAt: z.string().nullable(),

@@ -20,6 +20,7 @@ export function toApiCommunity(d: CommunityDestinationRow): z.infer<typeof Commu
     events: d.events,
     eventsRefusedAt: d.eventsRefusedAt === null ? null : toIso(d.eventsRefusedAt),
     roles: d.roles,
+    rankUpdates: d.rankUpdates,
     state: d.deadAt === null ? 'active' : 'dead',
     deadReason: d.deadReason,
     deadAt: d.deadAt === null ? null : toIso(d.deadAt),

@@ -776,6 +776,9 @@ export const communityDestinations = sqliteTable(
       .$type<Record<string, string>>()
       .notNull()
       .default(sql`'{}'`),
+    // After each contest of its platforms whose results are published, one post of its members'
+    // ranks and ratings (community_rank_posts; members in community_members).
+    rankUpdates: integer('rank_updates', { mode: 'boolean' }).notNull().default(false),
     // The account that claimed it, if any.
     ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
     // Set when the chat service said the bot can never post there again, with its words.
@@ -863,6 +866,40 @@ export const communityEvents = sqliteTable(
   ],
 )
 
+// The rank post of one contest's results in one destination that turned rank updates on: the
+// unique key makes it once, whatever runs, retried results messages or redeliveries race; claimed,
+// retried and paced as announcements are.
+export const communityRankPosts = sqliteTable(
+  'community_rank_posts',
+  {
+    id: text('id').primaryKey(),
+    destinationId: text('destination_id')
+      .notNull()
+      .references(() => communityDestinations.id, { onDelete: 'cascade' }),
+    contestId: text('contest_id')
+      .notNull()
+      .references(() => contests.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    providerMessageId: text('provider_message_id'),
+    error: text('error'),
+    queuedAt: integer('queued_at'),
+    claimedUntil: integer('claimed_until'),
+    sentAt: integer('sent_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('community_rank_posts_once').on(t.destinationId, t.contestId),
+    index('community_rank_posts_unqueued')
+      .on(t.contestId)
+      .where(sql`queued_at IS NULL`),
+  ],
+)
+
 export type CommunityDestinationRow = typeof communityDestinations.$inferSelect
 export type CommunityAnnouncementRow = typeof communityAnnouncements.$inferSelect
 
@@ -918,6 +955,46 @@ export const judgeHandles = sqliteTable(
   ],
 )
 
+// A member of a community destination and the judge handle whose results its rank posts show
+// (results/): registered from the chat with the bot, proven by a token in the handle's public
+// profile as on the web, or by the member's linked account that holds the handle proven
+// (judge_handle_id). Shown only in this destination's posts.
+export const communityMembers = sqliteTable(
+  'community_members',
+  {
+    id: text('id').primaryKey(),
+    destinationId: text('destination_id')
+      .notNull()
+      .references(() => communityDestinations.id, { onDelete: 'cascade' }),
+    // The chat service's id of the member (a Discord user, a Telegram user).
+    memberId: text('member_id').notNull(),
+    // The account the member's chat identity is linked to, when it is: its deletion removes the row.
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    // The account's proven handle the row stands on, when proven that way.
+    judgeHandleId: text('judge_handle_id').references(() => judgeHandles.id, {
+      onDelete: 'cascade',
+    }),
+    platform: text('platform').notNull(),
+    handle: text('handle').notNull(),
+    handleKey: text('handle_key').notNull(),
+    state: text('state', { enum: ['UNPROVEN', 'PROVEN'] })
+      .notNull()
+      .default('UNPROVEN'),
+    proofToken: text('proof_token'),
+    proofExpiresAt: integer('proof_expires_at'),
+    provenAt: integer('proven_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    // One handle per judge per member in a destination.
+    uniqueIndex('community_members_member').on(t.destinationId, t.memberId, t.platform),
+    // The results join, and a handle's rows across destinations.
+    index('community_members_handle').on(t.platform, t.handleKey),
+    index('community_members_user').on(t.userId),
+  ],
+)
+
 // Which result alerts an account takes (results/): its own results on by default, its friends'
 // off. No row: the defaults.
 export const resultPreferences = sqliteTable('result_preferences', {
@@ -951,6 +1028,10 @@ export const resultChecks = sqliteTable(
     resultsDigest: text('results_digest'),
     publishedAt: integer('published_at'),
     error: text('error'),
+    // Results asked per handle (LeetCode): the last handle key the walk asked, so whichever
+    // message goes on with it (a duplicate, the sweep's after a lost one) starts after it, and no
+    // handle is asked twice for the contest.
+    walkAfter: text('walk_after'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

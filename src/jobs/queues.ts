@@ -2,6 +2,7 @@
 import { isAnnouncementMessage } from '../communities/announce.ts'
 import { consumeAnnouncements, consumeDeadAnnouncements } from '../communities/consumer.ts'
 import { isCommunityEventMessage } from '../communities/events.ts'
+import { isRankPostMessage } from '../communities/rank-posts.ts'
 import type { Env } from '../env.ts'
 import type { QueueBatch, QueueMessage } from '../ports/queue.ts'
 import {
@@ -23,7 +24,8 @@ function withAnnouncements(
   announcements: (messages: readonly QueueMessage[], env: Env) => Promise<void>,
 ): Consumer {
   return async (batch, env) => {
-    const ours = (body: unknown) => isAnnouncementMessage(body) || isCommunityEventMessage(body)
+    const ours = (body: unknown) =>
+      isAnnouncementMessage(body) || isCommunityEventMessage(body) || isRankPostMessage(body)
     const mine = batch.messages.filter((m) => ours(m.body))
     const others = batch.messages.filter((m) => !ours(m.body))
     if (mine.length > 0) await announcements(mine, env)

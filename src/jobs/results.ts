@@ -1,6 +1,7 @@
 // The results pipeline's jobs: the scheduler's step that makes result checks and queues those
 // due, and the results queue's consumer with the hooks called once a contest's results are stored
-// (the notifier's alerts, the webhook event; the communities' rank posts hang on the same list).
+// (the notifier's alerts, the webhook event, the communities' rank posts).
+import { createRankPosts } from '../communities/rank-posts.ts'
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { notifier } from '../notifications/context.ts'
@@ -33,6 +34,7 @@ export function resultHooks(env: Env): OnPublished[] {
     async (p) => {
       if (p.first) await emitResultsPublished(env, p, p.now)
     },
+    (p) => createRankPosts(env.DB, env.NOTIFICATIONS_QUEUE, p),
   ]
 }
 

@@ -24,11 +24,13 @@ export interface CheckRow {
   participants: number | null
   resultsDigest: string | null
   publishedAt: number | null
+  /** Results asked per handle: the last handle key asked, null before the walk's first. */
+  walkAfter: string | null
 }
 
 const CHECK_COLUMNS = `contest_id AS contestId, platform, state, attempts,
   next_check_at AS nextCheckAt, rated, participants, results_digest AS resultsDigest,
-  published_at AS publishedAt`
+  published_at AS publishedAt, walk_after AS walkAfter`
 
 // Contests a scheduler run looks at; ended contests are few (a few hundred a day at most).
 const CONTESTS_PER_RUN = 1000
@@ -84,40 +86,55 @@ export async function dueChecks(db: Db, now: number, limit = 500): Promise<strin
 }
 
 /**
- * Takes the check for one ask: due (or, for a walk over handles going on, whenever), not held by
- * another consumer. Undefined when it is not (a duplicate message, a check another invocation
- * holds, or one not due yet).
+ * Takes the check for one ask: due (or, for the message going on with a walk over handles from
+ * where it stopped, `walkAfter`, whenever), not held by another consumer. Undefined when it is
+ * not (a duplicate message, a walk message the walk went past, a check another invocation holds,
+ * or one not due yet).
  */
 export async function claimCheck(
   db: Db,
   contestId: string,
   now: number,
-  { walkGoingOn = false } = {},
+  { walkAfter }: { walkAfter?: string } = {},
 ): Promise<CheckRow | undefined> {
   const row = await db.$client
     .prepare(
       `UPDATE result_checks SET claimed_until = ?2, updated_at = ?3
         WHERE contest_id = ?1 AND state IN ('WAITING', 'PUBLISHED')
-          AND (?4 OR next_check_at <= ?3)
+          AND (next_check_at <= ?3 OR walk_after = ?4)
           AND (claimed_until IS NULL OR claimed_until <= ?3)
         RETURNING ${CHECK_COLUMNS}`,
     )
-    .bind(contestId, now + CLAIM_MS, now, walkGoingOn ? 1 : 0)
+    .bind(contestId, now + CLAIM_MS, now, walkAfter ?? null)
     .first<CheckRow>()
   return row ?? undefined
 }
 
 /**
- * A walk over handles stops until `at`: the check let go, and not due for the scheduler's sweep
- * until a while after, so only the walk's own message goes on with it (from where it stopped). A
- * message lost makes it due again, and the sweep starts the walk over.
+ * A walk over handles stops until `at`, after the handle key `after`: the check let go, and not
+ * due for the scheduler's sweep until a while after, so only the walk's own message goes on with
+ * it. A message lost makes it due again, and the sweep's goes on from `after` too.
  */
-export async function pauseWalk(db: Db, contestId: string, at: number): Promise<void> {
+export async function pauseWalk(
+  db: Db,
+  contestId: string,
+  at: number,
+  after: string | null,
+): Promise<void> {
   await db.$client
     .prepare(
-      `UPDATE result_checks SET claimed_until = NULL, next_check_at = ?2 WHERE contest_id = ?1`,
+      `UPDATE result_checks SET claimed_until = NULL, next_check_at = ?2, walk_after = ?3
+        WHERE contest_id = ?1`,
     )
-    .bind(contestId, at + CLAIM_MS)
+    .bind(contestId, at + CLAIM_MS, after)
+    .run()
+}
+
+/** The walk over handles has asked up to `after` (its last handle), whatever comes next. */
+export async function keepWalk(db: Db, contestId: string, after: string): Promise<void> {
+  await db.$client
+    .prepare('UPDATE result_checks SET walk_after = ?2 WHERE contest_id = ?1')
+    .bind(contestId, after)
     .run()
 }
 
@@ -167,21 +184,24 @@ export interface Publication {
 
 /**
  * The results are published: recorded with their digest (first publication time kept), the next
- * re-check set (backoff.ts), the claim let go. Answers the next re-check's time.
+ * re-check set (backoff.ts), the claim let go. Results asked per handle are re-checked never
+ * (`walkAfter`, the walk's last handle, given): a re-check would ask every linked handle again,
+ * against the pace's one request per handle per contest. Answers the next re-check's time.
  */
 export async function recordPublished(
   db: Db,
   check: CheckRow,
   publication: Publication,
   now: number,
+  { walkAfter }: { walkAfter?: string | null } = {},
 ): Promise<number> {
   const publishedAt = check.publishedAt ?? now
-  const next = nextRecheck(publishedAt, now)
+  const next = walkAfter === undefined ? nextRecheck(publishedAt, now) : NEVER
   await db.$client
     .prepare(
       `UPDATE result_checks SET state = 'PUBLISHED', attempts = ?2, next_check_at = ?3, rated = ?4,
           participants = ?5, results_digest = ?6, published_at = ?7, error = NULL,
-          claimed_until = NULL, updated_at = ?8
+          claimed_until = NULL, updated_at = ?8, walk_after = ?9
         WHERE contest_id = ?1`,
     )
     .bind(
@@ -193,6 +213,7 @@ export async function recordPublished(
       publication.digest,
       publishedAt,
       now,
+      walkAfter ?? null,
     )
     .run()
   return next

@@ -18,6 +18,7 @@ import type { QueueMessage, QueueProducer } from '../ports/queue.ts'
 import {
   claimCheck,
   giveUpCheck,
+  keepWalk,
   pauseWalk,
   recordPublished,
   recordUnanswered,
@@ -29,7 +30,10 @@ import { linkedHandles, resultsDigest, storedRows, storeResults } from './store.
 /** The body of a results message: the check's contest, and where a walk over handles stopped. */
 export interface ResultsMessage {
   contestId: string
-  /** Results asked per handle: the last handle key asked (the walk goes on after it). */
+  /**
+   * Results asked per handle: the last handle key asked when it was sent. The walk goes on from
+   * the check's own (walk_after); a message whose key the walk went past is a duplicate.
+   */
   after?: string
 }
 
@@ -96,7 +100,17 @@ const ended = (contest: ContestRow) => ({
   type: contest.type,
 })
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+/**
+ * Characters of a failed ask's error kept (result_checks.error, the log line): a judge's answer
+ * refused row by row (a malformed field in each of 30,000 rating changes) makes a message of
+ * megabytes, past D1's bound on a string, and the first issues tell it all.
+ */
+export const ERROR_CHARS = 1000
+
+const errorText = (error: unknown) => {
+  const text = error instanceof Error ? error.message : String(error)
+  return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS - 1)}…` : text
+}
 
 export type Outcome =
   'not-held' | 'paced' | 'pending' | 'failed' | 'walking' | 'published' | 'gave-up'
@@ -107,9 +121,7 @@ export async function askCheck(
   message: ResultsMessage,
   now: number,
 ): Promise<Outcome> {
-  const check = await claimCheck(deps.db, message.contestId, now, {
-    walkGoingOn: message.after !== undefined,
-  })
+  const check = await claimCheck(deps.db, message.contestId, now, { walkAfter: message.after })
   if (!check) return 'not-held'
   try {
     return await askClaimed(deps, check, message, now)
@@ -181,6 +193,7 @@ async function published(
   participants: number | null,
   digest: string,
   now: number,
+  walkAfter?: string | null,
 ): Promise<Outcome> {
   const event: PublishedContest = {
     contest,
@@ -192,7 +205,8 @@ async function published(
     now,
   }
   for (const hook of deps.onPublished) await hook(event)
-  const next = await recordPublished(deps.db, check, { rated, participants, digest }, now)
+  const publication = { rated, participants, digest }
+  const next = await recordPublished(deps.db, check, publication, now, { walkAfter })
   await queueNext(deps, { contestId: check.contestId }, next, now)
   return 'published'
 }
@@ -200,8 +214,10 @@ async function published(
 /**
  * Results asked per linked handle (LeetCode): the handles in key order, a token of the judge's
  * pace before each. A token not there yet, or HANDLES_PER_INVOCATION asked, queues the walk on
- * from the last handle asked. The first handle's 'pending' means nothing is published yet; once
- * the walk has reached the last handle, the stored rows are the publication.
+ * from the last handle asked, kept on the check (walk_after): whichever message goes on with it
+ * starts there, so no handle answered is asked again. The first handle's 'pending' means nothing
+ * is published yet; once the walk has reached the last handle, the stored rows are the
+ * publication, never re-checked (checks.ts recordPublished).
  */
 async function walkHandles(
   deps: ResultsDeps,
@@ -212,14 +228,10 @@ async function walkHandles(
   request: ResultsRequest,
 ): Promise<Outcome> {
   const now = request.now
-  const handles = await linkedHandles(
-    deps.db,
-    check.platform,
-    message.after ?? '',
-    HANDLES_PER_INVOCATION,
-  )
+  const from = check.walkAfter
+  const handles = await linkedHandles(deps.db, check.platform, from ?? '', HANDLES_PER_INVOCATION)
   const rows: ResultRow[] = []
-  let last = message.after
+  let last = from
   let stopped: number | undefined
   for (const [i, { handleKey, handle }] of handles.entries()) {
     if (i > 0) {
@@ -233,11 +245,12 @@ async function walkHandles(
     try {
       line = await module.handleResult!(request, ended(contest), handle)
     } catch (error) {
-      if (rows.length === 0) return unanswered(deps, check, contest, message, now, errorText(error))
+      // Nothing asked yet this time: unanswered, the walk kept where it was for the next ask.
+      if (i === 0) return unanswered(deps, check, contest, message, now, errorText(error))
       stopped = now
       break
     }
-    if (line === 'pending' && message.after === undefined && i === 0) {
+    if (line === 'pending' && from === null && i === 0) {
       return unanswered(deps, check, contest, message, now, null)
     }
     if (line && line !== 'pending') rows.push({ ...line, handle: line.handle || handle })
@@ -247,17 +260,19 @@ async function walkHandles(
   await storeResults(deps.db, contest, rated, rows, now)
   if (stopped !== undefined || handles.length === HANDLES_PER_INVOCATION) {
     const at = stopped ?? now
-    await pauseWalk(deps.db, check.contestId, at)
+    await pauseWalk(deps.db, check.contestId, at, last)
     await deps.queue.send(
-      { contestId: check.contestId, ...(last !== undefined && { after: last }) },
+      { contestId: check.contestId, ...(last !== null && { after: last }) },
       { delaySeconds: delayUntil(at, now) },
     )
     return 'walking'
   }
+  // Kept before the hooks run: a hook failing retries the message, which then asks no handle.
+  if (last !== null) await keepWalk(deps.db, check.contestId, last)
   const stored = await storedRows(deps.db, check.contestId)
   const anyRated = stored.some((r) => r.oldRating !== undefined && r.newRating !== undefined)
   const digest = await resultsDigest(anyRated, stored)
-  return published(deps, check, contest, anyRated, null, digest, now)
+  return published(deps, check, contest, anyRated, null, digest, now, last ?? '')
 }
 
 /**

@@ -2,19 +2,24 @@
 // notifier's result alerts, the communities' rank posts): which linked handles count, and who
 // takes which result alerts. These tables' names appear in SQL only under src/results
 // (scripts/check-table-owners.mjs).
+import { isMemberHandleSql, platformHasMemberSql } from './community-members.ts'
 
 /** A linked handle `h` whose results are kept: an own proven one, or a friend's. */
 export const LINKED_HANDLE_SQL = `(h.relation = 'FRIEND' OR h.state = 'PROVEN')`
 
-/** Some account linked the handle `keyExpr` of the platform `platformExpr` (LINKED_HANDLE_SQL). */
+/**
+ * Some account linked the handle `keyExpr` of the platform `platformExpr` (LINKED_HANDLE_SQL), or
+ * a community's member proved it there (its rank posts need the row).
+ */
 export const isLinkedSql = (platformExpr: string, keyExpr: string) =>
-  `EXISTS (SELECT 1 FROM judge_handles h WHERE h.platform = ${platformExpr}
-    AND h.handle_key = ${keyExpr} AND ${LINKED_HANDLE_SQL})`
+  `(EXISTS (SELECT 1 FROM judge_handles h WHERE h.platform = ${platformExpr}
+    AND h.handle_key = ${keyExpr} AND ${LINKED_HANDLE_SQL})
+    OR ${isMemberHandleSql(platformExpr, keyExpr)})`
 
-/** Some account linked a handle of the platform `platformExpr`. */
+/** Some account linked a handle of the platform `platformExpr`, or a community's member did. */
 export const platformHasLinkedSql = (platformExpr: string) =>
-  `EXISTS (SELECT 1 FROM judge_handles h WHERE h.platform = ${platformExpr}
-    AND ${LINKED_HANDLE_SQL})`
+  `(EXISTS (SELECT 1 FROM judge_handles h WHERE h.platform = ${platformExpr}
+    AND ${LINKED_HANDLE_SQL}) OR ${platformHasMemberSql(platformExpr)})`
 
 /**
  * The stored results of one contest (?1) a result alert tells, as `r`, with the handle linked to

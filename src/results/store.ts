@@ -5,7 +5,8 @@
 import type { Db } from '../db/client.ts'
 import { sha256Hex } from '../lib/crypto.ts'
 import type { ResultRow } from '../platforms/results.ts'
-import { isLinkedSql } from './handles-sql.ts'
+import { MEMBER_COUNTS_SQL } from './community-members.ts'
+import { isLinkedSql, LINKED_HANDLE_SQL } from './handles-sql.ts'
 
 /** Characters of one statement's rows (?5) at most: well below D1's 2 MB a string. */
 export const ROW_CHARS_PER_STATEMENT = 500_000
@@ -127,9 +128,13 @@ export async function linkedHandles(
 ): Promise<{ handleKey: string; handle: string }[]> {
   const { results } = await db.$client
     .prepare(
-      `SELECT h.handle_key AS handleKey, min(h.handle) AS handle FROM judge_handles h
-        WHERE h.platform = ?1 AND h.handle_key > ?2 AND (h.relation = 'FRIEND' OR h.state = 'PROVEN')
-        GROUP BY h.handle_key ORDER BY h.handle_key LIMIT ?3`,
+      `SELECT handleKey, min(handle) AS handle FROM (
+          SELECT h.handle_key AS handleKey, h.handle FROM judge_handles h
+            WHERE h.platform = ?1 AND h.handle_key > ?2 AND ${LINKED_HANDLE_SQL}
+          UNION ALL
+          SELECT m.handle_key, m.handle FROM community_members m
+            WHERE m.platform = ?1 AND m.handle_key > ?2 AND ${MEMBER_COUNTS_SQL})
+        GROUP BY handleKey ORDER BY handleKey LIMIT ?3`,
     )
     .bind(platform, after, limit)
     .all<{ handleKey: string; handle: string }>()

@@ -1,7 +1,8 @@
 // The application's slash commands as Discord registers them (`npm run discord:register`):
 // `/contests upcoming [platform]`, and `/contests subscribe|unsubscribe|settings|claim` for a channel's
 // announcements (members with Manage Channels only, checked when used), and `/contests roles
-// list|set|unset` for the roles its announcements ping (anyone lists them).
+// list|set|unset` for the roles its announcements ping (anyone lists them); `/contests rankupdates
+// on|off` for its rank posts (Manage Channels) and `/contests handle` for a member's own handle in them.
 import { PLATFORM_MODULES } from '../../platforms/registry.ts'
 
 // Discord's option and command types.
@@ -21,6 +22,12 @@ export const PLATFORM_OPTION = 'platform'
 
 /** Every platform, as the choices of an option. */
 export const PLATFORM_CHOICES = PLATFORM_MODULES.map((p) => ({ name: p.name, value: p.id }))
+
+/** The judges whose results rank posts read: the choices of `/contests handle`. */
+const RESULT_PLATFORM_CHOICES = PLATFORM_MODULES.filter((p) => p.results && p.source).map((p) => ({
+  name: p.name,
+  value: p.id,
+}))
 
 const channelOption = (description: string) => ({
   type: CHANNEL,
@@ -104,6 +111,50 @@ export const CONTESTS_COMMAND = {
           name: 'code',
           description: 'The code of the Communities page of the web app',
           required: true,
+        },
+      ],
+    },
+    {
+      type: SUB_COMMAND,
+      name: 'rankupdates',
+      description: 'Post members’ ranks and ratings after each contest (Manage Channels)',
+      options: [
+        channelOption('The channel'),
+        {
+          type: STRING,
+          name: 'state',
+          description: 'on or off',
+          required: true,
+          choices: [
+            { name: 'on', value: 'on' },
+            { name: 'off', value: 'off' },
+          ],
+        },
+      ],
+    },
+    {
+      type: SUB_COMMAND,
+      name: 'handle',
+      description: 'Your judge handle in this channel’s rank posts (proven by a profile token)',
+      options: [
+        {
+          type: STRING,
+          name: PLATFORM_OPTION,
+          description: 'The judge',
+          required: true,
+          choices: RESULT_PLATFORM_CHOICES,
+        },
+        {
+          type: STRING,
+          name: 'handle',
+          description: 'Your handle there (run again to check the proof)',
+          required: false,
+        },
+        {
+          type: BOOLEAN,
+          name: 'remove',
+          description: 'Take your handle of this judge off this channel’s posts',
+          required: false,
         },
       ],
     },

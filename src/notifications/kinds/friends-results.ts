@@ -8,7 +8,9 @@ import { entriesOf, signed, type ContestFacts, type ResultEntry } from './result
 
 export const FRIENDS_RESULTS_KIND = 'friends-results'
 
-const number = (n: number) => n.toLocaleString('en-US')
+// One formatter for all (toLocaleString builds one a call: most of the alerts' time, result.ts).
+const NUMBER = new Intl.NumberFormat('en-US')
+const number = (n: number) => NUMBER.format(n)
 
 /** "1. alice: rank 12, 1,671 (+59), now Expert". */
 function friendLine(e: ResultEntry, place: number): string {

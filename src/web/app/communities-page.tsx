@@ -135,6 +135,23 @@ function EditForm({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdi
             />
           </div>
         ))}
+        <div class="field">
+          <span class="choice">
+            <input
+              type="checkbox"
+              id={id('rankUpdates')}
+              name="rankUpdates"
+              value="on"
+              checked={values.rankUpdates === 'on'}
+              aria-describedby={id('rankUpdates-hint')}
+            />
+            <label for={id('rankUpdates')}>Post members’ results after each contest</label>
+          </span>
+          <p id={id('rankUpdates-hint')} class="hint">
+            Rank updates: members add their handle in the chat with{' '}
+            {d.channel === 'discord' ? '/contests handle' : '/handle'}.
+          </p>
+        </div>
         {d.channel === 'discord' && <DiscordFields d={d} values={values} id={id} />}
         <div class="actions">
           <button type="submit">Save</button>

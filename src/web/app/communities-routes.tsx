@@ -100,7 +100,13 @@ communityRoutes
     const discord = discordOfForm(form.data)
     if (!discord.ok) return page(c, { edit: { id, values: form.data, error: discord.error } }, 400)
     const userId = currentWebSession(c).user.id
-    const input = { userId, id, filters: checked.filters, discord: discord.discord }
+    const input = {
+      userId,
+      id,
+      filters: checked.filters,
+      discord: discord.discord,
+      rankUpdates: form.data.rankUpdates === 'on',
+    }
     if (!(await updateOwnedFilters(createDb(c.env.DB), input, Date.now()))) {
       return notFoundPage(c, NOT_YOURS)
     }

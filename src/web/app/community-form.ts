@@ -21,6 +21,8 @@ export const CommunityForm = z.strictObject({
   // A Discord channel's form only: the events box (sent only when ticked) and the roles.
   events: z.literal('on').optional(),
   roles: text.optional(),
+  // Rank posts after each contest (sent only when ticked).
+  rankUpdates: z.literal('on').optional(),
 })
 
 export type CommunityFormValues = z.infer<typeof CommunityForm>
@@ -73,6 +75,7 @@ export const formOf = (d: CommunityDestinationRow): CommunityFormValues => ({
   includeWords: d.includeWords.join(', '),
   excludeWords: d.excludeWords.join(', '),
   minDuration: d.minDuration === null ? '' : String(d.minDuration),
+  ...(d.rankUpdates && { rankUpdates: 'on' as const }),
   ...(d.channel === 'discord' && {
     ...(d.events && { events: 'on' as const }),
     roles: rolesText(d),

@@ -1,4 +1,5 @@
-// `/contests subscribe|unsubscribe|settings|claim` (and `roles list|set|unset`, role-commands.ts)
+// `/contests subscribe|unsubscribe|settings|claim|rankupdates` (and `roles list|set|unset`,
+// role-commands.ts)
 // in a server: a channel's community announcements, changed only by members whose permissions in
 // that channel (as Discord resolves the channel option for them, overwrites included) include
 // Manage Channels or Administrator. A change is answered at
@@ -11,6 +12,7 @@ import { describeDestination } from '../../../communities/describe.ts'
 import {
   findDestination,
   OtherServerError,
+  setRankUpdates,
   subscribe,
   unsubscribe,
   type Place,
@@ -54,6 +56,8 @@ export interface CommunityInteraction {
   channels: Record<string, ResolvedChannel>
   /** The channel the command was typed in: `/contests roles list` without a channel reads it. */
   here?: string
+  /** The member who used the command (`/contests handle` registers their handle). */
+  userId?: string
 }
 
 /** A private reply, seen only by the member who used the command. */
@@ -178,6 +182,16 @@ export async function communityCommand(c: Context<AppEnv>, sub: string, i: Commu
   } else if (sub === 'claim') {
     const code = optionValue(i.options, 'code') ?? ''
     work = async () => claimWords(await redeemClaimCode(db, code, place, Date.now()))
+  } else if (sub === 'rankupdates') {
+    const on = optionValue(i.options, 'state') === 'on'
+    work = async () => {
+      const row = await setRankUpdates(db, place, on, Date.now())
+      if (!row) return `${place.title} has no announcements; subscribe it first.`
+      return on
+        ? `Rank updates on: after each contest, ${place.title} gets its members' results. ` +
+            'Members add their handle with /contests handle in the channel.'
+        : `Rank updates off in ${place.title}.`
+    }
   } else if (sub === 'unsubscribe') {
     work = async () =>
       (await unsubscribe(db, place))

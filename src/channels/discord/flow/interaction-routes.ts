@@ -1,6 +1,7 @@
 // The Discord application over HTTP interactions (mounted at /discord): POST /interactions takes
 // what Discord sends when someone uses a slash command (`/contests upcoming` here, the channel
-// subscriptions in community-commands.ts, the roles' buttons in role-buttons.ts), signed with Ed25519 (a bad or missing signature is 401,
+// subscriptions in community-commands.ts, a member's handle in member-commands.ts, the roles'
+// buttons in role-buttons.ts), signed with Ed25519 (a bad or missing signature is 401,
 // as Discord's own check of the endpoint expects; a copy of an interaction already answered is
 // 409, interaction-replay.ts), and GET / says whether the application is set up here and how a
 // server adds it. Without DISCORD_APPLICATION_ID and a well-formed DISCORD_PUBLIC_KEY the
@@ -21,6 +22,7 @@ import { firstSighting } from '../interaction-replay.ts'
 import { checkInteractionSignature } from '../interaction-signature.ts'
 import { communityCommand, privately, type CommandOption } from './community-commands.ts'
 import { upcomingEmbed } from './contest-list.ts'
+import { memberHandle } from './member-commands.ts'
 import { pressRoleButton } from './role-buttons.ts'
 
 // Interaction and response types (Discord's numbers).
@@ -133,11 +135,14 @@ async function answer(c: Context<AppEnv>, interaction: z.infer<typeof Interactio
   const group = top?.type === SUB_COMMAND_GROUP ? top.options?.[0] : undefined
   const sub = group ? { ...group, name: `${top!.name} ${group.name}` } : top
   if (sub && sub.name !== 'upcoming' && interaction.token) {
-    return communityCommand(c, sub.name, {
+    // A member's own handle (member-commands.ts); the rest manage the channel.
+    const run = sub.name === 'handle' ? memberHandle : communityCommand
+    return run(c, sub.name, {
       applicationId: interaction.application_id ?? discordApplication(c.env)!.id,
       token: interaction.token,
       guildId: interaction.guild_id,
       here: interaction.channel_id,
+      userId: interaction.member?.user?.id,
       options: sub.options ?? [],
       channels: Object.fromEntries(
         Object.entries(data?.resolved?.channels ?? {}).map(([id, ch]) => [

@@ -1,7 +1,8 @@
 // What the bot does with a command it is sent, in a private chat, a group or a channel: `/start
 // <token>` links the chat to the token's account and `/stop` unlinks it; `/upcoming [platform]` and
 // `/next [platform]` answer from the catalogue; `/subscribe`, `/unsubscribe` and `/settings` manage
-// the chat's community announcements (community-commands.ts); `/help` lists them. The answer is the
+// the chat's community announcements (community-commands.ts), `/rankupdates` and `/handle` its
+// rank posts (member-commands.ts); `/help` lists them. The answer is the
 // reply to send as Bot API HTML, every text the service did not write itself escaped; or none (a
 // command for another bot, or no command at all).
 import { listUpcoming } from '../../../contests/queries.ts'
@@ -13,6 +14,7 @@ import { linkChat, unlinkChat } from '../../../users/telegram-chat.ts'
 import { linkTokenHash } from '../../../users/telegram-links.ts'
 import { communityCommand, mayChange, type CommandChat } from './community-commands.ts'
 import { contestListText } from './contest-list.ts'
+import { memberCommands, memberLeft } from './member-commands.ts'
 
 // `/upcoming@MyBot codeforces`: a group, or a client that names the bot, adds its @username.
 const COMMAND = /^\/([a-z_]+)(?:@(\w+))?(?:\s+([\s\S]*))?$/i
@@ -38,6 +40,8 @@ export const REPLIES = {
     '/settings – what is announced here; /settings lead 60 1440 and more change it\n' +
     '/unsubscribe – no more announcements here\n' +
     '/claim code – manage them from your account (the code of the Communities page)\n' +
+    '/rankupdates on|off – members’ results after each contest (administrators)\n' +
+    '/handle platform handle – your handle in those posts, proven by a profile token\n' +
     '/stop – no more of your own reminders in this chat\n' +
     '/help – this list\n\n' +
     `Platforms: ${PLATFORMS.join(', ')}`,
@@ -47,6 +51,8 @@ export interface BotMessage extends CommandChat {
   text: string | undefined
   /** The bot's own @username: a command naming another bot is not for it. */
   botUsername?: string
+  /** The member a "left the group" message is about (left_chat_member). */
+  leftMemberId?: string
 }
 
 /** The platform a command's argument names, or why it names none (HTML: it quotes the word). */
@@ -74,6 +80,7 @@ export async function handleBotMessage(
   message: BotMessage,
   now: number,
 ): Promise<string | undefined> {
+  if (message.leftMemberId) await memberLeft(db, message, message.leftMemberId)
   const match = COMMAND.exec(message.text?.trim() ?? '')
   if (!match) return undefined
   const [, name, addressee, arg = ''] = match
@@ -97,6 +104,8 @@ export async function handleBotMessage(
       return REPLIES.help
   }
   // Plain text quoting what the chat typed (platforms, words, values): escaped as a whole.
+  const rank = await memberCommands(env, db, name.toLowerCase(), arg, message, now)
+  if (rank !== undefined) return escapeHtml(rank)
   const reply = await communityCommand(env, db, name.toLowerCase(), arg, message, now)
   return reply === undefined ? undefined : escapeHtml(reply)
 }

@@ -23,6 +23,8 @@ const Message = z.looseObject({
   }),
   from: z.looseObject({ id: z.number().int() }).optional(),
   text: z.string().optional(),
+  // "X left the group": the member's handles leave its rank posts.
+  left_chat_member: z.looseObject({ id: z.number().int() }).optional(),
 })
 
 // A press on a button under one of the bot's messages (buttons.ts).

@@ -77,6 +77,7 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
         title: message.chat.title ?? '',
         ...(message.from && { fromId: String(message.from.id) }),
         text: message.text,
+        ...(message.left_chat_member && { leftMemberId: String(message.left_chat_member.id) }),
         botUsername: settings(c.env).TELEGRAM_BOT_USERNAME,
       },
       Date.now(),
