@@ -32,6 +32,7 @@ export const OWNERS = {
   notification_deliveries: 'notifications',
   notification_contents: 'notifications',
   notification_edits: 'notifications',
+  delivery_attempts: 'notifications',
   contact_messages: 'admin',
   conversations: 'resources',
   messages: 'resources',

@@ -587,6 +587,32 @@ export const notificationEdits = sqliteTable(
   ],
 )
 
+// The delivery log: one row per attempt of a delivery (and per provider event about it), with the
+// provider's answer in words (notifications/delivery/attempt-log.ts). Rows go with their
+// notification (cleanup and deletion remove them first; the foreign keys cascade too), and a
+// delivery keeps at most MAX_LOGGED_ATTEMPTS of its attempts.
+export const deliveryAttempts = sqliteTable(
+  'delivery_attempts',
+  {
+    id: integer('id').primaryKey(),
+    notificationId: text('notification_id')
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    // No foreign key: its check on every delivery deleted would scan this table (no index on the
+    // column); the notification's key, whose index leads with it, removes the rows with it.
+    deliveryId: text('delivery_id').notNull(),
+    channel: text('channel').notNull(),
+    at: integer('at').notNull(),
+    outcome: text('outcome', {
+      enum: ['delivered', 'temporary_failure', 'refused', 'destination_gone'],
+    }).notNull(),
+    // Bounded (attempt-log.ts), without URLs' secrets or phone numbers.
+    message: text('message').notNull(),
+  },
+  // The history reads a page of notifications' attempts by notification.
+  (t) => [index('delivery_attempts_notification').on(t.notificationId, t.id)],
+)
+
 // Contact form messages, stored before the email goes out so none is lost if the provider is down.
 export const contactMessages = sqliteTable(
   'contact_messages',

@@ -20,6 +20,8 @@ export interface DiscordResult {
   /** The id of the message Discord created (or the outbox id). */
   id?: string
   error?: string
+  /** The answer in a person's words (define.ts SendResult). */
+  said?: string
   /** Worth retrying later: 429, 5xx, a network failure. */
   transient?: boolean
   /** Discord no longer knows the webhook (404, code 10015): it was deleted or its token reset. */
@@ -54,12 +56,16 @@ export function readWebhookAnswer(res: Response, data: DiscordAnswer): DiscordRe
   if (res.status === 429) {
     const retryAfterSeconds =
       secondsOf(data.retry_after) ?? secondsOf(res.headers.get('Retry-After'))
-    return { ok: false, provider, transient: true, error, retryAfterSeconds }
+    const said = 'Discord asked to wait before the next message'
+    return { ok: false, provider, transient: true, error, said, retryAfterSeconds }
   }
   // 404 is Unknown Webhook (10015) whatever the body says: the URL's id and token name nothing.
-  if (res.status === 404)
-    return { ok: false, provider, transient: false, unknownWebhook: true, error }
-  return { ok: false, provider, transient: res.status >= 500, error }
+  if (res.status === 404) {
+    const said = 'the webhook was deleted'
+    return { ok: false, provider, transient: false, unknownWebhook: true, error, said }
+  }
+  const said = res.status >= 500 ? 'Discord is having trouble' : undefined
+  return { ok: false, provider, transient: res.status >= 500, error, ...(said && { said }) }
 }
 
 async function postToWebhook(webhookUrl: string, message: unknown): Promise<DiscordResult> {

@@ -95,7 +95,8 @@ export const push = defineChannel({
       return { ok: true, id, gone }
     }
     if (gone.length === targets.length) {
-      return { ...notSent('dead', 'Every push subscription has expired'), gone }
+      const expired = notSent('dead', 'Every push subscription has expired')
+      return { ...expired, said: 'every browser subscription has expired', gone }
     }
     const error = results
       .map((r) => r.error)

@@ -23,6 +23,8 @@ export interface TelegramResult {
   /** Telegram's message_id (or the outbox id). */
   id?: string
   error?: string
+  /** The answer in a person's words (define.ts SendResult). */
+  said?: string
   /** Worth retrying later: 429, 5xx, a network failure. */
   transient?: boolean
   /** The chat will never take the bot's messages (403: the user blocked the bot, left the chat). */
@@ -70,15 +72,38 @@ export function readSendAnswer(status: number, data: BotApiAnswer): TelegramResu
       typeof after === 'number' && Number.isFinite(after) && after > 0
         ? Math.ceil(after)
         : undefined
-    return { ok: false, provider, transient: true, error, retryAfterSeconds }
+    const said = 'Telegram asked to wait before the next message'
+    return { ok: false, provider, transient: true, error, said, retryAfterSeconds }
   }
-  if (status === 403) return { ok: false, provider, transient: false, blocked: true, error }
+  const said = telegramWords(status, detail)
+  if (status === 403) return { ok: false, provider, transient: false, blocked: true, error, said }
   const migrated = data.parameters?.migrate_to_chat_id
   if (typeof migrated === 'number' && Number.isSafeInteger(migrated)) {
     // The same chat under its new id: worth sending again, there.
-    return { ok: false, provider, transient: true, error, migratedTo: String(migrated) }
+    const moved = 'the group became a supergroup; sent there next time'
+    return {
+      ok: false,
+      provider,
+      transient: true,
+      error,
+      said: moved,
+      migratedTo: String(migrated),
+    }
   }
-  return { ok: false, provider, transient: status >= 500, error }
+  return { ok: false, provider, transient: status >= 500, error, said }
+}
+
+/** The Bot API's descriptions of a send that failed, in a person's words. */
+function telegramWords(status: number, description: string): string {
+  const d = description.toLowerCase()
+  if (d.includes('blocked by the user')) return 'the bot was blocked in this chat'
+  if (d.includes('kicked')) return 'the bot was removed from the chat'
+  if (d.includes('user is deactivated')) return 'the Telegram account was deleted'
+  if (d.includes('chat not found')) return 'the chat was not found'
+  if (d.includes('not enough rights')) return 'the bot may not write in this chat'
+  if (status === 403) return 'the bot may not write to this chat'
+  if (status >= 500) return 'Telegram is having trouble'
+  return 'Telegram did not take the message'
 }
 
 /** Calls a Bot API method; throws only when Telegram could not be reached. */

@@ -142,7 +142,16 @@ export async function sendOverChannel(req: SendRequest): Promise<SendResult> {
     return notSent('permanent', `${m.label} is not available on this server`)
   const ready = await outgoingOf(req)
   if ('refused' in ready) return ready.refused
-  const result = await m.send(provider, ready.outgoing)
-  await settle(req, ready.outgoing, result)
+  return sendOutgoing(req, provider, ready.outgoing)
+}
+
+/** One rendered send through its module, and what its answer leaves behind (settle). */
+export async function sendOutgoing(
+  req: SendRequest,
+  provider: unknown,
+  outgoing: Outgoing<unknown, unknown>,
+): Promise<SendResult> {
+  const result = await channelModule(req.channel).send(provider, outgoing)
+  await settle(req, outgoing, result)
   return result
 }
