@@ -507,3 +507,78 @@ pushTest('a click on a notification opens its link, or brings forward a tab alre
     ])
   }),
 )
+
+pushTest(
+  'a reminder’s snooze action POSTs its signed link and shows the answer; no other origin’s',
+  () =>
+    onPushPage(async (opened) => {
+      const worker = await runningWorker(opened)
+      // Inside the worker: pushes dispatched as the browser would (the payload as the push channel
+      // sends it), the network (fetch) and the tabs stood in for, the action clicked.
+      const seen = await worker.evaluate(async (base) => {
+        const sent = []
+        const words = 'Done: a reminder of Round 2001 comes 10 minutes before it starts.'
+        self.fetch = async (url, init) => {
+          sent.push({ url: String(url), method: init.method, headers: init.headers })
+          return new Response(JSON.stringify({ snoozed: true, message: words }), { status: 201 })
+        }
+        const opened = []
+        self.clients.matchAll = async () => []
+        self.clients.openWindow = async (link) => opened.push(link)
+        const shown = async (tag) => {
+          for (let i = 0; i < 8; i++) {
+            await new Promise((resolve) => setTimeout(resolve, 250))
+            const [notification] = await self.registration.getNotifications({ tag })
+            if (notification) return notification
+          }
+        }
+        // A shown notification is now and then dropped while it settles (see the first test).
+        const push = async (payload) => {
+          for (let attempt = 0; attempt < 4; attempt++) {
+            self.dispatchEvent(new PushEvent('push', { data: JSON.stringify(payload) }))
+            const notification = await shown(payload.tag)
+            if (notification) return notification
+          }
+        }
+        const reminder = (tag, snoozeUrl) => ({
+          title: 'Round 2001 starts in 2 hours',
+          body: 'Round 2001 on Codeforces starts at 16:00 UTC.',
+          tag,
+          url: 'https://codeforces.com/contest/2001',
+          actions: [{ action: 'snooze', title: 'Remind me 10 minutes before' }],
+          data: { notificationId: tag, type: 'CONTEST_REMINDER', snoozeUrl },
+        })
+        const snoozeUrl = `${base}/notifications/snooze?token=signed`
+        const ours = await push(reminder('snooze-ours', snoozeUrl))
+        const foreign = await push(reminder('snooze-foreign', 'https://elsewhere.example/snooze'))
+        if (!ours || !foreign) return { shown: false }
+        const actions = (n) => n.actions.map(({ action, title }) => ({ action, title }))
+        const result = { shown: true, ours: actions(ours), foreign: actions(foreign) }
+
+        self.dispatchEvent(
+          new NotificationEvent('notificationclick', { notification: ours, action: 'snooze' }),
+        )
+        const answer = await shown('snooze-snooze-ours')
+        // The other origin's link is never called: the click opens the notification's page.
+        self.dispatchEvent(
+          new NotificationEvent('notificationclick', { notification: foreign, action: 'snooze' }),
+        )
+        for (let i = 0; i < 40 && opened.length === 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        return { ...result, sent, answer: answer?.body, opened }
+      }, harness.base)
+      assert.ok(seen.shown, 'both reminders were shown')
+      assert.deepEqual(seen.ours, [{ action: 'snooze', title: 'Remind me 10 minutes before' }])
+      assert.deepEqual(seen.foreign, [], 'no action without a link of this origin')
+      assert.deepEqual(seen.sent, [
+        {
+          url: `${harness.base}/notifications/snooze?token=signed`,
+          method: 'POST',
+          headers: { Accept: 'application/json' },
+        },
+      ])
+      assert.equal(seen.answer, 'Done: a reminder of Round 2001 comes 10 minutes before it starts.')
+      assert.deepEqual(seen.opened, ['https://codeforces.com/contest/2001'])
+    }),
+)

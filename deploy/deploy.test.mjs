@@ -145,12 +145,15 @@ describe('npm run deploy against the Cloudflare API stand-in', { concurrency: fa
       assert.equal(c.settings.max_retries, consumer.max_retries)
     }
 
-    // Secrets: generated ones, the file's keys, the Bot API address; uploaded with the code.
+    // The Bot API address has its default in code: a plain var, as DISCORD_ENABLED would be.
+    assert.equal(binding('TELEGRAM_API_URL').type, 'plain_text')
+    assert.equal(binding('TELEGRAM_API_URL').text, cf.url)
+
+    // Secrets: generated ones and the file's keys; uploaded with the code.
     const secrets = live.secrets
     assert.deepEqual(Object.keys(secrets).sort(), [
       'JWT_SECRET',
       'RESEND_API_KEY',
-      'TELEGRAM_API_URL',
       'TELEGRAM_BOT_TOKEN',
       'TELEGRAM_WEBHOOK_SECRET',
       'VAPID_PRIVATE_KEY',

@@ -50,7 +50,16 @@ describe('npm run discord:register', () => {
     assert.equal(contests.name, 'contests')
     assert.deepEqual(
       contests.options.map((o) => o.name),
-      ['upcoming', 'subscribe', 'unsubscribe', 'settings', 'claim', 'roles'],
+      [
+        'upcoming',
+        'subscribe',
+        'unsubscribe',
+        'settings',
+        'claim',
+        'rankupdates',
+        'handle',
+        'roles',
+      ],
     )
     // The events switch of a subscription (a boolean) and the roles group with its subcommands.
     const subscribe = contests.options.find((o) => o.name === 'subscribe')

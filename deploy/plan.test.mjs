@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, test } from 'node:test'
 import {
+  codeDefaultNames,
   deployConfig,
   parseVars,
   readWranglerToml,
@@ -127,6 +128,25 @@ describe('secrets', () => {
     const toml = readWranglerToml(ROOT)
     assert.deepEqual(
       names.filter((n) => n in toml.vars),
+      [],
+    )
+  })
+
+  test('switches and addresses with defaults in code are vars, not secrets', () => {
+    const secrets = secretNames(ROOT)
+    const vars = codeDefaultNames(ROOT)
+    for (const name of [
+      'DISCORD_ENABLED',
+      'SLACK_ENABLED',
+      'TELEGRAM_API_URL',
+      'GOOGLE_JWKS_URL',
+    ]) {
+      assert.ok(vars.includes(name), name)
+      assert.ok(!secrets.includes(name), name)
+    }
+    const toml = readWranglerToml(ROOT)
+    assert.deepEqual(
+      vars.filter((n) => secrets.includes(n) || n in toml.vars),
       [],
     )
   })

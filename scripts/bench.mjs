@@ -388,15 +388,21 @@ function writeResults(name, results, now) {
   if (runtime.countsKv) replaceSection('kv', kvSection(results, now))
 }
 
-/** KV calls a request cost, per case, as the counting wrapper saw them. */
+/**
+ * KV calls a request cost, per case, as the counting wrapper saw them, and for the status cases
+ * the D1 batches (the status read is one batch: at most one a minute when shared).
+ */
 function kvSection(results, now) {
   return [
     `Run of ${new Date(now).toISOString()}, \`wrangler dev\`, ${CLIENTS} client addresses, rate ` +
-      'limits on; counted by the wrapper around the KV binding (test/bench/kv-counting-worker.ts).',
+      'limits on; counted by the wrappers around the KV and D1 bindings ' +
+      '(test/bench/kv-counting-worker.ts); D1 batches are counted for the status cases only.',
     '',
-    '| endpoint | requests | KV reads a request | KV writes a request |',
-    '|---|---|---|---|',
-    ...results.map((r) => `| ${r.title} | ${r.requests} | ${r.kv.reads} | ${r.kv.writes} |`),
+    '| endpoint | requests | KV reads a request | KV writes a request | D1 batches a request |',
+    '|---|---|---|---|---|',
+    ...results.map(
+      (r) => `| ${r.title} | ${r.requests} | ${r.kv.reads} | ${r.kv.writes} | ${r.d1 ?? ''} |`,
+    ),
   ]
 }
 

@@ -16,6 +16,7 @@ import {
   parseVars,
   readWranglerToml,
   resourcesOf,
+  codeDefaultNames,
   secretNames,
   varsFileName,
   writeDeployConfig,
@@ -77,7 +78,8 @@ function readSettings(env, toml) {
     }
   }
   const secrets = secretNames(ROOT)
-  const vars = Object.keys(toml.vars ?? {})
+  // wrangler.toml's [vars] and the settings whose defaults are in code: plain vars, never secrets.
+  const vars = [...Object.keys(toml.vars ?? {}), ...codeDefaultNames(ROOT)]
   const known = new Set([...secrets, ...vars, ...DEPLOY_SETTINGS])
   const unknown = Object.keys(fromFile).filter((name) => !known.has(name))
   if (unknown.length > 0) {
@@ -151,6 +153,15 @@ async function main() {
   // 2. The configuration wrangler reads, with those ids; rebuilt every run, never edited.
   const configPath = generatedConfigPath(ROOT, options.env)
   const vars = { ...settings.vars, APP_URL: appUrl }
+  // A setting earlier deploys stored as a secret (DISCORD_ENABLED, the URL settings) stays one until
+  // it is deleted: a var of the same name would clash with it, so the value given is not uploaded.
+  for (const name of Object.keys(settings.vars).filter((n) => existingSecrets.includes(n))) {
+    delete vars[name]
+    console.warn(
+      `  ${name} is a secret of the Worker from an earlier deploy, so the value given is not ` +
+        `uploaded; \`npx wrangler secret delete ${name}\` once, then deploy again, makes it a var`,
+    )
+  }
   writeDeployConfig(
     configPath,
     deployConfig({ toml, env: options.env, ids, vars, root: ROOT, path: configPath }),
@@ -163,7 +174,7 @@ async function main() {
   const bot = settings.secrets.TELEGRAM_BOT_TOKEN
     ? telegramBot({
         token: settings.secrets.TELEGRAM_BOT_TOKEN,
-        apiUrl: settings.secrets.TELEGRAM_API_URL,
+        apiUrl: settings.vars.TELEGRAM_API_URL,
       })
     : undefined
   let webhook
@@ -285,7 +296,10 @@ async function main() {
     )
   }
 
-  const off = channelsOff([...existingSecrets, ...setNames], settings.secrets)
+  const off = channelsOff([...existingSecrets, ...setNames], {
+    ...settings.secrets,
+    ...settings.vars,
+  })
   console.log('')
   // wrangler's default: workers.dev stays on unless routes take the Worker elsewhere.
   const onWorkersDev = toml.workers_dev ?? !(toml.routes?.length || toml.route)

@@ -42,6 +42,7 @@ import { telegramUserRoutes } from './channels/telegram/flow/link-routes.ts'
 import { telegramWebhookRoutes } from './channels/telegram/flow/webhook-routes.ts'
 import { discordInteractionRoutes } from './channels/discord/flow/interaction-routes.ts'
 import { userRoutes } from './users/routes.ts'
+import { testNotificationRoutes } from './notifications/api/test-send-routes.ts'
 import { contestSubscriptionRoutes } from './users/subscription-routes.ts'
 import { appPageHeaders, limitsAsPages } from './web/app/page-answers.tsx'
 import { webAppRoutes } from './web/app/routes.ts'
@@ -125,6 +126,7 @@ export function createApp(options: AppOptions) {
     mountedTogether(
       calendarUserRoutes,
       telegramUserRoutes,
+      testNotificationRoutes,
       resultUserRoutes,
       userRoutes({ deleteAccount: deleteUser, changeUserRole }),
       contestSubscriptionRoutes,

@@ -2,9 +2,10 @@
 import { z } from 'zod'
 
 /**
- * Settings the schema below reads that wrangler.toml does not list: the secrets (`wrangler secret
- * put`, .dev.vars locally) and two optional template settings. Bindings and [vars] come from
- * worker-configuration.d.ts (`npm run cf-typegen`); a value may be absent, so all are optional.
+ * The secrets the schema below reads (`wrangler secret put`, .dev.vars locally): credentials and
+ * what is kept with them. `npm run deploy` sets these as secrets (scripts/lib/deploy-config.mjs).
+ * Bindings and [vars] come from worker-configuration.d.ts (`npm run cf-typegen`); a value may be
+ * absent, so all are optional.
  */
 interface Secrets {
   JWT_SECRET?: string
@@ -15,29 +16,37 @@ interface Secrets {
   RESEND_WEBHOOK_SECRET?: string
   WHATSAPP_TOKEN?: string
   WHATSAPP_PHONE_NUMBER_ID?: string
-  WHATSAPP_TEMPLATE_NAME?: string
-  WHATSAPP_TEMPLATE_LANGUAGE?: string
   VAPID_PUBLIC_KEY?: string
   VAPID_PRIVATE_KEY?: string
   VAPID_SUBJECT?: string
-  INTELLIGENCE_URL?: string
   TELEGRAM_BOT_TOKEN?: string
   TELEGRAM_BOT_USERNAME?: string
   TELEGRAM_WEBHOOK_SECRET?: string
-  TELEGRAM_API_URL?: string
-  DISCORD_ENABLED?: string
   DISCORD_APPLICATION_ID?: string
   DISCORD_PUBLIC_KEY?: string
   DISCORD_BOT_TOKEN?: string
-  DISCORD_API_URL?: string
-  SLACK_ENABLED?: string
   GOOGLE_CLIENT_ID?: string
   GOOGLE_CLIENT_SECRET?: string
+  CLIST_API_KEY?: string
+}
+
+/**
+ * Settings wrangler.toml does not list, whose defaults are in the schema below: switches, upstream
+ * addresses and tuning. Vars, not secrets: `npm run deploy` uploads them as plain vars, and
+ * `[vars]` or .dev.vars may set them (docs/settings.md, "var, default in code").
+ */
+interface CodeDefaults {
+  WHATSAPP_TEMPLATE_NAME?: string
+  WHATSAPP_TEMPLATE_LANGUAGE?: string
+  INTELLIGENCE_URL?: string
+  TELEGRAM_API_URL?: string
+  DISCORD_ENABLED?: string
+  DISCORD_API_URL?: string
+  SLACK_ENABLED?: string
   GOOGLE_AUTH_URL?: string
   GOOGLE_TOKEN_URL?: string
   GOOGLE_JWKS_URL?: string
   GOOGLE_CLIENT_REDIRECTS?: string
-  CLIST_API_KEY?: string
   CLIST_PLATFORMS?: string
   CLIST_REQUESTS_PER_MINUTE?: string
 }
@@ -46,7 +55,7 @@ interface Secrets {
 // `cloudflare:workers`, `cloudflare:test`) carries them, not only values typed with Env below.
 declare global {
   namespace Cloudflare {
-    interface Env extends Secrets {}
+    interface Env extends Secrets, CodeDefaults {}
   }
 }
 
@@ -86,7 +95,7 @@ export type ProxyHeader = (typeof PROXY_HEADERS)[number]
 /**
  * TRUST_PROXY_HEADER read: the header named (any case), none for '' or 'false', or why the value
  * is refused. The old `true` trusted two headers at once, one of which a proxy passes through
- * from the client untouched, so it is refused rather than guessed at (docs/decisions.md).
+ * from the client untouched, so it is refused rather than guessed at (docs/decisions.md, D58).
  */
 export function proxyHeaderSetting(value: string): { header?: ProxyHeader; refused?: string } {
   const name = value.trim().toLowerCase()
@@ -97,7 +106,7 @@ export function proxyHeaderSetting(value: string): { header?: ProxyHeader; refus
     refused:
       `TRUST_PROXY_HEADER=${value.trim()} is not accepted: set it to the one header your proxy ` +
       'writes the client address into (X-Forwarded-For, X-Real-IP or CF-Connecting-IP), or ' +
-      'leave it empty to use the socket address (README, "Deploying on Deno")',
+      'leave it empty to use the socket address (docs/deno.md, "Deploying on Deno")',
   }
 }
 

@@ -699,15 +699,16 @@ describe('sendEmail (the email channel)', () => {
   })
 
   it('reports 429 and 5xx as transient and other 4xx as permanent', async () => {
-    const cases: [number, boolean][] = [
-      [429, true],
-      [500, true],
-      [503, true],
+    // The third column: the answer in words (channels/email/resend.ts), where Resend's is known.
+    const cases: [number, boolean, string?][] = [
+      [429, true, 'Resend asked to slow down'],
+      [500, true, 'the mail service is having trouble'],
+      [503, true, 'the mail service is having trouble'],
       [400, false],
-      [403, false],
+      [403, false, 'the mail service refused our key or domain'],
       [422, false],
     ]
-    for (const [status, transient] of cases) {
+    for (const [status, transient, said] of cases) {
       await standIn.script({
         pathPrefix: '/resend/emails',
         responses: [{ status, body: { statusCode: status, message: `refused ${status}` } }],
@@ -718,6 +719,7 @@ describe('sendEmail (the email channel)', () => {
         provider: 'resend',
         transient,
         error: `Resend answered ${status}: refused ${status}`,
+        ...(said && { said }),
       })
     }
   })

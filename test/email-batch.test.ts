@@ -105,6 +105,7 @@ describe('sendEmailBatch with Resend', () => {
           provider: 'resend',
           transient: true,
           error: `Resend answered ${status}: Try again later`,
+          said: status === 429 ? 'Resend asked to slow down' : 'the mail service is having trouble',
         })),
       )
     }
@@ -140,6 +141,7 @@ describe('sendEmailBatch with Resend', () => {
         provider: 'resend',
         transient: false,
         error: 'Resend answered 422: emails[1]: Invalid `to` field.',
+        said: 'the mail service refused the batch this email was in',
         code: 'validation_error',
       })),
     )

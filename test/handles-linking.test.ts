@@ -71,6 +71,9 @@ describe('linking an own handle', () => {
       name: 'Codeforces',
       where: judge.results.proof.where,
       editUrl: judge.results.proof.editUrl,
+      source: 'judge',
+      own: true,
+      enabled: true,
     })
     // Two links never share a token.
     const other = await link(await createUser(), { platform: 'codeforces', handle: 'Kestrel_09' })
@@ -104,13 +107,19 @@ describe('linking an own handle', () => {
     const user = await createUser()
     const names = resultsJudges().map((j) => j.module.id)
     expect(names).toContain('codeforces')
-    for (const send of [link, follow]) {
-      const res = await send(user, { platform: 'kattis', handle: 'someone' })
-      expect(res.status).toBe(400)
-      expect(res.body.message).toBe(
-        `kattis has no results the service reads; platform must be one of: ${names.join(', ')}`,
-      )
-    }
+    // Kattis' results come from clist.by: never an own handle, a friend only with its key.
+    const own = await link(user, { platform: 'kattis', handle: 'someone' })
+    expect(own.status).toBe(400)
+    expect(own.body.message).toBe(
+      "kattis's results come from clist.by, which shows no profile a proof can be read from: " +
+        'follow the handle as a friend (POST /users/friends)',
+    )
+    const friend = await follow(user, { platform: 'kattis', handle: 'someone' })
+    expect(friend.status).toBe(400)
+    expect(friend.body.message).toBe(
+      "kattis's results come from clist.by, which is off (CLIST_API_KEY is not set); " +
+        `platform must be one of: ${names.join(', ')}`,
+    )
     expect(await storedHandles(user.id)).toEqual([])
   })
 

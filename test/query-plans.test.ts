@@ -27,6 +27,8 @@ import {
 } from '../src/notifications/scheduling/fan-out.ts'
 import { PAGE_UNTOUCHED_SQL } from '../src/notifications/scheduling/page-resume.ts'
 import { REMINDED_SQL } from '../src/notifications/scheduling/reschedules.ts'
+import { FOLLOWED_SQL } from '../src/communities/changes.ts'
+import { EDITS_SQL } from '../src/notifications/delivery/edits.ts'
 
 const db = createDb(env.DB)
 const now = Date.now()
@@ -164,5 +166,22 @@ describe('query plans', () => {
     const detail = await plan(query.toSQL())
     expect(detail).toMatch(/SEARCH notifications USING INDEX sqlite_autoindex_notifications_1/)
     expect(detail).not.toContain('TEMP B-TREE')
+  })
+
+  it('the announcements posted lately are walked through their partial sent_at index, newest first', async () => {
+    const detail = await plan({ sql: FOLLOWED_SQL, params: [now - 14 * 24 * HOUR_MS] })
+    expect(detail).toMatch(/SEARCH a USING INDEX community_announcements_posted \(sent_at>\?\)/)
+    // Each message's edits by the unique key (a message has a few; their sort is the only one).
+    expect(detail).toMatch(/SEARCH x USING INDEX community_message_changes_once/)
+    expect(detail).not.toMatch(/SCAN (a|d|x)\b/)
+  })
+
+  it('a moved contest’s reminders to edit are found by the contest-first dedupe key', async () => {
+    const detail = await plan({ sql: EDITS_SQL, params: ['c1', 'start:1', 1, now] })
+    expect(detail).toMatch(
+      /SEARCH n USING (COVERING )?INDEX notifications_dedupe \(contest_id=\?\)/,
+    )
+    expect(detail).toMatch(/SEARCH d USING INDEX notification_deliveries_channel/)
+    expect(detail).not.toMatch(/SCAN (n|d)\b/)
   })
 })

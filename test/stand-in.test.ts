@@ -182,3 +182,82 @@ describe('provider stand-in: Resend batches', () => {
     expect(await standIn.emails()).toEqual([])
   })
 })
+
+describe('provider stand-in: Telegram topics and message changes, Discord message edits', () => {
+  const bot = `${standInUrl}/telegram/botstand-in-token`
+  const call = async (method: string, body: object) => {
+    const res = await fetch(`${bot}/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    return { status: res.status, body: await res.json<Record<string, any>>() }
+  }
+  const refusal = (description: string) => ({
+    status: 400,
+    body: { ok: false, error_code: 400, description },
+  })
+
+  it('answers sends into topics, edits and deletions with the Bot API’s words', async () => {
+    const chat_id = -1001000000001
+    expect(await call('sendMessage', { chat_id, message_thread_id: 99, text: 'hi' })).toEqual(
+      refusal('Bad Request: message thread not found'),
+    )
+    const topic = await call('createForumTopic', { chat_id, name: 'Codeforces' })
+    const thread = topic.body.result.message_thread_id
+    const sent = await call('sendMessage', { chat_id, message_thread_id: thread, text: 'hi' })
+    expect(sent.body.result).toMatchObject({ message_thread_id: thread, is_topic_message: true })
+    const message_id = sent.body.result.message_id
+    expect(await call('editMessageText', { chat_id, message_id, text: 'hi' })).toEqual(
+      refusal(
+        'Bad Request: message is not modified: specified new message content and reply markup ' +
+          'are exactly the same as a current content and reply markup of the message',
+      ),
+    )
+    const edited = await call('editMessageText', { chat_id, message_id, text: 'moved' })
+    expect(edited.body.result).toMatchObject({ text: 'moved', edit_date: expect.any(Number) })
+    await call('closeForumTopic', { chat_id, message_thread_id: thread })
+    expect(await call('sendMessage', { chat_id, message_thread_id: thread, text: 'x' })).toEqual(
+      refusal('Bad Request: TOPIC_CLOSED'),
+    )
+    await call('deleteForumTopic', { chat_id, message_thread_id: thread })
+    expect(await call('sendMessage', { chat_id, message_thread_id: thread, text: 'x' })).toEqual(
+      refusal('Bad Request: TOPIC_DELETED'),
+    )
+    expect(await call('deleteMessage', { chat_id, message_id })).toEqual({
+      status: 200,
+      body: { ok: true, result: true },
+    })
+    expect(await call('deleteMessage', { chat_id, message_id })).toEqual(
+      refusal('Bad Request: message to delete not found'),
+    )
+    expect(await call('editMessageText', { chat_id, message_id, text: 'again' })).toEqual(
+      refusal('Bad Request: message to edit not found'),
+    )
+  })
+
+  it('edits and deletes the Discord bot’s own messages, Unknown Message (10008) after', async () => {
+    const channel = `${standInUrl}/discord/api/v10/channels/1200000000000000901/messages`
+    const headers = {
+      Authorization: 'Bot stand-in-discord-bot-token',
+      'Content-Type': 'application/json',
+    }
+    const posted = await fetch(channel, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ embeds: [{ title: 'Round' }] }),
+    })
+    const { id } = await posted.json<{ id: string }>()
+    const patched = await fetch(`${channel}/${id}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ embeds: [{ title: 'Round moved' }] }),
+    })
+    expect(patched.status).toBe(200)
+    expect(await patched.json()).toMatchObject({ id, embeds: [{ title: 'Round moved' }] })
+    expect((await fetch(`${channel}/${id}`, { method: 'DELETE', headers })).status).toBe(204)
+    const gone = await fetch(`${channel}/${id}`, { method: 'DELETE', headers })
+    expect(gone.status).toBe(404)
+    expect(await gone.json()).toEqual({ message: 'Unknown Message', code: 10008 })
+  })
+})

@@ -532,7 +532,7 @@ describe('the buttons under a reminder', () => {
       await api('GET', '/users/contests/subscriptions', { token: user.accessToken })
     ).body.subscriptions.map((c: { contestId: string; mode: string }) => [c.contestId, c.mode])
 
-  it('are Follow, Mute and, on a public address, Add to calendar with the contest’s .ics', async () => {
+  it('are Follow, Mute, the snooze and, on a public address, Add to calendar with the contest’s .ics', async () => {
     const e = testEnv({ APP_URL: 'https://alerts.example' })
     await linkedUser(e)
     await addContests([contest(3)])
@@ -546,6 +546,7 @@ describe('the buttons under a reminder', () => {
           { text: 'Follow', callback_data: `follow:${id}` },
           { text: 'Mute', callback_data: `mute:${id}` },
         ],
+        [{ text: 'Remind me 10 minutes before', callback_data: `snooze:${id}` }],
         [{ text: 'Add to calendar', url: `https://alerts.example/contests/${id}/calendar.ics` }],
       ],
     })
@@ -560,7 +561,7 @@ describe('the buttons under a reminder', () => {
     const [message] = await sentMessages()
     expect(
       message.reply_markup.inline_keyboard.flat().map((b: { text: string }) => b.text),
-    ).toEqual(['Follow', 'Mute'])
+    ).toEqual(['Follow', 'Mute', 'Remind me 10 minutes before'])
   })
 
   it('follow and mute the contest for the presser’s linked account, in a private chat or a group', async () => {

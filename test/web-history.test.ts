@@ -101,7 +101,7 @@ describe('the list', () => {
     expect(time.text).toMatch(/UTC$/)
     expect((await selectOne(page.html, '#zone-note')).text).toBe('Times are in UTC.')
     expect((await selectOne(page.html, `${item} .status`)).text).toBe('Status: Waiting to be sent')
-    const channel = await selectOne(page.html, `${item} .deliveries li`)
+    const channel = await selectOne(page.html, `${item} .deliveries > li`)
     expect(channel.attrs).toMatchObject({ 'data-channel': 'email', 'data-status': 'PENDING' })
     expect(channel.text).toMatch(/^Email: Waiting to be sent/)
     // Unread: a "New" mark and its button; not failed: no retry.
@@ -215,7 +215,7 @@ describe('retry', () => {
     const { user, browser, n, page } = await failed()
     const item = `#notification-${n.id}`
     expect((await selectOne(page.html, `${item} .status`)).text).toBe('Status: Failed')
-    const channel = await selectOne(page.html, `${item} .deliveries li`)
+    const channel = await selectOne(page.html, `${item} .deliveries > li`)
     expect(channel.attrs['data-status']).toBe('FAILED')
     expect(channel.text).toContain('Resend answered 422: Invalid `to` field')
     const form = await selectOne(page.html, `${item} form[action="/app/history/${n.id}/retry"]`)
@@ -245,9 +245,9 @@ describe('retry', () => {
         'Failed to retry notification: Resend answered 422: Invalid `to` field',
       ])
       // Still the list, with the filters form and the notification, its retries counted.
-      expect((await selectOne(answer.html, `#notification-${n.id} .deliveries li`)).text).toContain(
-        `after ${i} ${i === 1 ? 'retry' : 'retries'}`,
-      )
+      expect(
+        (await selectOne(answer.html, `#notification-${n.id} .deliveries > li`)).text,
+      ).toContain(`after ${i} ${i === 1 ? 'retry' : 'retries'}`)
     }
     const spent = await browser.get('/app/history')
     expect(await select(spent.html, `#notification-${n.id} form[action*="/retry"]`)).toEqual([])

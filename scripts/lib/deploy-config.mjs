@@ -21,15 +21,29 @@ export const DEPLOY_SETTINGS = [
 ]
 
 /**
- * The settings the Worker reads that wrangler.toml does not list: src/env.ts's `Secrets`. Read
- * from there so a secret added to the app is one the deploy sets.
+ * The secrets the Worker reads: src/env.ts's `Secrets`. Read from there so a secret added to the
+ * app is one the deploy sets.
  */
 export function secretNames(root) {
-  const source = readFileSync(join(root, 'src', 'env.ts'), 'utf8')
-  const block = /^interface Secrets \{\n([\s\S]*?)\n\}/m.exec(source)?.[1] ?? ''
-  const names = [...block.matchAll(/^\s*([A-Z][A-Z0-9_]*)\?:/gm)].map((m) => m[1])
+  const names = interfaceNames(root, 'Secrets')
   if (!names.includes('JWT_SECRET')) throw new Error('src/env.ts has no `interface Secrets` block')
   return names
+}
+
+/**
+ * The settings the Worker reads that wrangler.toml does not list and that are no secrets, their
+ * defaults in code (switches such as DISCORD_ENABLED, upstream addresses): src/env.ts's
+ * `CodeDefaults`. A deploy uploads them as plain vars.
+ */
+export function codeDefaultNames(root) {
+  return interfaceNames(root, 'CodeDefaults')
+}
+
+function interfaceNames(root, name) {
+  const source = readFileSync(join(root, 'src', 'env.ts'), 'utf8')
+  const block =
+    new RegExp(`^interface ${name} \\{\\n([\\s\\S]*?)\\n\\}`, 'm').exec(source)?.[1] ?? ''
+  return [...block.matchAll(/^\s*([A-Z][A-Z0-9_]*)\?:/gm)].map((m) => m[1])
 }
 
 /** KEY=VALUE lines (dotenv: `export `, quotes and # comments allowed) as an object. */

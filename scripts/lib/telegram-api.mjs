@@ -10,6 +10,8 @@ export const BOT_COMMANDS = [
   { command: 'settings', description: 'What this chat is told, and how to change it' },
   { command: 'unsubscribe', description: 'No more contest announcements in this chat' },
   { command: 'claim', description: 'Manage this chat’s announcements from your account' },
+  { command: 'rankupdates', description: 'Post members’ results after each contest (on or off)' },
+  { command: 'handle', description: 'Show your judge handle in this group’s result posts' },
   {
     command: 'start',
     description: 'Link this chat to your account (from the link in your profile)',

@@ -14,6 +14,11 @@ export type SendResult = (
       ok: false
       failure: FailureKind
       error: string
+      /**
+       * What the provider's answer means, in a person's words ('the webhook was deleted'), when
+       * its client knows the answer; answer-words.ts says the rest from the failure's kind.
+       */
+      said?: string
       /** The wait the provider asked for (a 429's retry_after): a retry comes no sooner. */
       retryAfterSeconds?: number
       /** The destination lives at this new address now (a group upgraded to a supergroup). */
@@ -40,6 +45,12 @@ export interface ChannelText {
   calendarUrl?: string
   /** When the message is worth nothing any more (a reminder, at the contest's start). */
   expiresAt?: number
+  /**
+   * The message offers a snooze ("Remind me 10 minutes before", a reminder while its contest is
+   * further away than that): Telegram's button names the contest, push carries `url`, the
+   * recipient's signed link (push and email only, signed at send time).
+   */
+  snooze?: { label: string; url?: string }
   now: number
   /** The email of the kind, with the recipient's signed links (email only). */
   email?: EmailContent
@@ -170,6 +181,7 @@ export function resultOf(answer: {
   ok: boolean
   id?: string
   error?: string
+  said?: string
   transient?: boolean
   dead?: boolean
   retryAfterSeconds?: number
@@ -181,6 +193,7 @@ export function resultOf(answer: {
     ok: false,
     failure,
     error: answer.error ?? 'Unknown error',
+    ...(answer.said !== undefined && { said: answer.said }),
     ...(answer.retryAfterSeconds !== undefined && { retryAfterSeconds: answer.retryAfterSeconds }),
     ...(answer.movedTo !== undefined && { movedTo: answer.movedTo }),
   }

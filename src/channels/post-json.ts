@@ -5,14 +5,24 @@
 
 const SEND_TIMEOUT_MS = 10_000
 
-export async function postJson(
+export function postJson(
+  url: string | URL,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response | Error> {
+  return sendJson('POST', url, body, headers)
+}
+
+/** The same with another method: PATCH to edit a message a provider made. */
+export async function sendJson(
+  method: 'POST' | 'PATCH',
   url: string | URL,
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<Response | Error> {
   try {
     return await fetch(url, {
-      method: 'POST',
+      method,
       headers: { 'Content-Type': 'application/json', ...headers },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),

@@ -8,6 +8,12 @@ import { log } from '../lib/log.ts'
 import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../lib/retry-policy.ts'
 import type { QueueMessage } from '../ports/queue.ts'
 import type { AnnouncementMessage } from './announce.ts'
+import {
+  failMessageChanges,
+  isCommunityChangeMessage,
+  sendMessageChange,
+  type CommunityChangeMessage,
+} from './changes.ts'
 import { failAnnouncements, sendAnnouncement } from './deliver.ts'
 import {
   failEventChanges,
@@ -23,22 +29,28 @@ export async function consumeAnnouncements(messages: readonly QueueMessage[], en
   for (const message of messages) {
     // A scheduled event's change rides the same queue (events.ts).
     const event = isCommunityEventMessage(message.body) ? message.body.communityEventId : undefined
-    // So does a contest's rank post (rank-posts.ts).
+    // So does a contest's rank post (rank-posts.ts), and an edit or deletion of a message posted
+    // (changes.ts).
     const rankPost = isRankPostMessage(message.body) ? message.body.rankPostId : undefined
+    const change = isCommunityChangeMessage(message.body)
+      ? message.body.communityChangeId
+      : undefined
     const { announcementId } = message.body as AnnouncementMessage
     try {
       const outcome = event
         ? await sendEventChange(deps, event, Date.now())
         : rankPost
           ? await sendRankPost(deps, rankPost, Date.now())
-          : await sendAnnouncement(deps, announcementId, Date.now())
+          : change
+            ? await sendMessageChange(deps, change, Date.now())
+            : await sendAnnouncement(deps, announcementId, Date.now())
       if (outcome.done) message.ack()
       else if ('waiting' in outcome) {
         await env.NOTIFICATIONS_QUEUE.send(message.body, { delaySeconds: outcome.delaySeconds })
         message.ack()
       } else message.retry({ delaySeconds: outcome.delaySeconds })
     } catch (error) {
-      log.error('community-announcement-failed', { announcementId, event, rankPost, error })
+      log.error('community-announcement-failed', { announcementId, event, rankPost, change, error })
       message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
     }
   }
@@ -47,12 +59,23 @@ export async function consumeAnnouncements(messages: readonly QueueMessage[], en
 export async function consumeDeadAnnouncements(messages: readonly QueueMessage[], env: Env) {
   const events = messages.filter((m) => isCommunityEventMessage(m.body))
   const rankPosts = messages.filter((m) => isRankPostMessage(m.body))
+  const changes = messages.filter((m) => isCommunityChangeMessage(m.body))
   const ids = messages
-    .filter((m) => !isCommunityEventMessage(m.body) && !isRankPostMessage(m.body))
+    .filter(
+      (m) =>
+        !isCommunityEventMessage(m.body) &&
+        !isRankPostMessage(m.body) &&
+        !isCommunityChangeMessage(m.body),
+    )
     .map((m) => (m.body as AnnouncementMessage).announcementId)
   await failRankPosts(
     env.DB,
     rankPosts.map((m) => (m.body as RankPostMessage).rankPostId),
+    Date.now(),
+  )
+  await failMessageChanges(
+    env.DB,
+    changes.map((m) => (m.body as CommunityChangeMessage).communityChangeId),
     Date.now(),
   )
   await failAnnouncements(env.DB, ids, Date.now())

@@ -6,6 +6,7 @@
 import { discord } from '../channels/discord/index.ts'
 import { postChannelMessage } from '../channels/discord/bot-api.ts'
 import { notSent, type ChannelText, type SendResult } from '../channels/define.ts'
+import { TOPIC_GONE } from '../channels/telegram/bot-api.ts'
 import { telegram } from '../channels/telegram/index.ts'
 import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
 import type { Env } from '../env.ts'
@@ -77,11 +78,14 @@ async function post(
     if (!provider) return notSent('permanent', 'Telegram is not available on this server')
     const result = await telegram.send(provider, {
       to: d.chatId,
-      message: telegram.render(text),
+      // A forum topic's announcement goes to that topic.
+      message: { ...telegram.render(text), ...(d.threadId && { threadId: d.threadId }) },
       reference: text.notificationId,
     })
     // A group that no longer exists is "chat not found" (400); a person's chat stays linked on it.
-    const gone = !result.ok && /chat not found/i.test(result.error)
+    // A topic deleted or closed ends that topic's destination, not the group's others.
+    const gone =
+      !result.ok && (/chat not found/i.test(result.error) || TOPIC_GONE.test(result.error))
     return gone ? { ...result, failure: 'dead' } : result
   }
   const { embeds } = discord.render(text)

@@ -22,12 +22,14 @@ const eventsLine = (d: CommunityDestinationRow) =>
 /** What the place gets, one line per setting. */
 export function describeDestination(d: CommunityDestinationRow): string {
   const lines = [
+    ...(d.threadId !== '' ? [`Topic: ${d.threadTitle ?? d.threadId}.`] : []),
     `Announcements here: ${d.platforms.map(platformName).join(', ')}.`,
     `When: ${d.leadTimes.map(lead).join(', ')} before each start.`,
     `Types: ${d.contestTypes.length > 0 ? d.contestTypes.join(', ') : 'all'}.`,
     ...(d.includeWords.length > 0 ? [`Only names with: ${d.includeWords.join(', ')}.`] : []),
     ...(d.excludeWords.length > 0 ? [`Never names with: ${d.excludeWords.join(', ')}.`] : []),
     ...(d.minDuration !== null ? [`At least ${d.minDuration} minutes long.`] : []),
+    ...(d.cleanup ? ['Cleanup: each announcement is deleted after its contest ends.'] : []),
     ...(d.events ? [eventsLine(d)] : []),
     ...(Object.keys(d.roles).length > 0 ? [`Roles: ${describeRoles(d).join(', ')}.`] : []),
     ...(d.rankUpdates ? ['Rank updates: members’ results after each contest.'] : []),

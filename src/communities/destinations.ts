@@ -11,17 +11,25 @@ export interface Place {
   channel: CommunityDestinationRow['channel']
   chatId: string
   guildId?: string | null
+  /** A Telegram forum topic's message_thread_id; none for the whole chat. */
+  threadId?: string
   title: string
+  /** The forum topic's name. */
+  threadTitle?: string | null
 }
 
-/** Where a place is: a Discord channel with its server, so an id from another never matches. */
-export type PlaceKey = Pick<Place, 'channel' | 'chatId' | 'guildId'>
+/**
+ * Where a place is: a Discord channel with its server, so an id from another never matches; a
+ * Telegram chat, or one topic of it.
+ */
+export type PlaceKey = Pick<Place, 'channel' | 'chatId' | 'guildId' | 'threadId'>
 
-/** The destination row of a place: its service and chat id, and a Discord channel's server. */
+/** The destination row of a place: its service, chat and topic, and a Discord channel's server. */
 export const at = (place: PlaceKey) =>
   and(
     eq(communityDestinations.channel, place.channel),
     eq(communityDestinations.chatId, place.chatId),
+    eq(communityDestinations.threadId, place.threadId ?? ''),
     place.channel === 'discord'
       ? eq(communityDestinations.guildId, place.guildId ?? '')
       : undefined,
@@ -53,7 +61,13 @@ export function findDestination(db: Db, place: PlaceKey) {
 export async function subscribe(
   db: Db,
   place: Place,
-  choice: { platforms: string[]; roleId?: string | null; leadTimes?: number[]; events?: boolean },
+  choice: {
+    platforms: string[]
+    roleId?: string | null
+    leadTimes?: number[]
+    events?: boolean
+    cleanup?: boolean
+  },
   now: number,
 ): Promise<CommunityDestinationRow> {
   const [row] = await db
@@ -63,18 +77,27 @@ export async function subscribe(
       channel: place.channel,
       chatId: place.chatId,
       guildId: place.guildId ?? null,
+      threadId: place.threadId ?? '',
+      threadTitle: place.threadTitle ?? null,
       title: place.title,
       roleId: choice.roleId ?? null,
       platforms: choice.platforms,
       leadTimes: choice.leadTimes ?? DEFAULT_LEAD_TIMES,
       events: choice.events ?? false,
+      cleanup: choice.cleanup ?? false,
       createdAt: now,
       updatedAt: now,
     })
     .onConflictDoUpdate({
-      target: [communityDestinations.channel, communityDestinations.chatId],
+      target: [
+        communityDestinations.channel,
+        communityDestinations.chatId,
+        communityDestinations.threadId,
+      ],
       set: {
         title: place.title,
+        ...(place.threadTitle && { threadTitle: place.threadTitle }),
+        ...(choice.cleanup !== undefined && { cleanup: choice.cleanup }),
         platforms: choice.platforms,
         ...(choice.roleId !== undefined && { roleId: choice.roleId }),
         ...(choice.leadTimes && { leadTimes: choice.leadTimes }),
@@ -106,7 +129,7 @@ export async function unsubscribe(db: Db, place: PlaceKey) {
 export async function updateFilters(
   db: Db,
   place: PlaceKey,
-  filters: Partial<CommunityFilters>,
+  filters: Partial<CommunityFilters> & { cleanup?: boolean },
   now: number,
 ) {
   const [row] = await db
@@ -132,7 +155,8 @@ export async function markDead(db: Db, id: string, reason: string, now: number) 
 
 /**
  * A Telegram group became a supergroup with a new chat id: the destination follows it, unless the
- * supergroup was subscribed on its own meanwhile. The moved row, or undefined.
+ * supergroup was subscribed on its own meanwhile. The moved row, or undefined. (A plain group has
+ * no topics, so the destination is the whole chat.)
  */
 export async function moveChat(db: Db, id: string, chatId: string, now: number) {
   const taken = db

@@ -32,7 +32,7 @@ export async function updateOwnedFilters(
   input: {
     userId: string
     id: string
-    filters: Partial<CommunityFilters>
+    filters: Partial<CommunityFilters> & { cleanup?: boolean }
     /** A Discord channel's events switch and roles (a Telegram destination has neither). */
     discord?: { events: boolean; roles: Record<string, string> }
     /** Rank posts on or off (left as they are when undefined). */

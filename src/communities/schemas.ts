@@ -11,6 +11,8 @@ export const CommunityUpdateBody = CommunityFiltersSchema.partial()
   .extend({
     /** After each contest of its platforms, one post of its members' results. */
     rankUpdates: z.boolean().optional(),
+    /** Each announcement deleted soon after its contest ends. */
+    cleanup: z.boolean().optional(),
   })
   .openapi('CommunityUpdate', {
     example: { leadTimes: [1440, 60], contestTypes: ['div2'], excludeWords: ['kotlin'] },
@@ -22,6 +24,10 @@ export const CommunitySchema = z
     service: z.enum(['telegram', 'discord']),
     /** Telegram's chat id or Discord's channel id. */
     chatId: z.string(),
+    /** Telegram: the forum topic (message_thread_id) of the group, null for the whole chat. */
+    threadId: z.string().nullable(),
+    /** Telegram: the forum topic's name, when the bot saw it. */
+    threadTitle: z.string().nullable(),
     title: z.string(),
     roleId: z.string().nullable(),
     platforms: z.array(z.string()),
@@ -30,6 +36,8 @@ export const CommunitySchema = z
     includeWords: z.array(z.string()),
     excludeWords: z.array(z.string()),
     minDuration: z.number().int().nullable(),
+    /** Each announcement is deleted soon after its contest ends. */
+    cleanup: z.boolean(),
     /** Discord: each contest announced also becomes a scheduled event of the server. */
     events: z.boolean(),
     /** Discord: when the server refused the events (the bot lacks Manage Events). */

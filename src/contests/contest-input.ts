@@ -14,7 +14,7 @@ const optional = (text: string | undefined) =>
  * `input` with every text it carries on one line, free of control characters: whatever wrote it (a
  * source, clist, an admin), a stored name or description can never break a line of a calendar file,
  * a header or a log. The description too: nothing shows its line breaks, and a feed or a message
- * that did would have to tell them apart from injected ones (docs/decisions.md).
+ * that did would have to tell them apart from injected ones (docs/decisions.md, D27).
  */
 export function cleanContestInput(input: ContestInput): ContestInput {
   return {

@@ -555,6 +555,64 @@ export const notificationDeliveries = sqliteTable(
   ],
 )
 
+// A reminder a person's chat received (a Telegram chat, a Discord webhook), edited in place when its
+// contest moved or was cancelled: keyed `<what it says now>#<edits before it>` per delivery, so each
+// change is made once however runs race; claimed and retried as deliveries are.
+export const notificationEdits = sqliteTable(
+  'notification_edits',
+  {
+    id: text('id').primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => notificationDeliveries.id, { onDelete: 'cascade' }),
+    changeKey: text('change_key').notNull(),
+    // The start the edited message states; NULL: it says the contest is cancelled.
+    startTime: integer('start_time'),
+    status: text('status', { enum: ['PENDING', 'DONE', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    queuedAt: integer('queued_at'),
+    claimedUntil: integer('claimed_until'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('notification_edits_once').on(t.deliveryId, t.changeKey),
+    index('notification_edits_unqueued')
+      .on(t.createdAt)
+      .where(sql`queued_at IS NULL`),
+  ],
+)
+
+// The delivery log: one row per attempt of a delivery (and per provider event about it), with the
+// provider's answer in words (notifications/delivery/attempt-log.ts). Rows go with their
+// notification (cleanup and deletion remove them first; the foreign keys cascade too), and a
+// delivery keeps at most MAX_LOGGED_ATTEMPTS of its attempts.
+export const deliveryAttempts = sqliteTable(
+  'delivery_attempts',
+  {
+    id: integer('id').primaryKey(),
+    notificationId: text('notification_id')
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    // No foreign key: its check on every delivery deleted would scan this table (no index on the
+    // column); the notification's key, whose index leads with it, removes the rows with it.
+    deliveryId: text('delivery_id').notNull(),
+    channel: text('channel').notNull(),
+    at: integer('at').notNull(),
+    outcome: text('outcome', {
+      enum: ['delivered', 'temporary_failure', 'refused', 'destination_gone'],
+    }).notNull(),
+    // Bounded (attempt-log.ts), without URLs' secrets or phone numbers.
+    message: text('message').notNull(),
+  },
+  // The history reads a page of notifications' attempts by notification.
+  (t) => [index('delivery_attempts_notification').on(t.notificationId, t.id)],
+)
+
 // Contact form messages, stored before the email goes out so none is lost if the provider is down.
 export const contactMessages = sqliteTable(
   'contact_messages',
@@ -716,6 +774,11 @@ export const communityDestinations = sqliteTable(
     channel: text('channel', { enum: ['telegram', 'discord'] }).notNull(),
     // Telegram's chat id, or Discord's channel id.
     chatId: text('chat_id').notNull(),
+    // Telegram: the forum topic (message_thread_id) of a supergroup with topics, '' for the whole
+    // chat; each topic of a group is a destination of its own.
+    threadId: text('thread_id').notNull().default(''),
+    // Telegram: the topic's name, as its creation message gave it.
+    threadTitle: text('thread_title'),
     // Discord's server (guild), to list a server's destinations.
     guildId: text('guild_id'),
     title: text('title').notNull().default(''),
@@ -740,6 +803,8 @@ export const communityDestinations = sqliteTable(
       .notNull()
       .default(sql`'[]'`),
     minDuration: integer('min_duration'),
+    // Each announcement is deleted soon after its contest ends (community_message_changes).
+    cleanup: integer('cleanup', { mode: 'boolean' }).notNull().default(false),
     // Discord: each contest announced also becomes a guild scheduled event (community_events).
     events: integer('events', { mode: 'boolean' }).notNull().default(false),
     // Discord: when the server refused the events (no Manage Events), and the channel was told so
@@ -764,7 +829,8 @@ export const communityDestinations = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('community_destinations_chat').on(t.channel, t.chatId),
+    // Named as before: a chat's topics are places of their own.
+    uniqueIndex('community_destinations_chat').on(t.channel, t.chatId, t.threadId),
     index('community_destinations_owner').on(t.ownerId),
   ],
 )
@@ -802,6 +868,10 @@ export const communityAnnouncements = sqliteTable(
     index('community_announcements_unqueued')
       .on(t.createdAt)
       .where(sql`queued_at IS NULL`),
+    // The messages posted lately, which each run compares with their contests (changes.ts).
+    index('community_announcements_posted')
+      .on(t.sentAt)
+      .where(sql`status = 'SENT' AND provider_message_id IS NOT NULL`),
   ],
 )
 
@@ -870,6 +940,41 @@ export const communityRankPosts = sqliteTable(
     uniqueIndex('community_rank_posts_once').on(t.destinationId, t.contestId),
     index('community_rank_posts_unqueued')
       .on(t.contestId)
+      .where(sql`queued_at IS NULL`),
+  ],
+)
+
+// A change to a message an announcement posted: edited when its contest moved or was cancelled
+// (`<what it says now>#<edits before it>`, so each change is made once however runs race, and a
+// contest moved back is edited again), deleted after the contest ended where the destination
+// asked for it ('delete'). Claimed, paced and retried as announcements are.
+export const communityMessageChanges = sqliteTable(
+  'community_message_changes',
+  {
+    id: text('id').primaryKey(),
+    announcementId: text('announcement_id')
+      .notNull()
+      .references(() => communityAnnouncements.id, { onDelete: 'cascade' }),
+    changeKey: text('change_key').notNull(),
+    kind: text('kind', { enum: ['edit', 'delete'] }).notNull(),
+    // The start the edited message states; NULL: it says the contest is cancelled.
+    startTime: integer('start_time'),
+    dueAt: integer('due_at').notNull(),
+    status: text('status', { enum: ['PENDING', 'DONE', 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    queuedAt: integer('queued_at'),
+    claimedUntil: integer('claimed_until'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('community_message_changes_once').on(t.announcementId, t.changeKey),
+    index('community_message_changes_unqueued')
+      .on(t.createdAt)
       .where(sql`queued_at IS NULL`),
   ],
 )

@@ -35,6 +35,11 @@ export interface RateRule {
   /** One counter per subject, each with its own limit; all must allow the request. */
   limits: Partial<Record<Subject, number>>
   counts: Counts
+  /**
+   * Counters apart per value this reads from the request (the channel of a test send): one user's
+   * three test emails leave their three test Telegram messages alone.
+   */
+  partOf?: (c: Context<AppEnv>) => Promise<string | undefined>
 }
 
 const rule = (
@@ -42,7 +47,22 @@ const rule = (
   windowMs: number,
   limits: RateRule['limits'],
   counts: Counts = 'requests',
-): RateRule => ({ name, windowMs, limits, counts })
+  partOf?: RateRule['partOf'],
+): RateRule => ({ name, windowMs, limits, counts, ...(partOf && { partOf }) })
+
+/**
+ * The channel a request names: the path's (the web app's form) or the JSON body's `channel` (the
+ * API; Hono caches the body for the validator after).
+ */
+async function channelOf(c: Context<AppEnv>) {
+  const inPath = c.req.param('channel')
+  const body = inPath
+    ? undefined
+    : await c.req.json<Record<string, unknown>>().catch(() => undefined)
+  const value = inPath ?? (body && typeof body === 'object' ? body.channel : undefined)
+  // A value no route accepts shares one counter: its 4xx gives the place back anyway.
+  return typeof value === 'string' && /^[a-z]{1,20}$/.test(value) ? value : undefined
+}
 
 /** A token bucket per IP: `capacity` requests at once, then one more every `refillMs`. */
 export interface BucketRule {
@@ -104,6 +124,8 @@ export const RULES = {
   notificationRetry: rule('notification-retry', 15 * MINUTE_MS, { user: 30 }, 'sends'),
   notificationCleanup: rule('notification-cleanup', HOUR_MS, { user: 10 }),
   notificationTestSend: rule('notification-test-send', 15 * MINUTE_MS, { user: 30 }, 'sends'),
+  // A user's own test send reaches a real person's inbox or chat: 3 an hour for each channel.
+  testNotification: rule('test-notification', HOUR_MS, { user: 3 }, 'sends', channelOf),
   adminEmail: rule('admin-email', 15 * MINUTE_MS, { user: 60 }, 'sends'),
   // Requests to a provider webhook that fail its signature check, per address (signedWebhookLimit).
   webhookRefusals: rule('webhook-refusals', 15 * MINUTE_MS, { ip: WEBHOOK_REFUSAL_LIMIT }),
@@ -171,16 +193,17 @@ export function rateLimit(rule: RateRule, emailOf: EmailOf = bodyEmail): Middlew
     if (limitsDisabled(c.env)) return next()
     const keys: [string, number][] = []
     const { ip, user, email } = rule.limits
-    if (ip !== undefined) keys.push([`${rule.name}:ip:${clientIp(c)}`, ip])
+    const name = rule.partOf ? `${rule.name}:${(await rule.partOf(c)) ?? '-'}` : rule.name
+    if (ip !== undefined) keys.push([`${name}:ip:${clientIp(c)}`, ip])
     if (user !== undefined) {
       const claims = c.get('auth') ?? (await authenticate(c))
       // A web app page counts its session's user, on the same counter as the API's route.
       const userId = claims?.sub ?? (await webSessionUser(c))?.userId
-      if (userId) keys.push([`${rule.name}:user:${userId}`, user])
+      if (userId) keys.push([`${name}:user:${userId}`, user])
     }
     if (email !== undefined) {
       const address = await emailOf(c)
-      if (address) keys.push([`${rule.name}:email:${address}`, email])
+      if (address) keys.push([`${name}:email:${address}`, email])
     }
     if (rule.counts === 'sends') return countSends(c, keys, rule.windowMs, next)
     let results: WindowResult[]

@@ -2,7 +2,8 @@
 // accounts past their 30 days of recovery or 7 days unproven, ingestion jobs stuck for over 3000 seconds,
 // notifications past their expiry, Telegram link tokens nobody used, community claims whose
 // account is deleted or unproven, the ids of Discord interactions whose signatures are stale, and
-// the cron runs and closed incidents past their retention (status/).
+// the cron runs and closed incidents past their retention (status/); and the walk that follows
+// the handles a judge renamed (Codeforces).
 import { purgeDeletedAccounts, purgeUnprovenAccounts } from '../account/purge.ts'
 import { removeExpiredAuthRecords } from '../auth/cleanup.ts'
 import { removeStaleInteractions } from '../channels/discord/interaction-replay.ts'
@@ -18,6 +19,7 @@ import { INCIDENT_HISTORY_MS, removeIncidentsEndedBefore } from '../status/incid
 import { JOB_RUN_RETENTION_MS, removeJobRunsBefore } from '../status/job-runs.ts'
 import { sweepStuckIngestionJobs } from '../resources/stuck-jobs.ts'
 import { removeExpiredTelegramLinks } from '../users/telegram-links.ts'
+import { handleRenamesJob } from './results.ts'
 
 export async function cleanupJob(env: Env, now: number) {
   const db = createDb(env.DB)
@@ -35,6 +37,7 @@ export async function cleanupJob(env: Env, now: number) {
   const discordInteractionsRemoved = await removeStaleInteractions(db, now)
   const jobRunsRemoved = await removeJobRunsBefore(db, now - JOB_RUN_RETENTION_MS)
   const incidentsRemoved = await removeIncidentsEndedBefore(db, now - INCIDENT_HISTORY_MS)
+  const renames = await handleRenamesJob(env, now)
   return {
     contestsRemoved,
     ...auth,
@@ -47,5 +50,6 @@ export async function cleanupJob(env: Env, now: number) {
     discordInteractionsRemoved,
     jobRunsRemoved,
     incidentsRemoved,
+    ...renames,
   }
 }

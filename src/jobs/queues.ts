@@ -1,5 +1,6 @@
 // Queue router: each consumed queue of wrangler.toml is handed to its consumer.
 import { isAnnouncementMessage } from '../communities/announce.ts'
+import { isCommunityChangeMessage } from '../communities/changes.ts'
 import { consumeAnnouncements, consumeDeadAnnouncements } from '../communities/consumer.ts'
 import { isCommunityEventMessage } from '../communities/events.ts'
 import { isRankPostMessage } from '../communities/rank-posts.ts'
@@ -25,7 +26,10 @@ function withAnnouncements(
 ): Consumer {
   return async (batch, env) => {
     const ours = (body: unknown) =>
-      isAnnouncementMessage(body) || isCommunityEventMessage(body) || isRankPostMessage(body)
+      isAnnouncementMessage(body) ||
+      isCommunityEventMessage(body) ||
+      isRankPostMessage(body) ||
+      isCommunityChangeMessage(body)
     const mine = batch.messages.filter((m) => ours(m.body))
     const others = batch.messages.filter((m) => !ours(m.body))
     if (mine.length > 0) await announcements(mine, env)

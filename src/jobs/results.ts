@@ -13,7 +13,9 @@ import {
   type OnPublished,
   type ResultsMessage,
 } from '../results/consumer.ts'
-import { platformsWithResults, resultsDeps } from '../results/deps.ts'
+import { paceOf, platformsWithResults, resultsDeps } from '../results/deps.ts'
+import { followRenames } from '../results/renames.ts'
+import { PLATFORM_MODULES } from '../platforms/registry.ts'
 import { emitResultsPublished } from '../webhooks/result-events.ts'
 
 // Queues take at most 100 messages a sendBatch call.
@@ -46,7 +48,7 @@ export function resultHooks(env: Env): OnPublished[] {
 export async function resultChecksJob(
   env: Env,
   now: number,
-  platforms: readonly string[] = platformsWithResults(),
+  platforms: readonly string[] = platformsWithResults(env),
 ): Promise<Record<string, number>> {
   const db = createDb(env.DB)
   const created = await createResultChecks(db, platforms, now)
@@ -62,4 +64,33 @@ export async function resultChecksJob(
 
 export async function consumeResultsQueue(batch: QueueBatch, env: Env): Promise<void> {
   await consumeResultMessages(resultsDeps(env, resultHooks(env)), batch.messages)
+}
+
+/**
+ * The daily walk over the linked handles of judges that rename handles (Codeforces and its gyms):
+ * a batch each from where the last day's stopped, renames followed (results/renames.ts).
+ */
+export async function handleRenamesJob(env: Env, now: number): Promise<Record<string, number>> {
+  const deps = resultsDeps(env, [])
+  const pace = paceOf(env)
+  const counts = { handlesAskedForRenames: 0, handlesRenamed: 0, handlesGone: 0 }
+  for (const module of PLATFORM_MODULES) {
+    const renames = module.results?.renames
+    if (!renames || !module.source) continue
+    const run = await followRenames(
+      {
+        db: deps.db,
+        kv: env.KV,
+        renames,
+        request: deps.request(module.id, now),
+        pace: () => pace(module.id, module.results!.minIntervalMs),
+      },
+      module.id,
+      now,
+    )
+    counts.handlesAskedForRenames += run.asked
+    counts.handlesRenamed += run.renamed
+    counts.handlesGone += run.gone
+  }
+  return counts
 }

@@ -1,8 +1,10 @@
 // The */30 Cron Trigger: stored contest phases follow the clock, then the notification scheduler,
-// then the community announcements and their Discord events, then the webhooks' contest.starting /
+// then the community announcements, their Discord events and the edits and deletions of the
+// messages posted, then the webhooks' contest.starting /
 // contest.finished detection, then the result checks of contests ended (jobs/results.ts). Before
 // all of it, the watchdog's checks of the sync and of the last hour's deliveries.
 import { announceDue } from '../communities/announce.ts'
+import { scheduleMessageChanges } from '../communities/changes.ts'
 import { scheduleEvents } from '../communities/events.ts'
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
@@ -17,11 +19,10 @@ export async function schedulerJob(env: Env, now: number): Promise<Record<string
   const phases = await refreshPhasesJob(env, now)
   const notifications = await runNotificationScheduler(env, now)
   const announcements = await announceDue(env.DB, env.NOTIFICATIONS_QUEUE, now)
-  const events = await scheduleEvents(
-    { db: createDb(env.DB), d1: env.DB },
-    env.NOTIFICATIONS_QUEUE,
-    now,
-  )
+  const communities = { db: createDb(env.DB), d1: env.DB }
+  const events = await scheduleEvents(communities, env.NOTIFICATIONS_QUEUE, now)
+  // The messages already posted follow their contests: edited when moved, deleted after the end.
+  const changes = await scheduleMessageChanges(communities, env.NOTIFICATIONS_QUEUE, now)
   const webhooks = await webhookEventsJob(env, now)
   const results = await resultChecksJob(env, now)
   return {
@@ -29,6 +30,7 @@ export async function schedulerJob(env: Env, now: number): Promise<Record<string
     ...notifications,
     ...announcements,
     ...events,
+    ...changes,
     ...webhooks,
     ...results,
     ...watched,

@@ -1,5 +1,6 @@
 // Removal of old notifications: on request (DELETE .../cleanup) and daily once they expire. Rows
-// go in chunks, deliveries before their notifications, each chunk one D1 batch.
+// go in chunks, the delivery log and deliveries before their notifications, each chunk one D1
+// batch.
 import { idSecond } from '../lib/ids.ts'
 import { removeUnusedContents } from './contents.ts'
 
@@ -21,7 +22,10 @@ async function deleteInChunks(d1: D1Database, selection: Selection, maxChunks: n
   let deleted = 0
   for (let i = 0; i < maxChunks; i++) {
     // Both statements choose the same rows: one transaction, one deterministic order.
-    const [, removed] = await d1.batch([
+    const [, , removed] = await d1.batch([
+      d1
+        .prepare(`DELETE FROM delivery_attempts WHERE notification_id IN (${chosen})`)
+        .bind(CHUNK, ...selection.params),
       d1
         .prepare(`DELETE FROM notification_deliveries WHERE notification_id IN (${chosen})`)
         .bind(CHUNK, ...selection.params),

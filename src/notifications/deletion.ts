@@ -1,8 +1,8 @@
-// The statements that remove a user's notifications and their deliveries, for the account
+// The statements that remove a user's notifications, their deliveries and delivery log, for the account
 // deletion batch (the foreign keys cascade too; listing them keeps the deletion explicit).
 import { eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { notificationDeliveries, notifications } from '../db/schema.ts'
+import { deliveryAttempts, notificationDeliveries, notifications } from '../db/schema.ts'
 
 export function deleteUserNotificationStatements(db: Db, userId: string) {
   const owned = db
@@ -10,6 +10,7 @@ export function deleteUserNotificationStatements(db: Db, userId: string) {
     .from(notifications)
     .where(eq(notifications.userId, userId))
   return [
+    db.delete(deliveryAttempts).where(inArray(deliveryAttempts.notificationId, owned)),
     db.delete(notificationDeliveries).where(inArray(notificationDeliveries.notificationId, owned)),
     db.delete(notifications).where(eq(notifications.userId, userId)),
   ] as const

@@ -11,6 +11,7 @@ import {
   type NotificationDeliveryRow,
   type NotificationRow,
 } from './serialize.ts'
+import { attemptsOf } from './attempt-log.ts'
 import { selectNotifications } from './contents.ts'
 import { NOTIFICATION_TYPES } from './spec.ts'
 
@@ -25,6 +26,8 @@ interface Scope {
 interface ListPage {
   status?: NotificationRow['status']
   type?: NotificationRow['type']
+  /** Only notifications with a delivery on this channel; `status` is then that delivery's. */
+  channel?: Channel
   page: number
   limit: number
 }
@@ -72,12 +75,10 @@ export type RowWords = <Row extends NotificationRow>(
 type ReadRow = NotificationRow & { contentPayload: Record<string, unknown> | null }
 
 async function render(db: Db, rows: ReadRow[], words: RowWords) {
-  const deliveries = await deliveriesOf(
-    db,
-    rows.map((r) => r.id),
-  )
+  const ids = rows.map((r) => r.id)
+  const [deliveries, attempts] = await Promise.all([deliveriesOf(db, ids), attemptsOf(db, ids)])
   return rows.map(({ contentPayload, ...r }) =>
-    toApiNotification(words(r, contentPayload), deliveries.get(r.id) ?? []),
+    toApiNotification(words(r, contentPayload), deliveries.get(r.id) ?? [], attempts),
   )
 }
 
@@ -86,10 +87,19 @@ async function render(db: Db, rows: ReadRow[], words: RowWords) {
  * (user, created_at) index; everyone's by id, which is newest first to the second.
  */
 export async function listNotifications(db: Db, filters: ListPage & Scope, words: RowWords) {
+  const d = notificationDeliveries
+  // A channel's own status is what someone filtering by channel asks about ("my failed Slack
+  // messages"); the unique (notification, channel) index answers the EXISTS.
+  const onChannel = filters.channel
+    ? sql`EXISTS (SELECT 1 FROM ${d} WHERE ${d.notificationId} = ${notifications.id}
+        AND ${d.channel} = ${filters.channel}
+        ${filters.status ? sql`AND ${d.status} = ${filters.status}` : sql``})`
+    : undefined
   const where = and(
     ...scopeConditions(filters),
-    filters.status ? eq(notifications.status, filters.status) : undefined,
+    filters.status && !filters.channel ? eq(notifications.status, filters.status) : undefined,
     filters.type ? eq(notifications.type, filters.type) : undefined,
+    onChannel,
   )
   const [[{ total }], rows] = await db.batch([
     db.select({ total: count() }).from(notifications).where(where),

@@ -2,11 +2,19 @@
 // fields left out.
 import type { notificationDeliveries, notifications } from '../db/schema.ts'
 import { toIso } from '../lib/time.ts'
+import type { AttemptRow } from './attempt-log.ts'
 
 export type NotificationRow = typeof notifications.$inferSelect
 export type NotificationDeliveryRow = typeof notificationDeliveries.$inferSelect
 
-export function toApiNotificationDelivery(row: NotificationDeliveryRow) {
+export function toApiAttempt(row: AttemptRow) {
+  return { at: toIso(row.at), outcome: row.outcome, message: row.message }
+}
+
+export function toApiNotificationDelivery(
+  row: NotificationDeliveryRow,
+  attempts: readonly AttemptRow[] = [],
+) {
   return {
     channel: row.channel,
     status: row.status,
@@ -14,12 +22,14 @@ export function toApiNotificationDelivery(row: NotificationDeliveryRow) {
     ...(row.failedAt != null && { failedAt: toIso(row.failedAt) }),
     ...(row.error != null && { error: row.error }),
     retryCount: row.retryCount,
+    attempts: attempts.map(toApiAttempt),
   }
 }
 
 export function toApiNotification(
   row: NotificationRow,
   deliveries: readonly NotificationDeliveryRow[],
+  attempts: ReadonlyMap<string, readonly AttemptRow[]> = new Map(),
 ) {
   const order = (channel: string) => row.channels.indexOf(channel)
   return {
@@ -34,7 +44,7 @@ export function toApiNotification(
     status: row.status,
     deliveryStatus: [...deliveries]
       .sort((a, b) => order(a.channel) - order(b.channel))
-      .map(toApiNotificationDelivery),
+      .map((d) => toApiNotificationDelivery(d, attempts.get(d.id))),
     ...(row.scheduledAt != null && { scheduledAt: toIso(row.scheduledAt) }),
     ...(row.sentAt != null && { sentAt: toIso(row.sentAt) }),
     ...(row.failedAt != null && { failedAt: toIso(row.failedAt) }),

@@ -11,6 +11,15 @@ export type ResultsRequest = Omit<SourceRequest, 'retentionDays'> & {
    * tests pass one that only records.
    */
   pause?(ms: number): Promise<void>
+  /**
+   * For results read through clist.by (baseUrl is then CLIST_API_URL): the key, and one request
+   * of clist's budget shared with the contest source (refused: ClistBudgetSpent, nothing asked).
+   */
+  clist?: {
+    apiKey: string
+    // clist/client.ts's BudgetTake, spelled out: that module imports this one's neighbours.
+    takeRequest?: () => Promise<{ allowed: true } | { allowed: false; retryAt: number }>
+  }
 }
 
 /** A handle's public profile, as much of it as a proof and a title need. */
@@ -83,13 +92,33 @@ export interface RatingRank {
   colour: string
 }
 
-export interface ResultsModule {
-  proof: HandleProof
+/**
+ * How a judge that lets handles be renamed tells the service (Codeforces: user.info). The results
+ * layer walks the linked handles with it now and then and follows each rename.
+ */
+export interface HandleRenames {
+  /** Handles asked in one request of `exact` at most. */
+  batch: number
   /**
-   * Results are read for the whole contest in one request (`contest`: Codeforces, AtCoder), or
-   * per linked handle (`handle`: LeetCode, which has no whole-contest list).
+   * The handles as the judge spells them now, in the order asked (a change of letter case
+   * only), or the first one it does not know under that name (renamed, or gone). One request.
    */
-  scope: 'contest' | 'handle'
+  exact(
+    request: ResultsRequest,
+    handles: readonly string[],
+  ): Promise<{ found: string[] } | { missing: string }>
+  /** The current handle of a former one; undefined when the judge knows neither. One request. */
+  current(request: ResultsRequest, handle: string): Promise<string | undefined>
+}
+
+/** What the results pipeline asks of a judge: how a contest's results are read once it ended. */
+export interface ResultsReader {
+  /**
+   * Results are read for the whole contest in one request (`contest`: Codeforces, AtCoder), per
+   * linked handle (`handle`: LeetCode, which has no whole-contest list), or for the linked handles
+   * named together (`linked`: clist.by's statistics of a platform without a module of its own).
+   */
+  scope: 'contest' | 'handle' | 'linked'
   /** The judge's published limit, kept between two requests of the service (Codeforces: 2,000). */
   minIntervalMs: number
   /** scope 'contest': the contest's results, every participant in one answer. */
@@ -103,10 +132,22 @@ export interface ResultsModule {
     contest: EndedContest,
     handle: string,
   ): Promise<ResultRow | 'pending' | undefined>
+  /** scope 'linked': the contest's results of `handles` (rows only for those that took part). */
+  linkedResults?(
+    request: ResultsRequest,
+    contest: EndedContest,
+    handles: readonly string[],
+  ): Promise<ContestResults>
+}
+
+export interface ResultsModule extends ResultsReader {
+  proof: HandleProof
   /** The handle's rating history, oldest first. */
   history(request: ResultsRequest, handle: string): Promise<RatingPoint[]>
   /** The judge's title for a rating; undefined for a judge without titles. */
   rank?(rating: number): RatingRank
+  /** A judge that renames handles and says so: the renames followed (Codeforces). */
+  renames?: HandleRenames
   /** The recorded answers the stand-ins serve, as the source's fixtures are. */
   fixtures: readonly FixtureRoute[]
 }

@@ -1,6 +1,6 @@
 // When a contest's results are asked for again: on a backoff while they are awaited, a few
 // re-checks after they are published (a rollback or re-calculation shows there), and when to give
-// up. Decisions in docs/decisions.md ("Results pipeline").
+// up. Decisions in docs/decisions.md (D136).
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts'
 
 /** The first check, after the contest's end: AtCoder often publishes within minutes. */

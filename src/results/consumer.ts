@@ -8,10 +8,11 @@ import { findContest } from '../contests/queries.ts'
 import type { Db } from '../db/client.ts'
 import type { ContestRow } from '../db/schema.ts'
 import { log } from '../lib/log.ts'
+import { ClistBudgetSpent } from '../platforms/clist/client.ts'
 import type {
   ContestResults,
   ResultRow,
-  ResultsModule,
+  ResultsReader,
   ResultsRequest,
 } from '../platforms/results.ts'
 import type { QueueMessage, QueueProducer } from '../ports/queue.ts'
@@ -70,14 +71,21 @@ export type Pace = { allowed: true } | { allowed: false; retryAt: number }
 export interface ResultsDeps {
   db: Db
   queue: QueueProducer<ResultsMessage>
-  /** The results module of a platform, undefined when it has none. */
-  module: (platform: string) => ResultsModule | undefined
+  /** The results reader of a platform, undefined when it has none (or clist.by is off). */
+  module: (platform: string) => ResultsReader | undefined
   /** The request context of one ask of a platform's judge. */
   request: (platform: string, now: number) => ResultsRequest
   /** One request of the platform's pace (its minIntervalMs), counted across invocations. */
   pace: (platform: string, minIntervalMs: number) => Promise<Pace>
   onPublished: readonly OnPublished[]
 }
+
+/**
+ * Linked handles named in one ask of results read for the handles together (clist.by): one batch
+ * of its account and statistics lookups. More linked handles on one such platform: the first by
+ * key.
+ */
+export const LINKED_PER_ASK = 100
 
 /** Handles asked in one invocation of a walk (results per handle), paced between each. */
 export const HANDLES_PER_INVOCATION = 50
@@ -154,8 +162,21 @@ async function askClaimed(
   if (module.scope === 'handle') return walkHandles(deps, module, check, contest, message, request)
   let answer: ContestResults
   try {
-    answer = await module.contestResults!(request, ended(contest))
+    if (module.scope === 'linked') {
+      const linked = await linkedHandles(deps.db, check.platform, '', LINKED_PER_ASK)
+      const handles = linked.map((h) => h.handle)
+      answer = await module.linkedResults!(request, ended(contest), handles)
+    } else {
+      answer = await module.contestResults!(request, ended(contest))
+    }
   } catch (error) {
+    // clist's budget shared with the contest source had no request left: nothing was asked
+    // (or the rest of the ask was not), so the check waits for it as for the judge's pace.
+    if (error instanceof ClistBudgetSpent) {
+      await releaseCheck(deps.db, check.contestId)
+      await deps.queue.send(message, { delaySeconds: delayUntil(error.retryAt, now) })
+      return 'paced'
+    }
     return unanswered(deps, check, contest, message, now, errorText(error))
   }
   if (answer.state === 'pending') return unanswered(deps, check, contest, message, now, null)
@@ -221,7 +242,7 @@ async function published(
  */
 async function walkHandles(
   deps: ResultsDeps,
-  module: ResultsModule,
+  module: ResultsReader,
   check: CheckRow,
   contest: ContestRow,
   message: ResultsMessage,

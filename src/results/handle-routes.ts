@@ -3,6 +3,7 @@
 // rating history), the friends it follows, which result alerts it takes, and its recent results. Mounted under /users ahead of the users
 // router, whose /{id} routes would take these paths.
 import { createDb } from '../db/client.ts'
+import type { Env } from '../env.ts'
 import { currentUser } from '../http/auth.ts'
 import { rateLimit, type RateRule } from '../http/rate-limit.ts'
 import { createRouter, signedInRoute } from '../http/router.ts'
@@ -33,7 +34,15 @@ import {
 } from './handle-schemas.ts'
 import { apiJudges, toApiFriend, toApiHandle, toApiHistory } from './handle-serialize.ts'
 import { handleHistory } from './history.ts'
-import { noResultsMessage, resultsJudge, resultsRequest, type ResultsJudge } from './judges.ts'
+import {
+  clistEnabled,
+  isClistJudge,
+  noResultsMessage,
+  ownOnClistMessage,
+  resultsJudge,
+  resultsRequest,
+  type ResultsJudge,
+} from './judges.ts'
 import { NO_OWN_HANDLE, proveHandle } from './prove.ts'
 import { recentResults, toApiResult } from './recent.ts'
 import { resultPreferencesOf, updateResultPreferences } from './result-preferences.ts'
@@ -193,8 +202,19 @@ const results = signedInRoute({
 
 function judgeFor(platform: string) {
   const judge = resultsJudge(platform)
-  if (!judge) throw badRequest(noResultsMessage(platform))
+  if (!judge) {
+    throw badRequest(
+      isClistJudge(platform) ? ownOnClistMessage(platform) : noResultsMessage(platform),
+    )
+  }
   return judge
+}
+
+/** A friend is followed on a judge with results, or one clist.by reads while its key is set. */
+function friendJudgeFor(env: Env, platform: string) {
+  if (resultsJudge(platform)) return
+  if (isClistJudge(platform) && clistEnabled(env)) return
+  throw badRequest(noResultsMessage(platform, env))
 }
 
 export const resultUserRoutes = createRouter()
@@ -202,7 +222,7 @@ export const resultUserRoutes = createRouter()
     const rows = await listHandles(createDb(c.env.DB), currentUser(c).sub, 'OWN')
     const now = Date.now()
     const handles = rows.map((row) => toApiHandle(row, now))
-    return c.json({ handles, limit: MAX_OWN_HANDLES, judges: apiJudges() }, 200)
+    return c.json({ handles, limit: MAX_OWN_HANDLES, judges: apiJudges(c.env) }, 200)
   })
   .openapi(link, async (c) => {
     const { platform, handle } = c.req.valid('json')
@@ -231,6 +251,10 @@ export const resultUserRoutes = createRouter()
   .openapi(history, async (c) => {
     const row = await findHandle(createDb(c.env.DB), currentUser(c).sub, c.req.valid('param').id)
     if (!row) throw notFound(NO_HANDLE)
+    if (isClistJudge(row.platform) && !resultsJudge(row.platform)) {
+      // A friend followed through clist.by: its results are read, its history is not.
+      throw badRequest(`${row.platform}'s results come from clist.by: no rating history is read`)
+    }
     const judge = judgeFor(row.platform)
     const now = Date.now()
     const request = () => resultsRequest(c.env, judge, now)
@@ -243,7 +267,7 @@ export const resultUserRoutes = createRouter()
   })
   .openapi(addFriend, async (c) => {
     const { platform, handle } = c.req.valid('json')
-    judgeFor(platform)
+    friendJudgeFor(c.env, platform)
     const input = { userId: currentUser(c).sub, platform, handle, relation: 'FRIEND' as const }
     const { row, created } = await linkHandle(createDb(c.env.DB), input, Date.now())
     return c.json(toApiFriend(row), created ? 201 : 200)

@@ -62,8 +62,19 @@ const JudgeSchema = z
   .object({
     platform: z.string(),
     name: z.string(),
-    where: z.string(),
-    editUrl: z.string(),
+    where: z.string().openapi({ description: 'Where the proof token goes; empty without a proof' }),
+    editUrl: z
+      .string()
+      .openapi({ description: 'The judge’s page of that field; empty without one' }),
+    source: z.enum(['judge', 'clist']).openapi({
+      description: 'Results read from the judge itself, or from clist.by’s statistics',
+    }),
+    own: z.boolean().openapi({
+      description: 'Own handles can be linked and proven here; false: friends only (clist.by)',
+    }),
+    enabled: z.boolean().openapi({
+      description: 'Results are read now; false for clist.by while CLIST_API_KEY is not set',
+    }),
   })
   .openapi('ResultsJudge')
 

@@ -5,7 +5,8 @@ import { toIso } from '../lib/time.ts'
 import type { JudgeHandleRow } from './handles.ts'
 import type { FriendSchema, HandleHistorySchema, HandleSchema } from './handle-schemas.ts'
 import type { HandleHistory } from './history.ts'
-import { resultsJudge, resultsJudges } from './judges.ts'
+import type { Env } from '../env.ts'
+import { clistEnabled, clistJudges, resultsJudge, resultsJudges } from './judges.ts'
 
 export function toApiHandle(row: JudgeHandleRow, now: number): z.infer<typeof HandleSchema> {
   const judge = resultsJudge(row.platform)
@@ -37,14 +38,32 @@ export function toApiFriend(row: JudgeHandleRow): z.infer<typeof FriendSchema> {
   return { id: row.id, platform: row.platform, handle: row.handle, createdAt: toIso(row.createdAt) }
 }
 
-/** The judges a handle can be linked on, with where each wants the token. */
-export function apiJudges() {
-  return resultsJudges().map(({ module, results }) => ({
-    platform: module.id,
-    name: module.name,
-    where: results.proof.where,
-    editUrl: results.proof.editUrl,
-  }))
+/**
+ * The judges a handle can be linked on, with where each wants the token; then the platforms whose
+ * results come from clist.by (friends only, no proof), `enabled` only while CLIST_API_KEY is set.
+ */
+export function apiJudges(env: Env) {
+  const clist = clistEnabled(env)
+  return [
+    ...resultsJudges().map(({ module, results }) => ({
+      platform: module.id,
+      name: module.name,
+      where: results.proof.where,
+      editUrl: results.proof.editUrl,
+      source: 'judge' as const,
+      own: true,
+      enabled: true,
+    })),
+    ...clistJudges().map((module) => ({
+      platform: module.id,
+      name: module.name,
+      where: '',
+      editUrl: '',
+      source: 'clist' as const,
+      own: false,
+      enabled: clist,
+    })),
+  ]
 }
 
 export function toApiHistory(

@@ -37,9 +37,12 @@ export const RESULT_DELTA_SQL = `coalesce(r.new_rating - r.old_rating, 0)`
 /** The row `r` has a delta not told yet. */
 export const UNTOLD_SQL = `(r.told_delta IS NULL OR r.told_delta <> ${RESULT_DELTA_SQL})`
 
+/** The user `userExpr` takes its own handles' results (on unless turned off). */
+export const takesOwnResultsSql = (userExpr: string) => `coalesce((SELECT p.own_results
+    FROM result_preferences p WHERE p.user_id = ${userExpr}), 1) = 1`
+
 /** The user `u` takes result alerts of its own handles (on unless turned off). */
-export const TAKES_OWN_RESULTS_SQL = `coalesce((SELECT p.own_results FROM result_preferences p
-    WHERE p.user_id = u.id), 1) = 1`
+export const TAKES_OWN_RESULTS_SQL = takesOwnResultsSql('u.id')
 
 /** The user `u` takes its friends' summary (off unless turned on). */
 export const TAKES_FRIEND_RESULTS_SQL = `coalesce((SELECT p.friend_results FROM result_preferences p

@@ -219,3 +219,47 @@ export function releaseUserHandlesStatement(db: Db, userId: string, now: number)
     .set(released(now))
     .where(and(ofAccount(userId, 'OWN'), eq(judgeHandles.state, 'PROVEN')))
 }
+
+/** A handle the judge renamed: every link of the old key, as it is linked now. */
+export interface Rename {
+  platform: string
+  oldKey: string
+  handle: string
+}
+
+/**
+ * Follows renames in one batch: every link of an old handle (own or friend, proven or not) takes
+ * the new spelling and key, its state, proof and dates kept; the results stored under the old key
+ * move with it, so the account's results and its history stay whole. A link that would collide
+ * (the same account links the new handle already, or another account proved it) is left as it is,
+ * except a friend's duplicate, which is dropped: the account follows the new handle already.
+ */
+export async function applyRenames(db: Db, renames: readonly Rename[], now: number) {
+  if (renames.length === 0) return 0
+  const d1 = db.$client
+  const statements = renames.flatMap(({ platform, oldKey, handle }) => {
+    const key = handleKey(handle)
+    return [
+      d1
+        .prepare(
+          `UPDATE OR IGNORE judge_handles SET handle = ?3, handle_key = ?4, updated_at = ?5
+            WHERE platform = ?1 AND handle_key = ?2`,
+        )
+        .bind(platform, oldKey, handle, key, now),
+      d1
+        .prepare(
+          `DELETE FROM judge_handles WHERE platform = ?1 AND handle_key = ?2 AND ?2 <> ?3
+            AND relation = 'FRIEND'`,
+        )
+        .bind(platform, oldKey, key),
+      d1
+        .prepare(
+          `UPDATE OR IGNORE contest_results SET handle = ?3, handle_key = ?4
+            WHERE platform = ?1 AND handle_key = ?2`,
+        )
+        .bind(platform, oldKey, handle, key),
+    ]
+  })
+  const results = await d1.batch(statements)
+  return results.filter((_, i) => i % 3 === 0).reduce((sum, r) => sum + r.meta.changes, 0)
+}

@@ -30,13 +30,51 @@ export function resultsJudge(platform: string): ResultsJudge | undefined {
   return BY_ID.get(platform)
 }
 
-/** The refusal of a platform without results, naming those that have them. */
-export function noResultsMessage(platform: string): string {
-  const ids = JUDGES.map((judge) => judge.module.id)
-  return ids.length === 0
-    ? `${platform} has no results the service reads; no judge has them yet`
-    : `${platform} has no results the service reads; platform must be one of: ${ids.join(', ')}`
+/**
+ * Platforms without a results module whose results clist.by's statistics give (a clist mapping
+ * in their descriptor), for friends only: clist shows no profile a proof could be read from. They
+ * have results only while CLIST_API_KEY is set.
+ */
+const CLIST_JUDGES: readonly PlatformModule[] = PLATFORM_MODULES.filter(
+  (module: PlatformModule) => !BY_ID.has(module.id) && module.clist !== undefined,
+)
+const CLIST_BY_ID = new Map(CLIST_JUDGES.map((module) => [module.id, module]))
+
+/** The platforms whose results come from clist.by, in registry order. */
+export function clistJudges(): readonly PlatformModule[] {
+  return CLIST_JUDGES
 }
+
+/** The platform's results come from clist.by (enabled or not). */
+export const isClistJudge = (platform: string) => CLIST_BY_ID.has(platform)
+
+/** clist.by can be asked: its key is set. */
+export const clistEnabled = (env: Env) => Boolean(settings(env).CLIST_API_KEY)
+
+/** The platforms a friend can be followed on now: every judge, and clist's while it is on. */
+export function friendPlatforms(env: Env): string[] {
+  return [
+    ...JUDGES.map((j) => j.module.id),
+    ...(clistEnabled(env) ? CLIST_JUDGES.map((m) => m.id) : []),
+  ]
+}
+
+/** The refusal of a platform without results, naming those that have them. */
+export function noResultsMessage(platform: string, env?: Env): string {
+  const ids = env ? friendPlatforms(env) : JUDGES.map((judge) => judge.module.id)
+  const why =
+    env && isClistJudge(platform)
+      ? `${platform}'s results come from clist.by, which is off (CLIST_API_KEY is not set)`
+      : `${platform} has no results the service reads`
+  return ids.length === 0
+    ? `${why}; no judge has them yet`
+    : `${why}; platform must be one of: ${ids.join(', ')}`
+}
+
+/** The refusal of an own handle on a judge whose results come from clist.by. */
+export const ownOnClistMessage = (platform: string) =>
+  `${platform}'s results come from clist.by, which shows no profile a proof can be read from: ` +
+  'follow the handle as a friend (POST /users/friends)'
 
 /**
  * One request's context for the judge, built from the environment as a sync's is

@@ -3,7 +3,7 @@
 import { createDb, type Db } from '../db/client.ts'
 import { settings, type Env } from '../env.ts'
 import { limiterFor, limitsDisabled } from '../http/limiter.ts'
-import type { BudgetTake } from '../platforms/clist/client.ts'
+import { CLIST_BUDGET_KEY, type BudgetTake } from '../platforms/clist/client.ts'
 import type { PlatformModule } from '../platforms/define.ts'
 import { PLATFORM_MODULES, type Platform } from '../platforms/registry.ts'
 import { userAgent, type FetchFn } from '../platforms/source.ts'
@@ -49,7 +49,7 @@ export function syncDeps(env: Env): SyncDeps {
         platforms: new Set(config.CLIST_PLATFORMS),
         takeRequest: async () => {
           if (limitsDisabled(env)) return { allowed: true }
-          const counted = await limiterFor(env, 'upstream:clist').hit(
+          const counted = await limiterFor(env, CLIST_BUDGET_KEY).hit(
             config.CLIST_REQUESTS_PER_MINUTE,
             60_000,
           )

@@ -80,6 +80,13 @@ export interface DigestRecipient {
   muted: string[]
 }
 
+/**
+ * The user `u` takes a digest by email (daily or weekly): its own results wait for the digest
+ * instead of coming as alerts of their own (notifications/scheduling/results.ts). The audience
+ * read below asks the same of one (frequency, zone) through its index.
+ */
+export const TAKES_DIGEST_SQL = `(u.alert_frequency IN ('daily', 'weekly') AND u.notify_email = 1)`
+
 const chosenSql = (mode: string) => `(SELECT json_group_array(cs.contest_id)
     FROM contest_subscriptions cs WHERE cs.user_id = u.id AND cs.mode = '${mode}')`
 

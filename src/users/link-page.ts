@@ -7,7 +7,7 @@ import { escapeHtml } from '../lib/html.ts'
 import { errorResponse } from '../lib/openapi.ts'
 
 export interface Page {
-  status: 200 | 400 | 410
+  status: 200 | 201 | 400 | 404 | 409 | 410
   html: string
 }
 

@@ -1,7 +1,8 @@
 // The part of Discord's API (v10) the application calls, as the provider stand-in serves it under
 // /discord/api/v10, for the bot token STAND_IN_BOT_TOKEN only, with Discord's error bodies: the
 // application's commands, global or of one guild, listed (GET) and replaced in bulk (PUT),
-// messages the bot posts to a channel, interaction replies edited through their webhook, a guild's
+// messages the bot posts to a channel (and edits, PATCH, or deletes: Unknown Message, 10008, for
+// one it never posted or already deleted), interaction replies edited through their webhook, a guild's
 // scheduled events created, modified and deleted (Unknown Guild Scheduled Event, 10070; Invalid
 // Form Body, 50035, for what Discord refuses of an external event), and a member's roles added and
 // removed (204). Missing Permissions (403, 50013) is what a test scripts for a server that did not
@@ -11,13 +12,14 @@ import type { ScriptedResponse } from './providers.ts'
 export const STAND_IN_BOT_TOKEN = 'stand-in-discord-bot-token'
 
 const COMMANDS_PATH = /^\/discord\/api\/v10\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/
-const MESSAGES_PATH = /^\/discord\/api\/v10\/channels\/(\d+)\/messages$/
+const MESSAGES_PATH = /^\/discord\/api\/v10\/channels\/(\d+)\/messages(?:\/(\d+))?$/
 // An interaction's reply, edited through its webhook (the interaction's token, no bot token).
 const REPLY_PATH = /^\/discord\/api\/v10\/webhooks\/(\d+)\/([\w.-]+)\/messages\/@original$/
 const EVENTS_PATH = /^\/discord\/api\/v10\/guilds\/(\d+)\/scheduled-events(?:\/(\d+))?$/
 const MEMBER_ROLE_PATH = /^\/discord\/api\/v10\/guilds\/(\d+)\/members\/(\d+)\/roles\/(\d+)$/
 
 const INVALID_FORM = { status: 400, body: { message: 'Invalid Form Body', code: 50035 } }
+const UNKNOWN_MESSAGE = { status: 404, body: { message: 'Unknown Message', code: 10008 } }
 const UNKNOWN_EVENT = {
   status: 404,
   body: { message: 'Unknown Guild Scheduled Event', code: 10070 },
@@ -83,6 +85,8 @@ export function createDiscordApiStandIn() {
   // The scheduled events of each guild, by id, and the roles each member holds ('guild/user').
   const events = new Map<string, Map<string, ScheduledEvent>>()
   const memberRoles = new Map<string, Set<string>>()
+  // The messages the bot posted, by `<channel>/<message>`.
+  const posted = new Map<string, Record<string, unknown>>()
   let nextId = 1_400_000_000_000_000_000n
 
   function respond(
@@ -104,6 +108,7 @@ export function createDiscordApiStandIn() {
     if (headers.authorization !== `Bot ${STAND_IN_BOT_TOKEN}`) {
       return { status: 401, body: { message: '401: Unauthorized', code: 0 } }
     }
+    if (channel && channel[2] !== undefined) return ownMessage(method, channel[1], channel[2], body)
     if (channel) return postMessage(channel[1], body)
     if (event) return scheduledEvent(method, event[1], event[2], body)
     if (role) {
@@ -193,6 +198,35 @@ export function createDiscordApiStandIn() {
     return { status: 200, body: changed }
   }
 
+  /** A message the bot posted, edited (PATCH: new fields) or deleted (204). */
+  function ownMessage(
+    method: string,
+    channelId: string,
+    messageId: string,
+    body: string,
+  ): ScriptedResponse {
+    const key = `${channelId}/${messageId}`
+    const found = posted.get(key)
+    if (!found) return UNKNOWN_MESSAGE
+    if (method === 'GET') return { status: 200, body: found }
+    if (method === 'DELETE') {
+      posted.delete(key)
+      return { status: 204 }
+    }
+    if (method !== 'PATCH') {
+      return { status: 405, body: { message: '405: Method Not Allowed', code: 0 } }
+    }
+    const changed = {
+      ...found,
+      ...safeParse(body),
+      id: found.id,
+      channel_id: channelId,
+      edited_timestamp: new Date().toISOString(),
+    }
+    posted.set(key, changed)
+    return { status: 200, body: changed }
+  }
+
   function postMessage(channelId: string, body: string): ScriptedResponse {
     const message = (() => {
       try {
@@ -205,17 +239,17 @@ export function createDiscordApiStandIn() {
       return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } }
     }
     const id = String(++nextId)
-    return {
-      status: 200,
-      body: {
-        id,
-        channel_id: channelId,
-        type: 0,
-        content: message.content ?? '',
-        embeds: message.embeds ?? [],
-        components: message.components ?? [],
-      },
+    const made = {
+      id,
+      channel_id: channelId,
+      type: 0,
+      content: message.content ?? '',
+      embeds: message.embeds ?? [],
+      components: message.components ?? [],
+      edited_timestamp: null,
     }
+    posted.set(`${channelId}/${id}`, made)
+    return { status: 200, body: made }
   }
 
   return {
@@ -224,6 +258,7 @@ export function createDiscordApiStandIn() {
       registered.clear()
       events.clear()
       memberRoles.clear()
+      posted.clear()
     },
   }
 }

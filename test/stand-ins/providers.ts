@@ -10,7 +10,7 @@ import { createGoogleStandIn } from './google.ts'
 import { createResendStandIn } from './resend.ts'
 import { keyedDraw } from './seeded-random.ts'
 import { slackResponse } from './slack.ts'
-import { telegramHtmlProblem } from './telegram-html.ts'
+import { createTelegramApiStandIn } from './telegram-api.ts'
 
 export interface RecordedRequest {
   method: string
@@ -20,6 +20,8 @@ export interface RecordedRequest {
   at: number
   /** The status the stand-in answered with. */
   status?: number
+  /** The body it answered with (a Bot API result's message_id, say). */
+  answer?: unknown
 }
 
 export interface ScriptedResponse {
@@ -92,44 +94,7 @@ function defaultResponse(method: string, path: string, body: string): ScriptedRe
     }
   }
   if (method === 'POST' && path.startsWith('/push/')) return { status: 201 }
-  if (method === 'POST' && path.startsWith('/telegram/bot')) return telegramResponse(path, body)
   return { status: 404, body: { error: `stand-in has nothing at ${method} ${path}` } }
-}
-
-let telegramMessageId = 0
-
-/**
- * The Telegram Bot API: sendMessage answers with the Message it made (400 for HTML it cannot
- * parse), setWebhook and answerCallbackQuery with true.
- */
-function telegramResponse(path: string, body: string): ScriptedResponse {
-  const method = path.slice(path.lastIndexOf('/') + 1)
-  if (method === 'setWebhook') {
-    return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } }
-  }
-  if (method === 'answerCallbackQuery') return { status: 200, body: { ok: true, result: true } }
-  if (method === 'getChatMember') {
-    // Everyone is a plain member unless a test scripts an administrator.
-    const asked = safeJson<{ user_id?: number }>(body)
-    const user = { id: asked?.user_id ?? 0, is_bot: false, first_name: 'Member' }
-    return { status: 200, body: { ok: true, result: { status: 'member', user } } }
-  }
-  const message = safeJson<{ chat_id?: string | number; text?: string; parse_mode?: string }>(body)
-  if (method !== 'sendMessage' || !message?.chat_id || !message.text) {
-    return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request' } }
-  }
-  const unparsed = message.parse_mode === 'HTML' ? telegramHtmlProblem(message.text) : undefined
-  if (unparsed) {
-    const description = `Bad Request: can't parse entities: ${unparsed}`
-    return { status: 400, body: { ok: false, error_code: 400, description } }
-  }
-  const result = {
-    message_id: ++telegramMessageId,
-    date: Math.floor(Date.now() / 1000),
-    chat: { id: Number(message.chat_id), type: 'private' },
-    text: message.text,
-  }
-  return { status: 200, body: { ok: true, result } }
 }
 
 /** Whether `value` holds every field of `wanted`, nested objects field by field. */
@@ -162,6 +127,9 @@ interface Space {
   resend: ReturnType<typeof createResendStandIn>
   clist: ReturnType<typeof createClistStandIn>
   discordApi: ReturnType<typeof createDiscordApiStandIn>
+  telegramApi: ReturnType<typeof createTelegramApiStandIn>
+  /** Messages Discord webhooks made, by `<webhook id>/<message id>`. */
+  webhookMessages: Map<string, Record<string, unknown>>
 }
 
 const newSpace = (): Space => ({
@@ -171,6 +139,8 @@ const newSpace = (): Space => ({
   resend: createResendStandIn(),
   clist: createClistStandIn(),
   discordApi: createDiscordApiStandIn(),
+  telegramApi: createTelegramApiStandIn(),
+  webhookMessages: new Map(),
 })
 
 /**
@@ -192,11 +162,14 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     const { key, url } = spaceOf(req.url ?? '/')
     let space = spaces.get(key)
     if (!space) spaces.set(key, (space = newSpace()))
-    const { google, resend, clist, discordApi } = space
+    const { google, resend, clist, discordApi, telegramApi } = space
     const body = await readBody(req)
     let recorded: RecordedRequest | undefined
     const send = (r: ScriptedResponse) => {
-      if (recorded) recorded.status = r.status
+      if (recorded) {
+        recorded.status = r.status
+        recorded.answer = r.body
+      }
       const isText = typeof r.body === 'string'
       res.writeHead(r.status, {
         'content-type': isText ? 'text/html; charset=utf-8' : 'application/json',
@@ -214,6 +187,8 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
         resend.reset()
         clist.reset()
         discordApi.reset()
+        telegramApi.reset()
+        space.webhookMessages.clear()
         return send({ status: 200, body: { ok: true } })
       }
       if (action === 'script') {
@@ -266,7 +241,12 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
       const answer = discordApi.respond(method, url.pathname, headers, body)
       if (answer) return send(answer)
     }
-    if (url.pathname.startsWith('/discord/')) return send(discordResponse(req, url, body))
+    if (url.pathname.startsWith('/discord/')) {
+      return send(discordResponse(req, url, body, space.webhookMessages))
+    }
+    if (method === 'POST' && url.pathname.startsWith('/telegram/bot')) {
+      return send(telegramApi.respond(url.pathname, body))
+    }
     if (url.pathname.startsWith('/slack/')) return send(slackResponse(method, url.pathname, body))
     if (url.pathname.startsWith('/clist/')) return send(clist.respond(method, url, headers))
     if (url.pathname.startsWith('/google/')) {
@@ -291,9 +271,28 @@ let discordMessageId = 1_300_000_000_000_000_000n
 
 /**
  * Discord's execute webhook (POST /discord/api/webhooks/:id/:token): the message it made when
- * `wait=true`, else 204; an empty body is refused as Discord refuses it (50006).
+ * `wait=true`, else 204; an empty body is refused as Discord refuses it (50006). A message it made
+ * is edited with PATCH .../messages/:message (Unknown Message, 10008, for one it never made).
  */
-function discordResponse(req: IncomingMessage, url: URL, body: string): ScriptedResponse {
+function discordResponse(
+  req: IncomingMessage,
+  url: URL,
+  body: string,
+  made: Map<string, Record<string, unknown>>,
+): ScriptedResponse {
+  const edit = /^\/discord\/api\/webhooks\/(\d+)\/[\w-]+\/messages\/(\d+)$/.exec(url.pathname)
+  if (edit && req.method === 'PATCH') {
+    const found = made.get(`${edit[1]}/${edit[2]}`)
+    if (!found) return { status: 404, body: { message: 'Unknown Message', code: 10008 } }
+    const changed = {
+      ...found,
+      ...safeJson<Record<string, unknown>>(body),
+      id: found.id,
+      edited_timestamp: new Date().toISOString(),
+    }
+    made.set(`${edit[1]}/${edit[2]}`, changed)
+    return { status: 200, body: changed }
+  }
   const match = /^\/discord\/api\/webhooks\/(\d+)\/[\w-]+$/.exec(url.pathname)
   if (req.method !== 'POST' || !match) {
     return { status: 404, body: { message: '404: Not Found', code: 0 } }
@@ -313,5 +312,6 @@ function discordResponse(req: IncomingMessage, url: URL, body: string): Scripted
     webhook_id: match[1],
     timestamp: new Date().toISOString(),
   }
+  made.set(`${match[1]}/${result.id}`, result)
   return { status: 200, body: result }
 }

@@ -86,6 +86,12 @@ export const CONTESTS_COMMAND = {
           description: 'Also add each contest to the server’s events (the bot needs Manage Events)',
           required: false,
         },
+        {
+          type: BOOLEAN,
+          name: 'cleanup',
+          description: 'Delete each announcement after its contest ends',
+          required: false,
+        },
       ],
     },
     {

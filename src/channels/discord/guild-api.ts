@@ -1,6 +1,8 @@
 // Discord's guild endpoints the bot calls besides posting (bot-api.ts): a channel subscription's
-// scheduled events (created, moved, deleted: Manage Events) and the roles members pick for
-// themselves with a button (added, removed: Manage Roles, and a role of the bot's above it). Each
+// scheduled events (created, moved, deleted: Manage Events), the roles members pick for
+// themselves with a button (added, removed: Manage Roles, and a role of the bot's above it), and
+// its own messages edited or deleted (no permission needed for its own; Unknown Message, 10008,
+// is one deleted by hand). Each
 // answer in a few words: done, Missing Permissions (50013, which the caller turns into a notice,
 // not a dead destination), an unknown event or role (10070, 10011), a 429 with its retry_after, a
 // failure worth retrying (5xx, unreachable), or refused for good.
@@ -12,6 +14,7 @@ const TIMEOUT_MS = 10_000
 export const MISSING_PERMISSIONS = 50013
 export const UNKNOWN_ROLE = 10011
 export const UNKNOWN_SCHEDULED_EVENT = 10070
+export const UNKNOWN_MESSAGE = 10008
 
 export type GuildAnswer =
   | { ok: true; id?: string }
@@ -79,7 +82,12 @@ async function call(
     return { ok: false, kind: 'rate-limited', error, retryAfterSeconds }
   }
   if (code === MISSING_PERMISSIONS) return { ok: false, kind: 'missing-permissions', error }
-  if (code === UNKNOWN_SCHEDULED_EVENT || code === UNKNOWN_ROLE || res.status === 404) {
+  if (
+    code === UNKNOWN_SCHEDULED_EVENT ||
+    code === UNKNOWN_ROLE ||
+    code === UNKNOWN_MESSAGE ||
+    res.status === 404
+  ) {
     return { ok: false, kind: 'unknown', error }
   }
   return { ok: false, kind: res.status >= 500 ? 'transient' : 'permanent', error }
@@ -123,4 +131,21 @@ export function setMemberRole(
   const { guildId, userId, roleId } = place
   if (![guildId, userId, roleId].every(snowflake)) return Promise.resolve(refused('member'))
   return call(env, give ? 'PUT' : 'DELETE', `/guilds/${guildId}/members/${userId}/roles/${roleId}`)
+}
+
+/** PATCH /channels/{channel}/messages/{message}: new embeds for a message the bot posted. */
+export function editChannelMessage(
+  env: Env,
+  channelId: string,
+  messageId: string,
+  change: { embeds: unknown[]; allowed_mentions: { parse: string[] } },
+) {
+  if (!snowflake(channelId) || !snowflake(messageId)) return Promise.resolve(refused('message'))
+  return call(env, 'PATCH', `/channels/${channelId}/messages/${messageId}`, change)
+}
+
+/** DELETE /channels/{channel}/messages/{message} (204): a message the bot posted. */
+export function deleteChannelMessage(env: Env, channelId: string, messageId: string) {
+  if (!snowflake(channelId) || !snowflake(messageId)) return Promise.resolve(refused('message'))
+  return call(env, 'DELETE', `/channels/${channelId}/messages/${messageId}`)
 }

@@ -5,7 +5,7 @@ import { settings, type Env } from '../../env.ts'
 import { discordWebhookProblem, maskDiscordWebhookUrl } from './webhook-url.ts'
 import { secondsOf } from '../define.ts'
 import { writeOutbox } from '../outbox.ts'
-import { postJson } from '../post-json.ts'
+import { postJson, sendJson } from '../post-json.ts'
 
 export type DiscordProvider = 'webhook' | 'outbox' | 'none'
 
@@ -20,6 +20,8 @@ export interface DiscordResult {
   /** The id of the message Discord created (or the outbox id). */
   id?: string
   error?: string
+  /** The answer in a person's words (define.ts SendResult). */
+  said?: string
   /** Worth retrying later: 429, 5xx, a network failure. */
   transient?: boolean
   /** Discord no longer knows the webhook (404, code 10015): it was deleted or its token reset. */
@@ -54,12 +56,16 @@ export function readWebhookAnswer(res: Response, data: DiscordAnswer): DiscordRe
   if (res.status === 429) {
     const retryAfterSeconds =
       secondsOf(data.retry_after) ?? secondsOf(res.headers.get('Retry-After'))
-    return { ok: false, provider, transient: true, error, retryAfterSeconds }
+    const said = 'Discord asked to wait before the next message'
+    return { ok: false, provider, transient: true, error, said, retryAfterSeconds }
   }
   // 404 is Unknown Webhook (10015) whatever the body says: the URL's id and token name nothing.
-  if (res.status === 404)
-    return { ok: false, provider, transient: false, unknownWebhook: true, error }
-  return { ok: false, provider, transient: res.status >= 500, error }
+  if (res.status === 404) {
+    const said = 'the webhook was deleted'
+    return { ok: false, provider, transient: false, unknownWebhook: true, error, said }
+  }
+  const said = res.status >= 500 ? 'Discord is having trouble' : undefined
+  return { ok: false, provider, transient: res.status >= 500, error, ...(said && { said }) }
 }
 
 async function postToWebhook(webhookUrl: string, message: unknown): Promise<DiscordResult> {
@@ -99,4 +105,42 @@ export async function sendDiscord(env: Env, send: DiscordSend): Promise<DiscordR
     body: send.message,
   }
   return { ok: true, provider, id: await writeOutbox(env.KV, record, Date.now()) }
+}
+
+/**
+ * PATCH {webhook}/messages/{id}: new embeds for a message the webhook posted (a person's reminder
+ * whose contest moved). Unknown Message (10008) or Unknown Webhook (10015) is a 404: nothing left
+ * to edit.
+ */
+export async function editDiscordWebhookMessage(
+  env: Env,
+  edit: { webhookUrl: string; messageId: string; message: unknown },
+): Promise<DiscordResult> {
+  const provider = discordProvider(env)
+  if (provider === 'none') {
+    return { ok: false, provider, transient: false, error: 'The Discord channel is disabled' }
+  }
+  const refused = discordWebhookProblem(env, edit.webhookUrl)
+  if (refused) return { ok: false, provider, transient: false, error: `Not sent: ${refused}` }
+  if (!/^\d{17,20}$/.test(edit.messageId)) {
+    return { ok: false, provider, transient: false, error: 'Not a Discord message id' }
+  }
+  if (provider === 'outbox') {
+    const record = {
+      channel: 'discord' as const,
+      from: 'discord:webhook',
+      to: maskDiscordWebhookUrl(edit.webhookUrl),
+      subject: `edit message ${edit.messageId}`,
+      body: edit.message,
+    }
+    return { ok: true, provider, id: await writeOutbox(env.KV, record, Date.now()) }
+  }
+  const url = new URL(edit.webhookUrl)
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/messages/${edit.messageId}`
+  const res = await sendJson('PATCH', url, edit.message)
+  if (!(res instanceof Response)) {
+    return { ok: false, provider, transient: true, error: `Discord unreachable: ${res.name}` }
+  }
+  const data = (await res.json().catch(() => ({}))) as DiscordAnswer
+  return readWebhookAnswer(res, data)
 }

@@ -5,6 +5,7 @@ import {
   emailDisabled,
   emailProvider,
   resendRefusal,
+  resendWords,
   resendApiUrl,
   resendEmailBody,
   resendHeaders,
@@ -112,7 +113,12 @@ async function sendResendBatch(
   }
   if (!res.ok) {
     const refusal = await resendRefusal(res)
-    return messages.map(() => ({ ok: false, provider: 'resend', ...refusal }))
+    // One wrong address refuses the whole batch: the others' words must not blame theirs.
+    const said =
+      refusal.said === 'the address was refused'
+        ? 'the mail service refused the batch this email was in'
+        : refusal.said
+    return messages.map(() => ({ ok: false, provider: 'resend', ...refusal, said }))
   }
   return readBatchAnswer(await res.json().catch(() => ({})), messages.length)
 }
@@ -146,7 +152,14 @@ export function readBatchAnswer(body: unknown, count: number): SendResult[] {
     const error = failed.get(i)
     if (error !== undefined) {
       const refused = `Resend refused this email: ${error}`
-      return { ok: false, provider: 'resend', transient: false, error: refused }
+      const said = resendWords(422, error)
+      return {
+        ok: false,
+        provider: 'resend',
+        transient: false,
+        error: refused,
+        ...(said && { said }),
+      }
     }
     const id = ids[next++]
     return { ok: true, provider: 'resend', ...(paired && { id: id as string }) }

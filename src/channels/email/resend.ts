@@ -22,6 +22,8 @@ export interface SendResult {
   /** The provider's message id. */
   id?: string
   error?: string
+  /** The answer in a person's words (define.ts SendResult). */
+  said?: string
   /** Worth retrying later (rate limited, provider or network failure). */
   transient?: boolean
   /** Resend's name for the error (`validation_error`, `invalid_idempotent_request`...). */
@@ -73,11 +75,22 @@ export async function readResendError(res: Response): Promise<{ name?: string; m
 export async function resendRefusal(res: Response) {
   const { name, message } = await readResendError(res)
   const transient = isTransientStatus(res.status) || name === 'concurrent_idempotent_requests'
+  const said = resendWords(res.status, message)
   return {
     transient,
     error: `Resend answered ${res.status}: ${message}`,
+    ...(said && { said }),
     ...(name && { code: name }),
   }
+}
+
+/** A refusal of Resend's in a person's words; undefined when its message says it better. */
+export function resendWords(status: number, message: string): string | undefined {
+  if (/`to`/.test(message)) return 'the address was refused'
+  if (status === 429) return 'Resend asked to slow down'
+  if (status === 401 || status === 403) return 'the mail service refused our key or domain'
+  if (status >= 500) return 'the mail service is having trouble'
+  return undefined
 }
 
 /** Resend's base URL (RESEND_API_URL, without a trailing slash). */

@@ -26,18 +26,27 @@ function ttl(t: ChannelText): number {
   return Math.min(MAX_TTL_SECONDS, Math.max(MIN_TTL_SECONDS, seconds))
 }
 
-/** The payload is small, since a push message carries at most about 4 KB. */
+/** The notification's action that POSTs the recipient's signed snooze link (/sw.js). */
+export const SNOOZE_ACTION = 'snooze'
+
+/**
+ * The payload is small, since a push message carries at most about 4 KB (the snooze link is
+ * about 170 bytes).
+ */
 function payloadOf(t: ChannelText) {
+  const snoozeUrl = t.snooze?.url
   return {
     title: t.headline.slice(0, 200),
     body: t.summary.length > 1000 ? `${t.summary.slice(0, 999)}…` : t.summary,
     tag: t.notificationId,
     ...(t.url && { url: t.url }),
+    ...(snoozeUrl && { actions: [{ action: SNOOZE_ACTION, title: t.snooze!.label }] }),
     data: {
       notificationId: t.notificationId,
       type: t.type,
       ...(t.contestId && { contestId: t.contestId }),
       ...(t.startTime !== undefined && { startTime: toIso(t.startTime) }),
+      ...(snoozeUrl && { snoozeUrl }),
     },
   }
 }
@@ -86,7 +95,8 @@ export const push = defineChannel({
       return { ok: true, id, gone }
     }
     if (gone.length === targets.length) {
-      return { ...notSent('dead', 'Every push subscription has expired'), gone }
+      const expired = notSent('dead', 'Every push subscription has expired')
+      return { ...expired, said: 'every browser subscription has expired', gone }
     }
     const error = results
       .map((r) => r.error)

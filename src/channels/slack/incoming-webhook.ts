@@ -35,12 +35,29 @@ export function slackProvider(env: Env): SlackProvider | undefined {
  */
 export function readSlackAnswer(status: number, body: string, retryAfter: string | null) {
   if (status >= 200 && status < 300) return resultOf({ ok: true })
-  const error = `Slack answered ${status}: ${body.trim().slice(0, 200) || 'no reason given'}`
+  const code = body.trim().slice(0, 200)
+  const error = `Slack answered ${status}: ${code || 'no reason given'}`
   if (status === 429) {
-    return resultOf({ ok: false, transient: true, error, retryAfterSeconds: secondsOf(retryAfter) })
+    const retryAfterSeconds = secondsOf(retryAfter)
+    const said = 'Slack asked to wait before the next message'
+    return resultOf({ ok: false, transient: true, error, said, retryAfterSeconds })
   }
   const dead = status === 403 || status === 404 || status === 410
-  return resultOf({ ok: false, dead, transient: status >= 500, error })
+  const said = SLACK_WORDS[code] ?? (status >= 500 ? 'Slack is having trouble' : undefined)
+  return resultOf({ ok: false, dead, transient: status >= 500, error, said })
+}
+
+// Slack's error codes of incoming webhooks (api.slack.com/messaging/webhooks#handling_errors).
+const SLACK_WORDS: Record<string, string> = {
+  no_service: 'the webhook was removed or turned off',
+  no_team: 'the workspace is gone',
+  team_disabled: 'the workspace is gone',
+  channel_not_found: 'the channel was deleted',
+  channel_is_archived: 'the channel is archived',
+  action_prohibited: 'the workspace does not allow this webhook to post',
+  posting_to_general_channel_denied: 'only admins may post in that channel',
+  invalid_token: 'the webhook is no longer valid',
+  invalid_payload: 'Slack did not take the message',
 }
 
 export async function sendSlack(

@@ -10,6 +10,8 @@ export type InlineButton = { text: string } & ({ callback_data: string } | { url
 
 export interface TelegramMessage {
   chatId: string
+  /** A forum topic of the chat (message_thread_id); none for the chat's General topic. */
+  threadId?: string
   /** Bot API HTML (parse_mode 'HTML'). */
   text: string
   /** Rows of buttons under the message (reply_markup.inline_keyboard). */
@@ -21,6 +23,8 @@ export interface TelegramResult {
   /** Telegram's message_id (or the outbox id). */
   id?: string
   error?: string
+  /** The answer in a person's words (define.ts SendResult). */
+  said?: string
   /** Worth retrying later: 429, 5xx, a network failure. */
   transient?: boolean
   /** The chat will never take the bot's messages (403: the user blocked the bot, left the chat). */
@@ -68,15 +72,38 @@ export function readSendAnswer(status: number, data: BotApiAnswer): TelegramResu
       typeof after === 'number' && Number.isFinite(after) && after > 0
         ? Math.ceil(after)
         : undefined
-    return { ok: false, provider, transient: true, error, retryAfterSeconds }
+    const said = 'Telegram asked to wait before the next message'
+    return { ok: false, provider, transient: true, error, said, retryAfterSeconds }
   }
-  if (status === 403) return { ok: false, provider, transient: false, blocked: true, error }
+  const said = telegramWords(status, detail)
+  if (status === 403) return { ok: false, provider, transient: false, blocked: true, error, said }
   const migrated = data.parameters?.migrate_to_chat_id
   if (typeof migrated === 'number' && Number.isSafeInteger(migrated)) {
     // The same chat under its new id: worth sending again, there.
-    return { ok: false, provider, transient: true, error, migratedTo: String(migrated) }
+    const moved = 'the group became a supergroup; sent there next time'
+    return {
+      ok: false,
+      provider,
+      transient: true,
+      error,
+      said: moved,
+      migratedTo: String(migrated),
+    }
   }
-  return { ok: false, provider, transient: status >= 500, error }
+  return { ok: false, provider, transient: status >= 500, error, said }
+}
+
+/** The Bot API's descriptions of a send that failed, in a person's words. */
+function telegramWords(status: number, description: string): string {
+  const d = description.toLowerCase()
+  if (d.includes('blocked by the user')) return 'the bot was blocked in this chat'
+  if (d.includes('kicked')) return 'the bot was removed from the chat'
+  if (d.includes('user is deactivated')) return 'the Telegram account was deleted'
+  if (d.includes('chat not found')) return 'the chat was not found'
+  if (d.includes('not enough rights')) return 'the bot may not write in this chat'
+  if (status === 403) return 'the bot may not write to this chat'
+  if (status >= 500) return 'Telegram is having trouble'
+  return 'Telegram did not take the message'
 }
 
 /** Calls a Bot API method; throws only when Telegram could not be reached. */
@@ -93,6 +120,7 @@ async function callBotApi(env: Env, method: string, body: object) {
 async function sendWithBotApi(env: Env, message: TelegramMessage): Promise<TelegramResult> {
   const body = {
     chat_id: message.chatId,
+    ...(message.threadId && { message_thread_id: Number(message.threadId) }),
     text: message.text,
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
@@ -102,14 +130,73 @@ async function sendWithBotApi(env: Env, message: TelegramMessage): Promise<Teleg
     const { status, data } = await callBotApi(env, 'sendMessage', body)
     return readSendAnswer(status, data)
   } catch (error) {
-    // The error names the URL, which holds the token: say only what kind of failure it was.
-    const kind = error instanceof Error ? error.name : 'Error'
-    return {
-      ok: false,
-      provider: 'bot-api',
-      transient: true,
-      error: `Telegram unreachable: ${kind}`,
+    return unreachableAnswer(error)
+  }
+}
+
+/** A Bot API that could not be reached: worth another try. */
+function unreachableAnswer(error: unknown): TelegramResult {
+  // The error names the URL, which holds the token: say only what kind of failure it was.
+  const kind = error instanceof Error ? error.name : 'Error'
+  return { ok: false, provider: 'bot-api', transient: true, error: `Telegram unreachable: ${kind}` }
+}
+
+/** Telegram's words for a forum topic that is gone or closed: the bot can never post there. */
+export const TOPIC_GONE = /message thread not found|TOPIC_CLOSED|TOPIC_DELETED/i
+
+/**
+ * Telegram's words for a message a change has nothing left to do with: already as asked (the
+ * same text), deleted by someone, too old to delete (48 hours) or edit. Done, not failed.
+ */
+export const NOTHING_TO_CHANGE =
+  /message is not modified|message to edit not found|message to delete not found|message can't be deleted|message can't be edited|MESSAGE_ID_INVALID/i
+
+export interface TelegramChange {
+  chatId: string
+  messageId: string
+  /** editMessageText: the new text (Bot API HTML) and buttons; deleteMessage without. */
+  text?: string
+  buttons?: InlineButton[][]
+}
+
+/**
+ * Edits (editMessageText) or deletes (deleteMessage) a message the bot sent, read as a send's
+ * answer is; the outbox of a local run records it.
+ */
+export async function changeTelegramMessage(
+  env: Env,
+  change: TelegramChange,
+): Promise<TelegramResult> {
+  const provider = telegramProvider(env)
+  const method = change.text === undefined ? 'deleteMessage' : 'editMessageText'
+  if (provider === 'outbox') {
+    const record = {
+      channel: 'telegram' as const,
+      from: `telegram:${settings(env).TELEGRAM_BOT_USERNAME ?? 'bot'}`,
+      to: change.chatId,
+      subject: `${method} ${change.messageId}`,
+      html: change.text ?? '',
     }
+    return { ok: true, provider, id: await writeOutbox(env.KV, record, Date.now()) }
+  }
+  if (provider === 'none') {
+    return { ok: false, provider, transient: false, error: 'The Telegram channel is disabled' }
+  }
+  const body = {
+    chat_id: change.chatId,
+    message_id: Number(change.messageId),
+    ...(change.text !== undefined && {
+      text: change.text,
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      ...(change.buttons && { reply_markup: { inline_keyboard: change.buttons } }),
+    }),
+  }
+  try {
+    const { status, data } = await callBotApi(env, method, body)
+    return readSendAnswer(status, data)
+  } catch (error) {
+    return unreachableAnswer(error)
   }
 }
 

@@ -3,7 +3,7 @@
 // (403) is dead and unlinked, a group that became a supergroup moved.
 import { escapeHtml } from '../../lib/html.ts'
 import { defineChannel, notSent, resultOf } from '../define.ts'
-import { sendTelegram, telegramProvider } from './bot-api.ts'
+import { sendTelegram, telegramProvider, type TelegramMessage } from './bot-api.ts'
 import { contestButtons } from './buttons.ts'
 import { telegramSlot } from './pace.ts'
 
@@ -29,7 +29,7 @@ export const telegram = defineChannel({
    * Bot API `parse_mode: HTML`: the headline in bold, the summary, and the contest's link; under
    * it Follow, Mute and Add to calendar when it is about one contest.
    */
-  render: (t) => {
+  render: (t): Omit<TelegramMessage, 'chatId'> => {
     const link = t.url ? `\n\n<a href="${escapeHtml(t.url)}">Open the contest page</a>` : ''
     const buttons = contestButtons(t)
     return {

@@ -19,6 +19,8 @@ export interface WhatsAppResult {
   ok: boolean
   id?: string
   error?: string
+  /** The answer in a person's words (define.ts SendResult). */
+  said?: string
   transient?: boolean
   provider: WhatsAppProvider
 }
@@ -28,6 +30,21 @@ const SEND_TIMEOUT_MS = 10_000
 // unknown or unreachable recipient, a bad template or a revoked token will not get better.
 const TRANSIENT_CODES = new Set([130429, 131056, 1, 2])
 const PERMANENT_CODES = new Set([131026, 131047, 100, 132000, 132001, 190, 368])
+// The Graph API's codes of a refused message, in a person's words
+// (developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes).
+const WHATSAPP_WORDS = new Map<number, string>([
+  [131026, 'the number is not on WhatsApp'],
+  [131047, 'the number has not written to us in 24 hours, so only templates reach it'],
+  [131030, 'the number is not on the allowed list of a test account'],
+  [131049, 'Meta held the message back to keep engagement healthy'],
+  [131050, 'the person stopped marketing messages'],
+  [130429, 'WhatsApp asked to slow down'],
+  [131056, 'too many messages to this number; try later'],
+  [132000, 'the template does not fit the message'],
+  [132001, 'the template does not exist in this language'],
+  [190, 'the access token expired or was revoked'],
+  [368, 'the business account is restricted'],
+])
 // Template variables may not hold line breaks, tabs or more than four spaces in a row.
 const MAX_PARAM_LENGTH = 1000
 
@@ -105,6 +122,7 @@ async function sendWithCloudApi(env: Env, to: string, template: Template, refere
       ok: false,
       provider: 'cloud-api',
       transient: isTransientWhatsAppError(res.status, code),
+      ...(code !== undefined && WHATSAPP_WORDS.has(code) && { said: WHATSAPP_WORDS.get(code) }),
       error: `WhatsApp answered ${res.status}${code !== undefined ? ` (code ${code})` : ''}: ${detail}`,
     }
     return result
@@ -138,7 +156,8 @@ async function sendTemplate(
   }
   const to = toWhatsAppNumber(phone)
   if (!to) {
-    return { ok: false, provider, transient: false, error: 'The phone number is not valid' }
+    const error = 'The phone number is not valid'
+    return { ok: false, provider, transient: false, error, said: 'the number is not valid' }
   }
   if (provider === 'cloud-api') return sendWithCloudApi(env, to, template, reference)
   const s = settings(env)

@@ -1,9 +1,11 @@
 // Zod schemas of the notification endpoints: history queries, admin email bodies and responses.
 import { z } from '@hono/zod-openapi'
+import { MAX_ANSWER_LENGTH, SEND_OUTCOMES } from '../../channels/answer-words.ts'
 import { CHANNELS } from '../../channels/registry.ts'
 import { PLATFORMS } from '../../contests/schemas.ts'
 import { isId } from '../../lib/ids.ts'
 import { intInRange, isoDate, oneOf } from '../../lib/validation.ts'
+import { MAX_LOGGED_ATTEMPTS } from '../attempt-log.ts'
 import { NOTIFICATION_STATUSES } from '../delivery/status.ts'
 import { NOTIFICATION_TYPES } from '../spec.ts'
 
@@ -46,6 +48,10 @@ export const NotificationListQuery = z
     userId: idOf('Invalid user ID format').optional(),
     status: oneOf('status', NOTIFICATION_STATUSES).optional(),
     type: oneOf('type', NOTIFICATION_TYPES).optional(),
+    channel: oneOf('channel', CHANNELS).optional().openapi({
+      description:
+        'Only notifications with a delivery on this channel; with status, that delivery’s status',
+    }),
     ...dateRange,
     // 100 pages of at most 100: an OFFSET of at most 9,900 rows, as MAX_OFFSET bounds the others.
     page: intInRange('page', 1, 100, 1),
@@ -161,6 +167,37 @@ export const ContestReminderBody = z
 
 const timestamp = z.string().openapi({ example: '2026-11-22T14:35:00.000Z' })
 
+const outcome = z.enum(SEND_OUTCOMES).openapi({
+  description:
+    'delivered: the provider took it; temporary_failure: not reached this time (retried); ' +
+    'refused: the provider will not take it; destination_gone: the address, chat or webhook is ' +
+    'gone (the channel is turned off for it)',
+})
+
+const answerMessage = z.string().openapi({
+  description: `The provider's answer in words, naming the channel (at most ${MAX_ANSWER_LENGTH} characters)`,
+  example: 'Discord: the webhook was deleted',
+})
+
+export const DeliveryAttemptSchema = z
+  .object({ at: timestamp, outcome, message: answerMessage })
+  .openapi('DeliveryAttempt')
+
+export const TestNotificationBody = z
+  .strictObject({
+    channel: oneOf('channel', CHANNELS),
+  })
+  .openapi('TestNotificationRequest')
+
+export const TestNotificationResultSchema = z
+  .object({
+    channel: z.enum(CHANNELS),
+    outcome,
+    message: answerMessage,
+    at: timestamp,
+  })
+  .openapi('TestNotificationResult')
+
 export const DeliveryStatusSchema = z
   .object({
     channel: z.enum(CHANNELS),
@@ -169,6 +206,11 @@ export const DeliveryStatusSchema = z
     failedAt: timestamp.optional(),
     error: z.string().optional(),
     retryCount: z.number(),
+    attempts: z.array(DeliveryAttemptSchema).openapi({
+      description:
+        'The delivery log: each attempt (and each later word of the provider, an email’s bounce), ' +
+        `oldest first, at most ${MAX_LOGGED_ATTEMPTS} attempts; kept as long as the notification`,
+    }),
   })
   .openapi('DeliveryStatus')
 

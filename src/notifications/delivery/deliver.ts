@@ -2,6 +2,7 @@
 // and send the rest (each message's emails as one provider call, other channels a few at a time),
 // record every result and the notifications' status. Used by the queue consumer and by manual
 // retries; its D1 statements do not grow with the number of deliveries.
+import { answerInWords } from '../../channels/answer-words.ts'
 import { notSent, type Outgoing, type SendResult } from '../../channels/define.ts'
 import { channelModule } from '../../channels/registry.ts'
 import { findContestsByIds } from '../../contests/notified.ts'
@@ -172,7 +173,8 @@ function decide(
   answeredAt = options.now,
 ): { record: DeliveryRecord; outcome: DeliveryOutcome } {
   const increment = options.manual ? 1 : 0
-  const base = { id: delivery.id, notificationId: delivery.notificationId }
+  const logged = answerInWords(channelModule(delivery.channel).label, result)
+  const base = { id: delivery.id, notificationId: delivery.notificationId, logged }
   if (result.ok) {
     return {
       record: {

@@ -11,6 +11,7 @@ import { notifications, type ContestRow } from '../../db/schema.ts'
 import { recipientsQuery } from '../../users/audiences.ts'
 import type { Recipient } from '../kinds/rendering.ts'
 import { withResultWords } from '../kinds/result-words.ts'
+import { logAttemptsStatement, type LoggedAttempt } from '../attempt-log.ts'
 import { contentsOf, withContent } from '../contents.ts'
 import type { NotificationRow } from '../serialize.ts'
 import { overallStatusSql, type NotificationStatus } from './status.ts'
@@ -201,6 +202,8 @@ export interface DeliveryRecord {
    * no other message claims it sooner (claim lapses free every other row at once).
    */
   heldUntil?: number
+  /** The attempt as the delivery log keeps it: the provider's answer in words. */
+  logged: Omit<LoggedAttempt, 'deliveryId'>
 }
 
 // The records go in as one JSON array of [id, status, error, provider message id, retry
@@ -239,8 +242,8 @@ export const notificationStatusSql = (idsSql: string) => `UPDATE notifications A
   RETURNING id, status`
 
 /**
- * Records every attempt's result and the notifications' new status in one batch of two
- * statements; returns the ids of the notifications these attempts made SENT.
+ * Records every attempt's result, its line in the delivery log and the notifications' new status
+ * in one batch of three statements; returns the ids of the notifications these attempts made SENT.
  */
 export async function recordDeliveries(
   d1: D1Database,
@@ -261,7 +264,9 @@ export async function recordDeliveries(
   for (const r of records)
     sent.set(r.notificationId, sent.get(r.notificationId) || r.status === 'SENT')
   const notifications = JSON.stringify([...sent].map(([id, isSent]) => [id, isSent ? 1 : 0]))
-  const [, changed] = await d1.batch<{ id: string; status: NotificationStatus }>([
+  const logged = records.map((r) => ({ deliveryId: r.id, ...r.logged }))
+  const [, , changed] = await d1.batch<{ id: string; status: NotificationStatus }>([
+    logAttemptsStatement(d1, logged, now),
     d1.prepare(RECORD_SQL).bind(now, JSON.stringify(rows)),
     d1
       .prepare(

@@ -14,6 +14,7 @@ import { muteLink } from '../../users/mute-link.ts'
 import { isPhoneVerified } from '../../users/phone.ts'
 import { listUnsubscribeHeaders, unsubscribeLink } from '../../users/unsubscribe-link.ts'
 import { notificationKind } from '../kinds/registry.ts'
+import { offersSnooze, SNOOZE_BUTTON_TEXT, snoozeLink } from '../snooze-link.ts'
 import type { SendRequest } from './send-request.ts'
 
 type Destination = { to: unknown } | { refused: SendResult }
@@ -58,7 +59,7 @@ function destinationOf(m: ChannelModule, req: SendRequest): Destination {
  * unsubscribe (RFC 8058); transactional mail (codes, account mail, the contact form) never comes
  * through here.
  */
-async function emailOf(req: SendRequest) {
+async function emailOf(req: SendRequest, snoozeUrl: string | undefined) {
   const { env, notification, recipient, content } = req
   const contestId = notification.contestId
   const muteUrl =
@@ -75,9 +76,21 @@ async function emailOf(req: SendRequest) {
       ...content,
       muteUrl,
       unsubscribeUrl,
+      snoozeUrl,
     }),
     ...(unsubscribeUrl && { headers: listUnsubscribeHeaders(unsubscribeUrl) }),
   }
+}
+
+/**
+ * The recipient's signed snooze link, for the channels that carry one (a push action, an email's
+ * link; Telegram's button needs none); left out, as the mute link, when it cannot be signed.
+ */
+async function snoozeUrlOf(req: SendRequest, kind: ChannelModule['destination']['kind']) {
+  const { env, notification, content, userId } = req
+  if ((kind !== 'push' && kind !== 'email') || !notification.contestId) return undefined
+  const claim = { userId, contestId: notification.contestId }
+  return snoozeLink(env, content.appUrl, claim, content.now).catch(() => undefined)
 }
 
 /** The send of one delivery, ready for its module; a refusal when it has nowhere to go. */
@@ -89,7 +102,11 @@ export async function outgoingOf(
   if ('refused' in destination) return destination
   const { notification, recipient, content } = req
   const text = notificationKind(notification).text(notification, recipient, content)
-  if (m.destination.kind === 'email') text.email = await emailOf(req)
+  if (offersSnooze(text.type, text.startTime, content.now)) {
+    const url = await snoozeUrlOf(req, m.destination.kind)
+    text.snooze = { label: SNOOZE_BUTTON_TEXT, ...(url && { url }) }
+  }
+  if (m.destination.kind === 'email') text.email = await emailOf(req, text.snooze?.url)
   return { outgoing: { to: destination.to, message: m.render(text), reference: req.deliveryId } }
 }
 
@@ -125,7 +142,16 @@ export async function sendOverChannel(req: SendRequest): Promise<SendResult> {
     return notSent('permanent', `${m.label} is not available on this server`)
   const ready = await outgoingOf(req)
   if ('refused' in ready) return ready.refused
-  const result = await m.send(provider, ready.outgoing)
-  await settle(req, ready.outgoing, result)
+  return sendOutgoing(req, provider, ready.outgoing)
+}
+
+/** One rendered send through its module, and what its answer leaves behind (settle). */
+export async function sendOutgoing(
+  req: SendRequest,
+  provider: unknown,
+  outgoing: Outgoing<unknown, unknown>,
+): Promise<SendResult> {
+  const result = await channelModule(req.channel).send(provider, outgoing)
+  await settle(req, outgoing, result)
   return result
 }

@@ -14,6 +14,7 @@ import {
 } from './rendering.ts'
 import { formatDuration } from '../../contests/describe.ts'
 import { formatTime, formatUntil } from '../../lib/time-words.ts'
+import { SNOOZE_BUTTON_TEXT } from '../snooze-link.ts'
 
 const MUTE_QUESTION = 'Not interested in this contest?'
 
@@ -25,6 +26,13 @@ function muteHtml(url: string | undefined): string {
     `<span style="font-size:13px;color:#52606d">${MUTE_QUESTION} ` +
       `<a href="${href}" style="color:#52606d">Mute it</a>.</span>`,
   )
+}
+
+/** The snooze link of a reminder, beside the contest's button; nothing without a safe link. */
+function snoozeHtml(url: string | undefined): string {
+  const href = safeHref(url)
+  if (!href) return ''
+  return para(`<a href="${href}" style="color:#2563eb">${SNOOZE_BUTTON_TEXT}</a>`)
 }
 
 export interface NoticeWording {
@@ -89,12 +97,14 @@ export function contestNoticeKind(wording: NoticeWording): NotificationKind {
       (details.length ? para(escapeHtml(details.join(' · '))) : '') +
       (custom ? para(escapeMultiline(custom)) : '') +
       button(safeHref(contest.url), 'Open the contest') +
+      snoozeHtml(ctx.snoozeUrl) +
       muteHtml(ctx.muteUrl)
     const text =
       `Hello ${r.name},\n\n${noticeSentence(wording, contest.name, contest.platform, when)}\n` +
       (details.length ? `${details.join(' · ')}\n` : '') +
       (custom ? `\n${custom}\n` : '') +
       (contest.url ? `\n${contest.url}\n` : '') +
+      (ctx.snoozeUrl ? `\n${SNOOZE_BUTTON_TEXT}: ${ctx.snoozeUrl}\n` : '') +
       (ctx.muteUrl ? `\n${MUTE_QUESTION} Mute it: ${ctx.muteUrl}\n` : '') +
       textFooter(ctx)
     return { subject, html: layout(subject, html, ctx), text }

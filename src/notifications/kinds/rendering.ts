@@ -34,6 +34,8 @@ export interface ContentContext {
   muteUrl?: string
   /** The recipient's signed one-click unsubscribe link, in the footer; signed by delivery too. */
   unsubscribeUrl?: string
+  /** The recipient's signed snooze link of a reminder ("Remind me 10 minutes before"). */
+  snoozeUrl?: string
 }
 
 /** A payload field that is a non-empty string, else undefined (payloads are stored JSON). */

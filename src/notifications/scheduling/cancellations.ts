@@ -9,6 +9,7 @@ import type { ContestRow } from '../../db/schema.ts'
 import { CONTEST_FOLLOWERS_FROM } from '../../users/contest-subscriptions.ts'
 import { joinUserSql, LIVE_RECIPIENT_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
+import { editReminders } from '../delivery/edits.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { cancellationSpec } from '../kinds/cancellation.ts'
 import { createNotifications, fanOutContext } from './fan-out.ts'
@@ -57,7 +58,12 @@ async function announce(
 export async function announceCancellations(n: Notifier, now: number, options: PagingOptions = {}) {
   const pending = await pendingCancellations(n.db, CANCELLATIONS_PER_RUN)
   if (pending.length === 0) {
-    return { cancellationsHandled: 0, cancellationNotices: 0, cancellationDeliveries: 0 }
+    return {
+      cancellationsHandled: 0,
+      cancellationNotices: 0,
+      cancellationDeliveries: 0,
+      cancellationEditsMade: 0,
+    }
   }
   const contests = new Map(
     (await findContestsByIds(n.db, [...new Set(pending.map((c) => c.contestId))])).map((c) => [
@@ -67,6 +73,7 @@ export async function announceCancellations(n: Notifier, now: number, options: P
   )
   let notices = 0
   let queued = 0
+  let edits = 0
   for (const cancellation of pending) {
     const contest = contests.get(cancellation.contestId)
     // Listed again since (active once more): nothing to tell.
@@ -80,6 +87,8 @@ export async function announceCancellations(n: Notifier, now: number, options: P
     )
     notices += result.created
     queued += result.queued
+    // The reminders already in chats say it is cancelled.
+    edits += await editReminders(n, contest, now)
   }
   await markCancellationsHandled(
     n.db,
@@ -90,5 +99,6 @@ export async function announceCancellations(n: Notifier, now: number, options: P
     cancellationsHandled: pending.length,
     cancellationNotices: notices,
     cancellationDeliveries: queued,
+    cancellationEditsMade: edits,
   }
 }

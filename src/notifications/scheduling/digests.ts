@@ -1,6 +1,8 @@
 // Daily and weekly digests: at 09:00 local time, one email per user listing the contests of the
 // next day or week that match their platforms, contestTypes and noise filters, or that they
-// follow, never one they muted; nothing when none match.
+// follow, never one they muted, and the results of their own proven handles stored since the
+// last digest (such an account gets no result alert of its own: scheduling/results.ts); nothing
+// when there is neither.
 import { listContestsStartingBetween } from '../../contests/notified.ts'
 import type { ContestRow } from '../../db/schema.ts'
 import { DAY_MS } from '../../lib/time.ts'
@@ -8,6 +10,8 @@ import { digestTimeZones, pageDigestAudience, type DigestRecipient } from '../..
 import type { Notifier } from '../context.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { digestSpec, type DigestFrequency } from '../kinds/digest.ts'
+import { digestResults } from '../../results/digest-results.ts'
+import { createPersonalDigests, digestResult } from './digest-results.ts'
 import type { NotificationSpec } from '../spec.ts'
 import { contestTags, filtersPass, typesAllow } from '../../contests/matching.ts'
 import { dueDigestDate, slotStart } from './digest-time.ts'
@@ -54,16 +58,36 @@ async function digestZone(
 ) {
   const ctx = fanOutContext(n, now)
   const until = now + PERIOD_MS[frequency]
+  // Results stored since the last digest's slot, up to this one's: a late run keeps its slot, so
+  // consecutive digests neither miss nor repeat a result.
+  const slot = slotStart(now)
+  const resultsFrom = slot - PERIOD_MS[frequency]
+  const base = digestSpec(frequency, localDate, [], now, until)
   let after = 0
   let created = 0
   let queued = 0
   for (;;) {
     const users = await pageDigestAudience(n.db, frequency, zone, after, pageSize)
     if (users.length === 0) break
-    // Users whose preferences select the same contests share one statement.
+    const results = await digestResults(
+      n.db,
+      users.map((u) => u.id),
+      resultsFrom,
+      slot,
+    )
+    // Users whose preferences select the same contests, and who have no results to be told,
+    // share one statement; those with results have words of their own.
     const groups = new Map<string, { spec: NotificationSpec; userIds: string[] }>()
+    const personal: { userId: string; spec: NotificationSpec }[] = []
     for (const user of users) {
       const contests = digestContestsFor(user, candidates)
+      const own = results.get(user.id)
+      if (own) {
+        const entries = own.map(digestResult)
+        const spec = digestSpec(frequency, localDate, contests, now, until, entries)
+        personal.push({ userId: user.id, spec })
+        continue
+      }
       if (contests.length === 0) continue
       const key = contests.map((c) => c.id).join(',')
       let group = groups.get(key)
@@ -74,8 +98,14 @@ async function digestZone(
       group.userIds.push(user.id)
     }
     const page = await createNotifications(ctx, [...groups.values()])
-    created += page.created
-    queued += await enqueueNotificationDeliveries(n.queue, n.d1, page.toQueue, now)
+    const mine = await createPersonalDigests(ctx, base, personal)
+    created += page.created + mine.created
+    queued += await enqueueNotificationDeliveries(
+      n.queue,
+      n.d1,
+      [...page.toQueue, ...mine.toQueue],
+      now,
+    )
     if (users.length < pageSize) break
     after = users[users.length - 1].rid
   }
@@ -103,8 +133,8 @@ export async function runDigests(n: Notifier, now: number, options: PagingOption
   let created = 0
   let queued = 0
   for (const z of due) {
+    // A zone with no contest to list is still walked: its users may have results to be told.
     const candidates = all.filter((c) => c.contest.startTime <= now + PERIOD_MS[z.frequency])
-    if (candidates.length === 0) continue
     const result = await digestZone(
       n,
       z.frequency,

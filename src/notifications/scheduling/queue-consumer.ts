@@ -6,6 +6,12 @@ import { log } from '../../lib/log.ts'
 import type { QueueBatch, QueueMessage } from '../../ports/queue.ts'
 import { notifier, type Notifier } from '../context.ts'
 import { consumeDeadLetters, consumeNotifications } from '../delivery/consumer.ts'
+import {
+  failNotificationEdits,
+  isNotificationEditMessage,
+  sendNotificationEdit,
+  type NotificationEditMessage,
+} from '../delivery/edits.ts'
 import { NOTIFICATION_RETRY_DELAYS_SECONDS } from '../delivery/status.ts'
 import { fanOutOf, type FanOutPage } from './fan-out-pages.ts'
 import { resumeFanOutPage } from './page-resume.ts'
@@ -68,9 +74,30 @@ async function remindPages(n: Notifier, pages: readonly PageMessage[], afterFail
   }
 }
 
-export async function consumeNotificationQueue(batch: QueueBatch, env: Env) {
-  const { pages, rest } = split(batch)
+/** Each reminder's edit sent once, acked, retried or put back to wait (delivery/edits.ts). */
+async function editReminders(n: Notifier, messages: readonly QueueMessage[]) {
+  for (const message of messages) {
+    const { notificationEditId } = message.body as NotificationEditMessage
+    try {
+      const outcome = await sendNotificationEdit(n, notificationEditId, Date.now())
+      if (outcome.done) message.ack()
+      else if ('waiting' in outcome) {
+        await n.queue.send(message.body, { delaySeconds: outcome.delaySeconds })
+        message.ack()
+      } else message.retry({ delaySeconds: outcome.delaySeconds })
+    } catch (error) {
+      log.error('notification-edit-failed', { notificationEditId, error })
+      message.retry({ delaySeconds: NOTIFICATION_RETRY_DELAYS_SECONDS[0] })
+    }
+  }
+}
+
+export async function consumeNotificationQueue(whole: QueueBatch, env: Env) {
   const n = notifier(env)
+  const edits = whole.messages.filter((m) => isNotificationEditMessage(m.body))
+  if (edits.length > 0) await editReminders(n, edits)
+  const batch = { ...whole, messages: whole.messages.filter((m) => !edits.includes(m)) }
+  const { pages, rest } = split(batch)
   // One range after another: each is one writer's work, and D1 has one writer.
   for (const range of byRange(pages)) await remindPages(n, range)
   if (rest.length > 0) await consumeNotifications({ queue: batch.queue, messages: rest }, env)
@@ -81,9 +108,16 @@ export async function consumeNotificationQueue(batch: QueueBatch, env: Env) {
  * notified mark back, so the next run makes the rest; dead deliveries are recorded FAILED by the
  * delivery consumer.
  */
-export async function consumeNotificationDeadLetters(batch: QueueBatch, env: Env) {
-  const { pages, rest } = split(batch)
+export async function consumeNotificationDeadLetters(whole: QueueBatch, env: Env) {
   const n = notifier(env)
+  const edits = whole.messages.filter((m) => isNotificationEditMessage(m.body))
+  if (edits.length > 0) {
+    const ids = edits.map((m) => (m.body as NotificationEditMessage).notificationEditId)
+    await failNotificationEdits(n.d1, ids, Date.now())
+    for (const message of edits) message.ack()
+  }
+  const batch = { ...whole, messages: whole.messages.filter((m) => !edits.includes(m)) }
+  const { pages, rest } = split(batch)
   for (const { message, page } of pages) {
     await resumeFanOutPage(n, page, Date.now())
     await unmarkContestNotified(n.db, { id: page.contestId, startTime: page.startTime }, Date.now())

@@ -10,6 +10,7 @@ import type { ContestRow } from '../../db/schema.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
 import { joinUserSql, LIVE_RECIPIENT_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
+import { editReminders } from '../delivery/edits.ts'
 import { enqueueNotificationDeliveries } from '../delivery/enqueue.ts'
 import { reminderKeyPrefix } from '../kinds/reminder.ts'
 import { rescheduleSpecs } from '../kinds/reschedule.ts'
@@ -64,17 +65,22 @@ async function announce(n: Notifier, contest: ContestRow, now: number, pageSize:
 
 export async function announceReschedules(n: Notifier, now: number, options: PagingOptions = {}) {
   const pending = await pendingReschedules(n.db, RESCHEDULES_PER_RUN)
-  if (pending.length === 0) return { reschedulesHandled: 0, rescheduleNotices: 0 }
+  if (pending.length === 0) {
+    return { reschedulesHandled: 0, rescheduleNotices: 0, reminderEditsMade: 0 }
+  }
   const contestIds = [...new Set(pending.map((r) => r.contestId))]
   const contests = await findContestsByIds(n.db, contestIds)
   let notices = 0
   let queued = 0
+  let edits = 0
   // Several reschedules of one contest are announced once, with the time it has now.
   for (const contest of contests) {
     if (!contest.isActive || contest.startTime <= now) continue
     const result = await announce(n, contest, now, options.pageSize ?? DEFAULT_PAGE_SIZE)
     notices += result.created
     queued += result.queued
+    // The reminders already in chats say the new time too.
+    edits += await editReminders(n, contest, now)
   }
   await markReschedulesHandled(
     n.db,
@@ -85,5 +91,6 @@ export async function announceReschedules(n: Notifier, now: number, options: Pag
     reschedulesHandled: pending.length,
     rescheduleNotices: notices,
     deliveriesQueued: queued,
+    reminderEditsMade: edits,
   }
 }

@@ -7,7 +7,8 @@
 // kinds/result-words.ts) and their deliveries, then the rows marked told, so a retry finds nothing
 // left or everything still to do. The unique (contest, user, content) key makes a concurrent or
 // repeated run add nothing; a re-calculation has a content of its own (its digest), so a changed
-// delta is told once more.
+// delta is told once more. An account on a daily or weekly digest gets its own results there
+// (scheduling/digest-results.ts), not in a personal alert.
 import { CHANNELS, type Channel } from '../../channels/registry.ts'
 import type { ContestRow } from '../../db/schema.ts'
 import { DAY_MS } from '../../lib/time.ts'
@@ -20,6 +21,7 @@ import {
   TAKES_OWN_RESULTS_SQL,
   UNTOLD_SQL,
 } from '../../results/handles-sql.ts'
+import { TAKES_DIGEST_SQL } from '../../users/audiences.ts'
 import { joinUserSql, LIVE_RECIPIENT_SQL, REACHABLE_ON_SQL } from '../../users/recipients.ts'
 import type { Notifier } from '../context.ts'
 import { contentKey, keepContent } from '../contents.ts'
@@ -30,10 +32,14 @@ import { pageIdSql, randomHex } from './fan-out.ts'
 
 /**
  * Own proven handles of the contest (?1) with a delta not told, of accounts that take them: the
- * FROM and WHERE of the personal alerts, `r` each result, `u` its account.
+ * FROM and WHERE of the personal alerts, `r` each result, `u` its account. While digests go out
+ * (email is enabled), an account that takes one gets its results there instead
+ * (scheduling/digests.ts), so it is left out here; its rows are marked told all the same.
  */
-const OWN_TO_TELL = `FROM ${resultsToTellFrom('OWN')} ${joinUserSql('h.user_id')}
-  WHERE r.contest_id = ?1 AND ${UNTOLD_SQL} AND ${LIVE_RECIPIENT_SQL} AND ${TAKES_OWN_RESULTS_SQL}`
+const ownToTell = (digestsCarryResults: boolean) => `FROM ${resultsToTellFrom('OWN')}
+  ${joinUserSql('h.user_id')}
+  WHERE r.contest_id = ?1 AND ${UNTOLD_SQL} AND ${LIVE_RECIPIENT_SQL} AND ${TAKES_OWN_RESULTS_SQL}
+    ${digestsCarryResults ? `AND NOT ${TAKES_DIGEST_SQL}` : ''}`
 
 /**
  * Every friend's result of the contest (?1, platform ?2) for the accounts that take the summary
@@ -121,7 +127,7 @@ export async function createResultAlerts(n: Notifier, input: ResultAlertsInput) 
   const seconds = Math.floor(now / 1000)
   const expires = now + n.settings.NOTIFICATION_TTL_DAYS * DAY_MS
   const kinds = [
-    { kind: RESULT_KIND, sql: insertAlertsSql(OWN_TO_TELL, enabled) },
+    { kind: RESULT_KIND, sql: insertAlertsSql(ownToTell(n.enabled.email), enabled) },
     {
       kind: FRIENDS_RESULTS_KIND,
       sql: insertAlertsSql(FRIENDS_TO_TELL, enabled, [FRIENDS_DUE_CTE]),

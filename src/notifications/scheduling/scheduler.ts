@@ -6,6 +6,7 @@ import type { Env } from '../../env.ts'
 import { newId } from '../../lib/ids.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
 import { notifier } from '../context.ts'
+import { requeueStrandedEdits } from '../delivery/edits.ts'
 import { requeueStranded } from '../delivery/enqueue.ts'
 import { runDigests } from './digests.ts'
 import type { PagingOptions } from './paging.ts'
@@ -36,7 +37,8 @@ export async function runNotificationScheduler(
     const reminders = await runReminders(n, now, options)
     const digests = await runDigests(n, now, options)
     const requeued = await requeueStranded(n.queue, n.d1, now)
-    return { ...reschedules, ...cancellations, ...reminders, ...digests, requeued }
+    const editsRequeued = await requeueStrandedEdits(n, now)
+    return { ...reschedules, ...cancellations, ...reminders, ...digests, requeued, editsRequeued }
   } finally {
     await releaseLock(n.db, LOCK, holder)
   }

@@ -44,6 +44,13 @@ export interface ClistResult {
   errors: string[]
 }
 
+/**
+ * The RateLimiter key of clist's budget: one fixed window a minute, counted by every clist
+ * request of the service (the contest source's at CLIST_REQUESTS_PER_MINUTE, results' at a share
+ * below it, so results never take what the contest fallback needs).
+ */
+export const CLIST_BUDGET_KEY = 'upstream:clist'
+
 /** The shared budget refused a request: nothing was asked; it allows one again at `retryAt`. */
 export class ClistBudgetSpent extends Error {
   override readonly name = 'ClistBudgetSpent'

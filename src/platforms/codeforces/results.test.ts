@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { serveResults } from '../../../test/helpers/platforms.ts'
 import {
+  expectOneRequest,
   expectSent,
   requestPaths,
   shiftedJson,
@@ -25,6 +26,8 @@ import standings2285 from './fixtures/results/standings-2285-unrated.json'
 import standings2290 from './fixtures/results/standings-2290-pending.json'
 import userInfoBroken from './fixtures/results/user-info-broken.json'
 import userInfoMissing from './fixtures/results/user-info-missing.json'
+import userInfoBatchMissing from './fixtures/results/user-info-batch-missing.json'
+import userInfoQuokka from './fixtures/results/user-info-quokka.json'
 import { codeforces } from './index.ts'
 import {
   codeforcesContestResults,
@@ -107,6 +110,41 @@ describe('Codeforces titles', () => {
     [4000, 'Legendary Grandmaster', '#ff0000'],
   ])('%i is %s', (rating, title, colour) => {
     expect(codeforcesRank(rating)).toEqual({ title, colour })
+  })
+})
+
+describe('Codeforces renames', () => {
+  const renames = codeforcesResults.renames!
+
+  it('asks a batch by exact names in one user.info and answers the judge’s spelling', async () => {
+    await scriptMethod(
+      'user.info',
+      { handles: 'quokka', checkHistoricHandles: 'false' },
+      userInfoQuokka,
+    )
+    expect(await renames.exact(request(), ['quokka'])).toEqual({ found: ['Quokka'] })
+    await expectOneRequest(
+      `${BASE}/user.info`,
+      `${BASE}/user.info?handles=quokka&checkHistoricHandles=false`,
+      'GET',
+    )
+  })
+
+  it('names the handle a batch’s “not found” names, and looks it up as a former handle', async () => {
+    const query = { handles: 'lynx_old;quokka', checkHistoricHandles: 'false' }
+    await scriptMethod('user.info', query, userInfoBatchMissing, 400)
+    expect(await renames.exact(request(), ['lynx_old', 'quokka'])).toEqual({
+      missing: 'lynx_old',
+    })
+    // The recorded route: lynx_old answered as lynx_dev (checkHistoricHandles=true).
+    expect(await renames.current(request(), 'lynx_old')).toBe('lynx_dev')
+    expect(await renames.current(request(), 'nobody_here')).toBeUndefined()
+  })
+
+  it('throws a “not found” that names none of the handles asked', async () => {
+    const query = { handles: 'quokka', checkHistoricHandles: 'false' }
+    await scriptMethod('user.info', query, userInfoBatchMissing, 400)
+    await expect(renames.exact(request(), ['quokka'])).rejects.toThrow(/not found/)
   })
 })
 

@@ -175,6 +175,54 @@ export async function codeforcesProfile(
   return { handle: user.handle, fields, ...(user.rating !== undefined && { rating: user.rating }) }
 }
 
+// The handle a "handles: User with handle X not found" names.
+const MISSING_HANDLE = /\bUser with handle (\S+) not found\b/
+
+/** Handles asked in one user.info (the API takes up to 10,000; 200 keeps the URL short). */
+export const RENAME_BATCH = 200
+
+/**
+ * The handles as Codeforces spells them now, from one user.info asked with
+ * checkHistoricHandles=false (so every answer is the very handle asked, in the order asked), or
+ * the first handle it does not know under that name: a renamed handle, or one gone.
+ */
+export async function codeforcesExactHandles(
+  request: ResultsRequest,
+  handles: readonly string[],
+): Promise<{ found: string[] } | { missing: string }> {
+  // A handle Codeforces could not hold is asked of nobody: it is gone under that name.
+  const invalid = handles.find((h) => !HANDLE.test(h))
+  if (invalid !== undefined) return { missing: invalid }
+  const asked = [...handles]
+  if (asked.length === 0) return { found: [] }
+  try {
+    const params = { handles: asked.join(';'), checkHistoricHandles: 'false' }
+    const users = await callApi(
+      'codeforces',
+      request,
+      'user.info',
+      params,
+      z.array(userSchema).length(asked.length),
+    )
+    return { found: users.map((u) => u.handle) }
+  } catch (error) {
+    if (!isNotFound(error)) throw error
+    const named = MISSING_HANDLE.exec((error as CodeforcesRefusal).comment)?.[1]
+    const missing = asked.find((h) => h.toLowerCase() === named?.toLowerCase())
+    // A refusal naming none of the handles asked is not an answer about them.
+    if (missing === undefined) throw error
+    return { missing }
+  }
+}
+
+/** The handle Codeforces answers for a former one (user.info with checkHistoricHandles=true). */
+export async function codeforcesCurrentHandle(
+  request: ResultsRequest,
+  handle: string,
+): Promise<string | undefined> {
+  return (await codeforcesProfile('codeforces', request, handle))?.handle
+}
+
 export function codeforcesProof(platform: CodeforcesPlatform): HandleProof {
   return {
     where: 'First name, last name or organization (Settings > Social)',
@@ -473,6 +521,7 @@ export const codeforcesResults: ResultsModule = {
   contestResults: codeforcesContestResults,
   history: codeforcesHistory,
   rank: codeforcesRank,
+  renames: { batch: RENAME_BATCH, exact: codeforcesExactHandles, current: codeforcesCurrentHandle },
   // Matched by path and the query given here (stand-in-routes.ts): the standings route answers
   // both the first-row probe (from=1&count=1) and the full table.
   fixtures: [

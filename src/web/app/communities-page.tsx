@@ -152,6 +152,24 @@ function EditForm({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdi
             {d.channel === 'discord' ? '/contests handle' : '/handle'}.
           </p>
         </div>
+        <div class="field">
+          <span class="choice">
+            <input
+              type="checkbox"
+              id={id('cleanup')}
+              name="cleanup"
+              value="on"
+              checked={values.cleanup === 'on'}
+              aria-describedby={id('cleanup-hint')}
+            />
+            <label for={id('cleanup')}>Delete each announcement after its contest ends</label>
+          </span>
+          <p id={id('cleanup-hint')} class="hint">
+            {d.channel === 'telegram'
+              ? 'In a group the bot needs the Delete messages right; Telegram lets it delete only messages younger than 48 hours.'
+              : 'The bot deletes its own messages; it needs no other permission.'}
+          </p>
+        </div>
         {d.channel === 'discord' && <DiscordFields d={d} values={values} id={id} />}
         <div class="actions">
           <button type="submit">Save</button>
@@ -161,14 +179,23 @@ function EditForm({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdi
   )
 }
 
-function Item({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdit }) {
+/** A destination's heading: its chat, or (under its group) the topic or the whole group. */
+function heading(d: CommunityDestinationRow, inGroup: boolean) {
+  if (!inGroup) return `${SERVICE_NAMES[d.channel]}: ${d.title || d.chatId}`
+  return d.threadId === '' ? 'The whole group' : `Topic: ${d.threadTitle ?? d.threadId}`
+}
+
+function Item(props: { d: CommunityDestinationRow; edit?: CommunityEdit; inGroup?: boolean }) {
+  const { d, edit, inGroup = false } = props
   const titleId = `community-${d.id}-title`
-  const [, ...settings] = describeDestination(d).split('\n')
+  // The topic's line is the heading under its group.
+  const [, ...settings] = describeDestination(d)
+    .split('\n')
+    .filter((line) => !line.startsWith('Topic: '))
+  const Heading = inGroup ? 'h4' : 'h3'
   return (
     <li class="card community" data-destination-id={d.id} aria-labelledby={titleId}>
-      <h3 id={titleId}>
-        {SERVICE_NAMES[d.channel]}: {d.title || d.chatId}
-      </h3>
+      <Heading id={titleId}>{heading(d, inGroup)}</Heading>
       <p class="meta">{d.platforms.map(platformName).join(', ')}</p>
       <ul class="community-settings">
         {settings.map((line) => (
@@ -194,6 +221,18 @@ function Item({ d, edit }: { d: CommunityDestinationRow; edit?: CommunityEdit })
       </form>
     </li>
   )
+}
+
+/** The destinations by chat, in the order their first one comes: a group's topics together. */
+function placesOf(destinations: CommunityDestinationRow[]) {
+  const places = new Map<string, CommunityDestinationRow[]>()
+  for (const d of destinations) {
+    const key = `${d.channel}:${d.chatId}`
+    places.set(key, [...(places.get(key) ?? []), d])
+  }
+  // The whole group first, then its topics by name.
+  const order = (d: CommunityDestinationRow) => (d.threadId === '' ? '' : `~${d.threadTitle}`)
+  return [...places.values()].map((p) => p.sort((a, b) => order(a).localeCompare(order(b))))
 }
 
 export function CommunitiesPage(props: CommunitiesPageProps) {
@@ -242,9 +281,22 @@ export function CommunitiesPage(props: CommunitiesPageProps) {
           <p id="no-communities">No community is claimed by your account.</p>
         ) : (
           <ul class="cards communities">
-            {destinations.map((d) => (
-              <Item d={d} edit={props.edit?.id === d.id ? props.edit : undefined} />
-            ))}
+            {placesOf(destinations).map((place) =>
+              place.length === 1 && place[0].threadId === '' ? (
+                <Item d={place[0]} edit={props.edit?.id === place[0].id ? props.edit : undefined} />
+              ) : (
+                <li class="community-group" data-chat-id={place[0].chatId}>
+                  <h3>
+                    {SERVICE_NAMES[place[0].channel]}: {place[0].title || place[0].chatId}
+                  </h3>
+                  <ul class="cards communities topics">
+                    {place.map((d) => (
+                      <Item d={d} inGroup edit={props.edit?.id === d.id ? props.edit : undefined} />
+                    ))}
+                  </ul>
+                </li>
+              ),
+            )}
           </ul>
         )}
       </section>

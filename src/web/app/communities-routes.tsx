@@ -100,10 +100,12 @@ communityRoutes
     const discord = discordOfForm(form.data)
     if (!discord.ok) return page(c, { edit: { id, values: form.data, error: discord.error } }, 400)
     const userId = currentWebSession(c).user.id
+    // Every form has the cleanup and rank-updates boxes: not sent is unticked.
+    const filters = { ...checked.filters, cleanup: form.data.cleanup === 'on' }
     const input = {
       userId,
       id,
-      filters: checked.filters,
+      filters,
       discord: discord.discord,
       rankUpdates: form.data.rankUpdates === 'on',
     }

@@ -18,6 +18,8 @@ export const CommunityForm = z.strictObject({
   includeWords: text,
   excludeWords: text,
   minDuration: text,
+  // The cleanup box, sent only when ticked.
+  cleanup: z.literal('on').optional(),
   // A Discord channel's form only: the events box (sent only when ticked) and the roles.
   events: z.literal('on').optional(),
   roles: text.optional(),
@@ -76,6 +78,7 @@ export const formOf = (d: CommunityDestinationRow): CommunityFormValues => ({
   excludeWords: d.excludeWords.join(', '),
   minDuration: d.minDuration === null ? '' : String(d.minDuration),
   ...(d.rankUpdates && { rankUpdates: 'on' as const }),
+  ...(d.cleanup && { cleanup: 'on' as const }),
   ...(d.channel === 'discord' && {
     ...(d.events && { events: 'on' as const }),
     roles: rolesText(d),

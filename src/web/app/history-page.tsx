@@ -1,6 +1,7 @@
 // /app/history: the signed-in user's notifications, newest first, a page at a time, with filters,
-// each one's overall and per-channel status, and its buttons (mark read, retry a failed one).
-import { perChannel } from '../../channels/registry.ts'
+// each one's overall and per-channel status with the delivery log (each attempt and what the
+// provider answered, how long from due to sent), and its buttons (mark read, retry a failed one).
+import { CHANNELS, perChannel } from '../../channels/registry.ts'
 import { MAX_RETRIES, NOTIFICATION_STATUSES } from '../../notifications/delivery/status.ts'
 import type { ApiNotification } from '../../notifications/serialize.ts'
 import { NOTIFICATION_TYPES } from '../../notifications/spec.ts'
@@ -75,6 +76,22 @@ function Filters({ filters }: { filters: HistoryFilters }) {
         </select>
       </div>
       <div class="field">
+        <label for="channel">Channel</label>
+        <select id="channel" name="channel" aria-describedby="channel-hint">
+          <option value="" selected={!filters.channel}>
+            Any channel
+          </option>
+          {CHANNELS.map((channel) => (
+            <option value={channel} selected={filters.channel === channel}>
+              {CHANNEL_WORDS[channel]}
+            </option>
+          ))}
+        </select>
+        <p id="channel-hint" class="hint">
+          With a channel, the status is that channel’s.
+        </p>
+      </div>
+      <div class="field">
         <label for="type">Type</label>
         <select id="type" name="type">
           <option value="" selected={!filters.type}>
@@ -95,18 +112,60 @@ function Filters({ filters }: { filters: HistoryFilters }) {
   )
 }
 
+/** A wait in the largest units that say it: "under a second", "4 s", "2 min 5 s", "3 h 10 min". */
+export function durationWords(ms: number): string {
+  const s = Math.round(ms / 1000)
+  if (s < 1) return 'under a second'
+  if (s < 60) return `${s} s`
+  const min = Math.floor(s / 60)
+  if (min < 60) return s % 60 ? `${min} min ${s % 60} s` : `${min} min`
+  const h = Math.floor(min / 60)
+  if (h < 48) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`
+  return `${Math.floor(h / 24)} days`
+}
+
+/** When it was due: the time it was scheduled for, else when it was made. */
+const dueAt = (n: ApiNotification) => Date.parse(n.scheduledAt ?? n.createdAt)
+
+type Delivery = ApiNotification['deliveryStatus'][number]
+
+function Took({ n, d }: { n: ApiNotification; d: Delivery }) {
+  if (!d.sentAt) return null
+  // A notification made early for its time (none today) would count from when it was due.
+  const took = Math.max(0, Date.parse(d.sentAt) - dueAt(n))
+  return <span class="took">, {durationWords(took)} after it was due</span>
+}
+
+function Attempts({ d, label }: { d: Delivery; label: string }) {
+  if (d.attempts.length === 0) return null
+  return (
+    <ol class="attempts" aria-label={`Attempts by ${label}`}>
+      {d.attempts.map((a) => (
+        <li data-outcome={a.outcome}>
+          <UtcTime iso={a.at} /> {a.message}
+        </li>
+      ))}
+    </ol>
+  )
+}
+
 function Deliveries({ n }: { n: ApiNotification }) {
   if (n.deliveryStatus.length === 0) return null
   return (
     <ul class="deliveries" aria-label={`Channels of “${n.title}”`}>
-      {n.deliveryStatus.map((d) => (
-        <li data-channel={d.channel} data-status={d.status}>
-          {Object.hasOwn(CHANNEL_WORDS, d.channel) ? CHANNEL_WORDS[d.channel] : d.channel}:{' '}
-          <strong>{STATUS_WORDS[d.status] ?? d.status}</strong>
-          {d.retryCount > 0 && ` after ${d.retryCount} ${d.retryCount === 1 ? 'retry' : 'retries'}`}
-          {d.error && <span class="delivery-error"> ({d.error})</span>}
-        </li>
-      ))}
+      {n.deliveryStatus.map((d) => {
+        const label = Object.hasOwn(CHANNEL_WORDS, d.channel) ? CHANNEL_WORDS[d.channel] : d.channel
+        return (
+          <li data-channel={d.channel} data-status={d.status}>
+            {label}: <strong>{STATUS_WORDS[d.status] ?? d.status}</strong>
+            {d.retryCount > 0 &&
+              ` after ${d.retryCount} ${d.retryCount === 1 ? 'retry' : 'retries'}`}
+            <Took n={n} d={d} />
+            {d.error && <span class="delivery-error"> ({d.error})</span>}
+            <Attempts d={d} label={label} />
+          </li>
+        )
+      })}
     </ul>
   )
 }
@@ -183,7 +242,8 @@ function Pages({ filters, total }: { filters: HistoryFilters; total: number }) {
 export function HistoryPage(props: HistoryPageProps) {
   const { filters, notifications, total } = props
   const query = historyQueryString(filters)
-  const filtered = filters.status !== undefined || filters.type !== undefined
+  const filtered =
+    filters.status !== undefined || filters.type !== undefined || filters.channel !== undefined
   return (
     <AppFrame
       title="Notification history"

@@ -1,4 +1,4 @@
-// The history page's address: the API's list filters (status, type) and page, validated by the
+// The history page's address: the API's list filters (status, type, channel) and page, validated by the
 // API's own field schemas, and the same query rebuilt for links, form actions and redirects, so
 // a mark-read or a retry comes back to the page and filters it was sent from.
 import { z } from '@hono/zod-openapi'
@@ -13,6 +13,7 @@ const api = NotificationListQuery.shape
 export const HistoryQuery = z.object({
   status: api.status,
   type: api.type,
+  channel: api.channel,
   page: api.page,
   notice: z.string().max(40).optional(),
 })
@@ -39,6 +40,7 @@ export function historyQueryString(filters: Partial<HistoryFilters>, notice?: st
   const params = new URLSearchParams()
   if (filters.status) params.set('status', filters.status)
   if (filters.type) params.set('type', filters.type)
+  if (filters.channel) params.set('channel', filters.channel)
   if (filters.page && filters.page > 1) params.set('page', String(filters.page))
   if (notice) params.set('notice', notice)
   const text = params.toString()

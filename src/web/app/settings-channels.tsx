@@ -11,6 +11,7 @@ import {
 } from '../../channels/registry.ts'
 import { formatTime } from '../../lib/time-words.ts'
 import type { ChannelBlockView } from '../../users/channel-blocks.ts'
+import { CsrfField } from './csrf-field.tsx'
 import { Section, SettingsForm } from './settings-controls.tsx'
 import { checkbox, listOf, type SettingsForm as FormSpec, type Submitted } from './settings-form.ts'
 import { editOf, type SectionInput, type SettingsView } from './settings-view.ts'
@@ -76,6 +77,40 @@ function statusOf(view: SettingsView, channel: Channel): string[] {
   return words.filter((w): w is string => typeof w === 'string')
 }
 
+/** POST /app/settings/test/<channel>: the channel's test send (settings-test-routes.tsx). */
+export const testSendPath = (channel: Channel) => `/app/settings/test/${channel}`
+
+/**
+ * A button per channel that has somewhere to send, each its own form (forms do not nest), so a
+ * person checks a destination before relying on it, without JavaScript; the answer is the page
+ * with the provider's words in this section's notice.
+ */
+function TestButtons({ view }: { view: SettingsView }) {
+  const ready = CHANNELS.filter((channel) => missing(view, channel) === undefined)
+  if (ready.length === 0) return null
+  return (
+    <div class="channel-tests" aria-labelledby="channel-tests-heading">
+      <h3 id="channel-tests-heading">Try a channel</h3>
+      <p class="hint">
+        Sends a test message to your own address, chat or webhook now and shows what the service
+        there answered. Three tests per channel an hour.
+      </p>
+      <ul class="test-list">
+        {ready.map((channel) => (
+          <li>
+            <form method="post" action={testSendPath(channel)} data-channel={channel}>
+              <CsrfField />
+              <button type="submit" class="button-secondary">
+                Send a test by {NAMES[channel]}
+              </button>
+            </form>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
 function storedValues(view: SettingsView): Submitted {
   const on = view.profile.preferences.notificationChannels
   return Object.fromEntries(CHANNELS.filter((ch) => on[ch]).map((ch) => [ch, 'on']))
@@ -128,6 +163,7 @@ export function ChannelsSection({ view, edit, notice }: SectionInput) {
           </ul>
         </fieldset>
       </SettingsForm>
+      <TestButtons view={view} />
     </Section>
   )
 }

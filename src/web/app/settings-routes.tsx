@@ -26,6 +26,7 @@ import { phoneForm } from './settings-phone.tsx'
 import { settingsPhoneRoutes } from './settings-phone-routes.tsx'
 import { settingsPushRoutes } from './settings-push-routes.ts'
 import { quietHoursForm } from './settings-quiet-hours.tsx'
+import { settingsTestRoutes } from './settings-test-routes.tsx'
 import { settingsTelegramRoutes } from '../../channels/telegram/web/settings-routes.tsx'
 import { WEBHOOK_SETTINGS } from './settings-webhook.tsx'
 import { currentWebSession, requireWebUser } from './web-session.ts'
@@ -115,3 +116,4 @@ settingsRoutes.route('/', settingsPhoneRoutes)
 settingsRoutes.route('/', settingsTelegramRoutes)
 settingsRoutes.route('/', settingsCalendarRoutes)
 settingsRoutes.route('/', settingsPushRoutes)
+settingsRoutes.route('/', settingsTestRoutes)

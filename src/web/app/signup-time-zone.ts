@@ -1,6 +1,6 @@
 // The browser's time zone that a web sign-up carries (the page's script fills a hidden field), kept
 // as the new account's zone, so quiet hours and digests start out in the person's own hours. The
-// API's sign-up keeps its default, UTC (docs/decisions.md).
+// API's sign-up keeps its default, UTC (docs/decisions.md, D115).
 import { z } from '@hono/zod-openapi'
 import { currentZoneName } from '../../lib/time-zones.ts'
 import { canonicalTimeZone } from '../../users/preferences.ts'

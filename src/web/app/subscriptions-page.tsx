@@ -16,7 +16,7 @@ export const MODE_WORDS: Record<SubscriptionMode, { state: string; undo: string;
     mute: { state: 'Muted', undo: 'Unmute', other: 'Follow instead' },
   }
 
-/** What each choice does, in the words of docs/decisions.md's Follow and mute. */
+/** What each choice does, in the words of docs/decisions.md's D87 (follow and mute). */
 export const MODE_EFFECT: Record<SubscriptionMode, string> = {
   follow:
     'You are reminded of it even where your platforms, types, filters or digest setting would leave it out.',

@@ -458,6 +458,12 @@ input[type='url'],
 }
 .deliveries {
   padding-left: 1.25rem;
+  overflow-wrap: anywhere;
+}
+.attempts {
+  margin: 4px 0 8px;
+  padding-left: 1.25rem;
+  font-size: 0.9rem;
 }
 .actions.item-actions {
   flex-wrap: wrap;
@@ -604,6 +610,20 @@ section + section {
 }
 .channel-list .field-error {
   margin-left: 26px;
+}
+.channel-tests h3 {
+  margin-bottom: 4px;
+}
+.test-list {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  list-style: none;
+  margin: 8px 0 0;
+  padding: 0;
+}
+.test-list form {
+  margin: 0;
 }
 .push-buttons button[aria-pressed='true'] {
   background: var(--accent);

@@ -166,7 +166,13 @@ export async function communityCommand(c: Context<AppEnv>, sub: string, i: Commu
     if ('refused' in choice) return privately(choice.refused ?? 'Not a subscription.')
     const roleId = optionValue(i.options, 'role') ?? null
     const events = i.options.find((o) => o.name === 'events')?.value
-    const asked = { ...choice, roleId, ...(typeof events === 'boolean' && { events }) }
+    const cleanup = i.options.find((o) => o.name === 'cleanup')?.value
+    const asked = {
+      ...choice,
+      roleId,
+      ...(typeof events === 'boolean' && { events }),
+      ...(typeof cleanup === 'boolean' && { cleanup }),
+    }
     work = async () => {
       const row = await subscribe(db, place, asked, Date.now()).catch((error: unknown) => {
         if (error instanceof OtherServerError) return undefined

@@ -36,7 +36,8 @@ export const REPLIES = {
     'Contest Alert Service\n\n' +
     '/upcoming [platform] – the next contests, of every platform or one\n' +
     '/next [platform] – the next contest\n' +
-    '/subscribe platform… – announce contests of these platforms here (administrators)\n' +
+    '/subscribe platform… [cleanup] – announce contests of these platforms here (in a forum ' +
+    'topic: in that topic; cleanup deletes each announcement after its contest; administrators)\n' +
     '/settings – what is announced here; /settings lead 60 1440 and more change it\n' +
     '/unsubscribe – no more announcements here\n' +
     '/claim code – manage them from your account (the code of the Communities page)\n' +

@@ -1,5 +1,5 @@
-// What a pressed button under a contest message does: Follow or Mute the contest for the account
-// linked to the presser's own chat (a person's private chat has the person's id), so the buttons
+// What a pressed button under a contest message does: Follow or Mute the contest, or snooze its
+// reminder (one more, 10 minutes before the start), for the account linked to the presser's own chat (a person's private chat has the person's id), so the buttons
 // under a group's announcement act for whoever presses them, as those in a private chat do. The
 // answer is the short text Telegram shows over the chat.
 import { findContest } from '../../../contests/queries.ts'
@@ -24,7 +24,15 @@ export interface ButtonPress {
   data: string | undefined
 }
 
-export async function pressButton(db: Db, press: ButtonPress, now: number): Promise<string> {
+/** The snooze of a reminder for an account, answering its outcome in words (the notifier's). */
+export type Snooze = (claim: { userId: string; contestId: string }) => Promise<string>
+
+export async function pressButton(
+  db: Db,
+  press: ButtonPress,
+  now: number,
+  snooze: Snooze,
+): Promise<string> {
   const button = readButton(press.data)
   if (!button) return BUTTON_REPLIES.stale
   const [userId, contest] = await Promise.all([
@@ -33,6 +41,7 @@ export async function pressButton(db: Db, press: ButtonPress, now: number): Prom
   ])
   if (!userId) return BUTTON_REPLIES.notLinked
   if (!contest) return BUTTON_REPLIES.gone
+  if (button.action === 'snooze') return snooze({ userId, contestId: contest.id })
   if (!(await setSubscription(db, userId, contest.id, button.action, now))) {
     return BUTTON_REPLIES.notLinked
   }

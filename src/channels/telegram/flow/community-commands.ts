@@ -29,6 +29,9 @@ export interface CommandChat {
   title: string
   /** The sender (absent for a channel's post, whose author is the channel). */
   fromId?: string
+  /** The forum topic the command was sent in (a place of its own), and its name. */
+  threadId?: string
+  threadTitle?: string
 }
 
 const ADMINS_ONLY = 'Only an administrator of this group can change its contest announcements.'
@@ -38,7 +41,7 @@ const SETTINGS_USAGE =
   'Change one thing at a time: /settings lead 60 1440 (minutes before the start), ' +
   '/settings types div2 abc (or all), /settings include words… (or none), ' +
   '/settings exclude words… (or none), /settings min 90 (minutes, or none), ' +
-  '/settings platforms codeforces atcoder.'
+  '/settings platforms codeforces atcoder, /settings cleanup on (or off).'
 
 /** Who may change the chat's announcements, or unlink it from an account (/stop). */
 export async function mayChange(env: Env, chat: CommandChat): Promise<boolean> {
@@ -49,13 +52,16 @@ export async function mayChange(env: Env, chat: CommandChat): Promise<boolean> {
 const place = (chat: CommandChat): Place => ({
   channel: 'telegram',
   chatId: chat.chatId,
+  ...(chat.threadId && { threadId: chat.threadId, threadTitle: chat.threadTitle?.slice(0, 100) }),
   title: chat.title.slice(0, 100),
 })
 
 const wordsOf = (arg: string) => arg.trim().split(/\s+/).filter(Boolean)
 
 /** The change `/settings <what> <values…>` asks for, or why it is not one. */
-function settingsChange(words: string[]): Partial<CommunityFilters> | string {
+function settingsChange(
+  words: string[],
+): (Partial<CommunityFilters> & { cleanup?: boolean }) | string {
   const [what, ...values] = words
   const none = values.length === 1 && ['none', 'all'].includes(values[0].toLowerCase())
   switch (what?.toLowerCase()) {
@@ -69,6 +75,11 @@ function settingsChange(words: string[]): Partial<CommunityFilters> | string {
       return { excludeWords: none ? [] : values.map((v) => v.toLowerCase()) }
     case 'min':
       return { minDuration: none ? null : Number(values[0]) }
+    case 'cleanup':
+      if (values.length === 1 && ['on', 'off'].includes(values[0].toLowerCase())) {
+        return { cleanup: values[0].toLowerCase() === 'on' }
+      }
+      return SETTINGS_USAGE
     case 'platforms': {
       const named = platformsNamed(values)
       return 'unknown' in named ? `No platform is called ${named.unknown}.` : named
@@ -103,17 +114,27 @@ export async function communityCommand(
       : 'This chat has no announcements.'
   }
   if (name === 'subscribe') {
-    if (words.length === 0) return USAGE_SUBSCRIBE
-    const named = platformsNamed(words)
+    // `cleanup` among the platforms: announcements deleted after their contests end.
+    const cleanup = words.some((w) => w.toLowerCase() === 'cleanup') || undefined
+    const platforms = words.filter((w) => w.toLowerCase() !== 'cleanup')
+    if (platforms.length === 0) return USAGE_SUBSCRIBE
+    const named = platformsNamed(platforms)
     if ('unknown' in named) return `No platform is called ${named.unknown}. ${USAGE_SUBSCRIBE}`
-    const row = await subscribe(db, place(chat), { platforms: named.platforms }, now)
+    const choice = { platforms: named.platforms, ...(cleanup && { cleanup }) }
+    const row = await subscribe(db, place(chat), choice, now)
     return `Subscribed. ${describeDestination(row)}\n/settings changes this, /unsubscribe stops it.`
   }
   if (!current) return 'This chat has no announcements. /subscribe starts them.'
-  const change = settingsChange(words)
-  if (typeof change === 'string') return change
+  const asked = settingsChange(words)
+  if (typeof asked === 'string') return asked
+  const { cleanup, ...change } = asked
   const checked = checkFilters({ ...filtersOf(current), ...change })
   if (!checked.ok) return `${checked.error}. ${SETTINGS_USAGE}`
-  const row = await updateFilters(db, place(chat), checked.filters, now)
+  const row = await updateFilters(
+    db,
+    place(chat),
+    { ...checked.filters, ...(cleanup !== undefined && { cleanup }) },
+    now,
+  )
   return row ? `Saved. ${describeDestination(row)}` : 'This chat has no announcements.'
 }

@@ -25,6 +25,16 @@ const Message = z.looseObject({
   text: z.string().optional(),
   // "X left the group": the member's handles leave its rank posts.
   left_chat_member: z.looseObject({ id: z.number().int() }).optional(),
+  // A message in a forum topic of a supergroup: its topic, and (replying to the topic's first
+  // message) the topic's name. Outside forums a reply thread has an id too, so is_topic_message
+  // says whether it is a topic.
+  message_thread_id: z.number().int().optional(),
+  is_topic_message: z.boolean().optional(),
+  reply_to_message: z
+    .looseObject({
+      forum_topic_created: z.looseObject({ name: z.string().max(128) }).optional(),
+    })
+    .optional(),
 })
 
 // A press on a button under one of the bot's messages (buttons.ts).

@@ -14,6 +14,9 @@ import { ApiError, unauthorized } from '../../../lib/errors.ts'
 import { log } from '../../../lib/log.ts'
 import { errorResponse, json, jsonBody } from '../../../lib/openapi.ts'
 import { handleBotMessage } from './bot.ts'
+import { notifier } from '../../../notifications/context.ts'
+import { snoozeReminder, snoozeWords } from '../../../notifications/scheduling/snooze.ts'
+import type { SnoozeClaim } from '../../../notifications/snooze-link.ts'
 import { pressButton } from './callbacks.ts'
 import { TelegramAckSchema, TelegramUpdateSchema, TelegramWebhookHeaders } from './schemas.ts'
 
@@ -55,10 +58,14 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
   const press = update.callback_query
   if (press) {
     const db = createDb(c.env.DB)
+    const now = Date.now()
+    const snooze = async (claim: SnoozeClaim) =>
+      snoozeWords(await snoozeReminder(notifier(c.env), claim, now))
     const text = await pressButton(
       db,
       { fromId: String(press.from.id), data: press.data },
-      Date.now(),
+      now,
+      snooze,
     )
     // Telegram shows the answer over the chat and stops the button's spinner.
     await defer(c, async () => {
@@ -68,6 +75,12 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
   const message = update.message ?? update.channel_post
   if (message) {
     const chatId = String(message.chat.id)
+    // A forum topic is its own place: commands act on it and the reply goes there.
+    const threadId =
+      message.is_topic_message && message.message_thread_id !== undefined
+        ? String(message.message_thread_id)
+        : undefined
+    const threadTitle = message.reply_to_message?.forum_topic_created?.name
     const reply = await handleBotMessage(
       c.env,
       createDb(c.env.DB),
@@ -75,6 +88,7 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
         chatId,
         type: message.chat.type ?? 'private',
         title: message.chat.title ?? '',
+        ...(threadId && { threadId, ...(threadTitle && { threadTitle }) }),
         ...(message.from && { fromId: String(message.from.id) }),
         text: message.text,
         ...(message.left_chat_member && { leftMemberId: String(message.left_chat_member.id) }),
@@ -85,7 +99,7 @@ export const telegramWebhookRoutes = createRouter().openapi(webhook, async (c) =
     // After the answer: Telegram waits for it, and retries an update that is slow to answer.
     if (reply) {
       await defer(c, async () => {
-        const sent = await sendTelegram(c.env, { chatId, text: reply })
+        const sent = await sendTelegram(c.env, { chatId, threadId, text: reply })
         if (!sent.ok) log.warn('telegram-reply-failed', { error: sent.error })
       })
     }
