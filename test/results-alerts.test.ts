@@ -28,7 +28,7 @@ import {
   setResultPreferences,
   testResultsDeps,
 } from './helpers/results.ts'
-import { createAdmin, type TestUser } from './helpers/users.ts'
+import { api, createAdmin, type TestUser } from './helpers/users.ts'
 import {
   clearWebhooks,
   createWebhook,
@@ -166,6 +166,24 @@ describe('personal and friends alerts', () => {
       results: [{ handle: 'quokka', rank: 212, oldRating: 1893, newRating: 1921, delta: 28 }],
     })
     expect(adaAlert.deliveries.map((d: any) => d.channel)).toEqual(['email'])
+    // The row keeps its numbers only; the history API shows the words made from them.
+    const listed = await api('GET', '/notifications/notifications?type=CONTEST_RESULT', {
+      token: ada.accessToken,
+    })
+    expect(listed.status).toBe(200)
+    expect(listed.body.notifications).toHaveLength(1)
+    expect(listed.body.notifications[0]).toMatchObject({
+      id: adaAlert.id,
+      title: adaAlert.title,
+      message: adaAlert.message,
+      payload: adaAlert.payload,
+    })
+    const { results: kept } = await env.DB.prepare(
+      'SELECT title, message FROM notifications WHERE id = ?',
+    )
+      .bind(adaAlert.id)
+      .all()
+    expect(kept).toEqual([{ title: '', message: '' }])
     const [bobAlert] = await results(bob.id)
     // A title lost is a title changed too.
     expect(bobAlert.message).toContain(

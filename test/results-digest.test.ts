@@ -188,10 +188,17 @@ describe('results in the digest', () => {
   it('leave the alerts to a digest account while email cannot send digests', async () => {
     const monday = nextMondayNineUtc()
     const noEmail = testEnv({ RESEND_API_KEY: '' })
-    const ada = await recipient({ name: 'Ada', alertFrequency: 'daily' })
+    // WhatsApp too: with email off, the alert has a channel to go on.
+    const ada = await recipient({
+      name: 'Ada',
+      alertFrequency: 'daily',
+      channels: { email: true, whatsapp: true },
+      phoneNumber: '+14155550123',
+    })
     await linkHandle(ada.id, 'codeforces', 'quokka')
     const round = await endedRound(monday)
     const told = await published(round, [QUOKKA], monday - HOUR_MS, noEmail)
     expect(told.personalAlerts).toBe(1)
+    expect(await alertsOf(ada.id)).toHaveLength(1)
   })
 })

@@ -90,6 +90,8 @@ const fields = {
     notifications.payload,
   ),
   dedupeKey: sql<string>`coalesce(${notificationContents.dedupeKey}, ${notifications.dedupeKey})`,
+  /** The content's own payload: a result alert's words are made from it and the row's numbers. */
+  contentPayload: notificationContents.payload,
 }
 
 /** Notifications with their words, as the history, deliveries and webhooks show them. */

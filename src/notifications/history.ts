@@ -62,17 +62,31 @@ async function deliveriesOf(
   return byNotification
 }
 
-async function render(db: Db, rows: NotificationRow[]) {
+/**
+ * Makes the words of a row kept without them (a result alert keeps its numbers only): the kinds'
+ * withResultWords (kinds/result-words.ts). This shared module imports no room, so its callers
+ * hand it in.
+ */
+export type RowWords = <Row extends NotificationRow>(
+  row: Row,
+  contentPayload: Record<string, unknown> | null | undefined,
+) => Row
+
+type ReadRow = NotificationRow & { contentPayload: Record<string, unknown> | null }
+
+async function render(db: Db, rows: ReadRow[], words: RowWords) {
   const ids = rows.map((r) => r.id)
   const [deliveries, attempts] = await Promise.all([deliveriesOf(db, ids), attemptsOf(db, ids)])
-  return rows.map((r) => toApiNotification(r, deliveries.get(r.id) ?? [], attempts))
+  return rows.map(({ contentPayload, ...r }) =>
+    toApiNotification(words(r, contentPayload), deliveries.get(r.id) ?? [], attempts),
+  )
 }
 
 /**
  * Newest first; the id breaks ties so that pages never overlap. A user's list goes by their
  * (user, created_at) index; everyone's by id, which is newest first to the second.
  */
-export async function listNotifications(db: Db, filters: ListPage & Scope) {
+export async function listNotifications(db: Db, filters: ListPage & Scope, words: RowWords) {
   const d = notificationDeliveries
   // A channel's own status is what someone filtering by channel asks about ("my failed Slack
   // messages"); the unique (notification, channel) index answers the EXISTS.
@@ -95,32 +109,43 @@ export async function listNotifications(db: Db, filters: ListPage & Scope) {
       .limit(filters.limit)
       .offset((filters.page - 1) * filters.limit),
   ])
-  return { notifications: await render(db, rows), total }
+  return { notifications: await render(db, rows, words), total }
 }
 
 /** The notifications with these ids that exist, rendered, in one read of each table. */
-export async function findNotifications(db: Db, ids: readonly string[]) {
+export async function findNotifications(db: Db, ids: readonly string[], words: RowWords) {
   if (ids.length === 0) return []
   const rows = await selectNotifications(db).where(sql`${notifications.id} IN ${idList(ids)}`)
-  return render(db, rows)
+  return render(db, rows, words)
 }
 
 /** The notification if it exists and `ownerId` (when given) owns it. */
-export async function findNotification(db: Db, id: string, ownerId?: string) {
+export async function findNotification(
+  db: Db,
+  id: string,
+  ownerId: string | undefined,
+  words: RowWords,
+) {
   const row = await selectNotifications(db)
     .where(and(eq(notifications.id, id), ownerId ? eq(notifications.userId, ownerId) : undefined))
     .get()
   if (!row) return undefined
-  return (await render(db, [row]))[0]
+  return (await render(db, [row], words))[0]
 }
 
-export async function markRead(db: Db, id: string, ownerId: string | undefined, now: number) {
+export async function markRead(
+  db: Db,
+  id: string,
+  ownerId: string | undefined,
+  now: number,
+  words: RowWords,
+) {
   const [row] = await db
     .update(notifications)
     .set({ isRead: true, readAt: sql`coalesce(${notifications.readAt}, ${now})`, updatedAt: now })
     .where(and(eq(notifications.id, id), ownerId ? eq(notifications.userId, ownerId) : undefined))
     .returning({ id: notifications.id })
-  return row && findNotification(db, row.id)
+  return row && findNotification(db, row.id, undefined, words)
 }
 
 /** Marks every unread notification of the user read; returns how many changed. */

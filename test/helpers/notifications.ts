@@ -17,6 +17,7 @@ import { newId } from '../../src/lib/ids.ts'
 import { notifier } from '../../src/notifications/context.ts'
 import { attemptDeliveries } from '../../src/notifications/delivery/deliver.ts'
 import { deliveryIdsOf, type DeliveryMessage } from '../../src/notifications/delivery/enqueue.ts'
+import { withResultWords } from '../../src/notifications/kinds/result-words.ts'
 import { savePushSubscription } from '../../src/users/push-subscriptions.ts'
 import { clearContests } from './contests.ts'
 import { verifyPhone } from './phone.ts'
@@ -295,7 +296,7 @@ export async function notificationsOf(userId: string): Promise<Record<string, an
     `SELECT n.id, n.contest_id AS contestId, n.type,
        coalesce(nullif(n.title, ''), c.title) AS title,
        coalesce(nullif(n.message, ''), c.message) AS message,
-       coalesce(n.payload, c.payload) AS payload, channels, status,
+       coalesce(n.payload, c.payload) AS payload, c.payload AS contentPayload, channels, status,
        coalesce(c.dedupe_key, n.dedupe_key) AS dedupeKey, scheduled_at AS scheduledAt,
        sent_at AS sentAt
      FROM notifications n LEFT JOIN notification_contents c ON c.id = n.content_id
@@ -312,12 +313,19 @@ export async function notificationsOf(userId: string): Promise<Record<string, an
     )
       .bind(n.id)
       .all<StoredDelivery>()
-    out.push({
-      ...n,
-      channels: JSON.parse(n.channels),
-      payload: JSON.parse(n.payload ?? 'null'),
-      deliveries,
-    })
+    const { contentPayload, ...row } = n
+    // A result alert keeps its numbers only: its words are made on read, as the API does.
+    const read = withResultWords(
+      {
+        ...row,
+        type: String(row.type),
+        title: String(row.title),
+        message: String(row.message),
+        payload: JSON.parse(row.payload ?? 'null'),
+      },
+      JSON.parse(contentPayload ?? 'null'),
+    )
+    out.push({ ...read, channels: JSON.parse(n.channels), deliveries })
   }
   return out
 }

@@ -15,6 +15,7 @@ import {
   markRead,
   notificationStats,
 } from '../history.ts'
+import { withResultWords } from '../kinds/result-words.ts'
 import { signedInRoute } from '../../http/router.ts'
 import { createRouter } from '../../http/router.ts'
 import { ownerFilter, scopeFor } from './access.ts'
@@ -147,10 +148,11 @@ historyRoutes
   .openapi(list, async (c) => {
     const query = c.req.valid('query')
     const userId = scopeFor(currentUser(c), query.userId)
-    const { notifications, total } = await listNotifications(createDb(c.env.DB), {
-      ...query,
-      userId,
-    })
+    const { notifications, total } = await listNotifications(
+      createDb(c.env.DB),
+      { ...query, userId },
+      withResultWords,
+    )
     const { page, limit } = query
     const pagination = { page, limit, total, totalPages: Math.ceil(total / limit) }
     return c.json({ notifications, pagination }, 200)
@@ -178,14 +180,16 @@ historyRoutes
   })
   .openapi(getOne, async (c) => {
     const { id } = c.req.valid('param')
-    const found = await findNotification(createDb(c.env.DB), id, ownerFilter(currentUser(c)))
+    const owner = ownerFilter(currentUser(c))
+    const found = await findNotification(createDb(c.env.DB), id, owner, withResultWords)
     if (!found) throw notFound(NOT_FOUND)
     return c.json(found, 200)
   })
   .openapi(read, async (c) => {
     const { id } = c.req.valid('param')
     const db = createDb(c.env.DB)
-    const notification = await markRead(db, id, ownerFilter(currentUser(c)), Date.now())
+    const owner = ownerFilter(currentUser(c))
+    const notification = await markRead(db, id, owner, Date.now(), withResultWords)
     if (!notification) throw notFound(NOT_FOUND)
     return c.json({ success: true as const, notification }, 200)
   })

@@ -10,6 +10,7 @@ import { idList } from '../../db/id-list.ts'
 import { notifications, type ContestRow } from '../../db/schema.ts'
 import { recipientsQuery } from '../../users/audiences.ts'
 import type { Recipient } from '../kinds/rendering.ts'
+import { withResultWords } from '../kinds/result-words.ts'
 import { logAttemptsStatement, type LoggedAttempt } from '../attempt-log.ts'
 import { contentsOf, withContent } from '../contents.ts'
 import type { NotificationRow } from '../serialize.ts'
@@ -102,13 +103,13 @@ async function readForSend(db: Db, notificationIds: readonly string[]) {
     contestsQuery(db, column(notifications.contestId)),
   ])
   const byId = new Map(contents.map((c) => [c.id, c]))
+  const words = (r: (typeof rows)[number]) => {
+    const content = r.contentId === null ? undefined : byId.get(r.contentId)
+    // A result alert keeps its numbers only; its words are made here (kinds/result-words.ts).
+    return withResultWords(withContent(r, content), content?.payload)
+  }
   return {
-    notifications: new Map(
-      rows.map((r) => [
-        r.id,
-        withContent(r, r.contentId === null ? undefined : byId.get(r.contentId)),
-      ]),
-    ),
+    notifications: new Map(rows.map((r) => [r.id, words(r)])),
     recipients: new Map(recipients.map(({ id, ...r }) => [id, r])),
     contests: new Map(contests.map((c) => [c.id, c])),
   }

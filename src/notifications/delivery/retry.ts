@@ -5,6 +5,7 @@ import { notificationDeliveries, notifications } from '../../db/schema.ts'
 import { isId } from '../../lib/ids.ts'
 import type { Notifier } from '../context.ts'
 import { findNotification } from '../history.ts'
+import { withResultWords } from '../kinds/result-words.ts'
 import type { ApiNotification } from '../serialize.ts'
 import { attemptDeliveries } from './deliver.ts'
 import { manualRetryDecision } from './status.ts'
@@ -45,7 +46,7 @@ export async function retryNotification(
 
   const attempted = await attemptDeliveries(n, [decision.deliveryIds], { now, manual: true })
   const outcomes = decision.deliveryIds.map((id) => attempted.get(id)!)
-  const notification = (await findNotification(n.db, id))!
+  const notification = (await findNotification(n.db, id, undefined, withResultWords))!
   if (outcomes.some((o) => o.kind === 'sent') || notification.status === 'SENT') {
     return { status: 200, body: { success: true, notification } }
   }

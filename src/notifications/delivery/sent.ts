@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts'
 import type { Env } from '../../env.ts'
 import { emitLoadedWebhookEvents } from '../../webhooks/emit.ts'
 import { findNotifications } from '../history.ts'
+import { withResultWords } from '../kinds/result-words.ts'
 
 /** `notification.sent` for each; the notifications are read only when an endpoint listens. */
 export async function notificationsSent(
@@ -18,7 +19,7 @@ export async function notificationsSent(
     env,
     'notification.sent',
     async () =>
-      (await findNotifications(db, notificationIds)).map((notification) => ({
+      (await findNotifications(db, notificationIds, withResultWords)).map((notification) => ({
         type: 'notification.sent' as const,
         subject: notification.id,
         data: notification,

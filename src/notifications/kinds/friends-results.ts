@@ -28,7 +28,7 @@ export function ranked(entries: readonly ResultEntry[]): ResultEntry[] {
 }
 
 export function friendsAlert(facts: ContestFacts, entries: readonly ResultEntry[]) {
-  const { contest } = facts
+  const contest = { name: facts.contestName, platform: facts.platform }
   const friends = ranked(entries)
   const count = friends.length
   const title =
@@ -43,8 +43,8 @@ export function friendsAlert(facts: ContestFacts, entries: readonly ResultEntry[
     message,
     payload: {
       kind: FRIENDS_RESULTS_KIND,
-      contestName: contest.name,
-      platform: contest.platform,
+      contestName: facts.contestName,
+      platform: facts.platform,
       rated: facts.rated,
       participants: facts.participants,
       recalculated: facts.recalculated,

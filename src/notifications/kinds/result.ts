@@ -37,13 +37,31 @@ export interface ResultEntry {
   previousDelta?: number
 }
 
-/** What every result alert of a contest shares. */
+/** What every result alert of a contest shares (kept in its content's payload). */
 export interface ContestFacts {
-  contest: ContestRow
+  contestName: string
+  platform: string
+  url?: string
   rated: boolean
   participants: number | null
   /** A re-check changed numbers told before. */
   recalculated: boolean
+}
+
+/** The facts of a contest's alerts, from its catalogue row. */
+export const contestFacts = (
+  contest: ContestRow,
+  rated: boolean,
+  participants: number | null,
+): Omit<ContestFacts, 'recalculated'> => {
+  const url = contestUrl(contest)
+  return {
+    contestName: contest.name,
+    platform: contest.platform,
+    ...(url && { url }),
+    rated,
+    participants,
+  }
 }
 
 // One formatter for every number of every alert: toLocaleString builds a formatter each call,
@@ -85,11 +103,12 @@ export function entryWords(e: ResultEntry, participants: number | null): string 
   return parts.join(', ') || 'took part'
 }
 
-const contestLabel = (c: ContestRow) => `${c.name} (${platformName(c.platform)})`
+const contestLabel = (f: Pick<ContestFacts, 'contestName' | 'platform'>) =>
+  `${f.contestName} (${platformName(f.platform)})`
 
 /** The words of one account's alert about its own handles in the contest. */
 export function resultAlert(facts: ContestFacts, entries: readonly ResultEntry[]) {
-  const { contest } = facts
+  const contest = { name: facts.contestName }
   const lead = facts.recalculated ? 'Results recalculated' : 'Your result'
   const one = entries.length === 1 ? entries[0] : undefined
   const title = one
@@ -98,14 +117,14 @@ export function resultAlert(facts: ContestFacts, entries: readonly ResultEntry[]
       : `${lead}: ${contest.name}${one.rank !== undefined ? `, rank ${number(one.rank)}` : ''}`
     : `${lead}: ${contest.name}, ${entries.length} handles`
   const message =
-    `${contestLabel(contest)}${facts.rated ? '' : ' (unrated)'}: ` +
+    `${contestLabel(facts)}${facts.rated ? '' : ' (unrated)'}: ` +
     entries.map((e) => `${e.handle}: ${entryWords(e, facts.participants)}`).join('; ') +
     '.'
-  const url = contestUrl(contest)
+  const { url } = facts
   const payload = {
     kind: RESULT_KIND,
-    contestName: contest.name,
-    platform: contest.platform,
+    contestName: facts.contestName,
+    platform: facts.platform,
     rated: facts.rated,
     participants: facts.participants,
     recalculated: facts.recalculated,
@@ -117,20 +136,22 @@ export function resultAlert(facts: ContestFacts, entries: readonly ResultEntry[]
 
 /**
  * The content every result alert of the contest points at (one per publication: `digest` tells a
- * re-calculation's alerts from the first ones). Each alert keeps its own words beside it.
+ * re-calculation's alerts from the first ones). Its payload keeps the facts all the contest's
+ * alerts share; each alert row keeps only its own numbers (result-words.ts makes its words).
  */
 export function resultContentSpec(
-  facts: ContestFacts,
+  contest: ContestRow,
+  facts: Omit<ContestFacts, 'recalculated'>,
   kind: string,
   digest: string,
 ): NotificationSpec {
   return {
-    contestId: facts.contest.id,
+    contestId: contest.id,
     type: 'CONTEST_RESULT',
     dedupeKey: `${kind}:${digest}`,
-    title: `Results: ${facts.contest.name}`,
-    message: `The results of ${contestLabel(facts.contest)} are out.`,
-    payload: { kind, contestName: facts.contest.name, platform: facts.contest.platform },
+    title: `Results: ${facts.contestName}`,
+    message: `The results of ${contestLabel(facts)} are out.`,
+    payload: { ...facts, kind },
     channels: ALL_CHANNELS,
   }
 }

@@ -34,8 +34,11 @@ import {
   codeforcesRank,
   codeforcesResults,
   RATINGS_GRACE_MS,
+  ratingChangeSchema,
   unratedByName,
+  wellFormedRatingChanges,
 } from './results.ts'
+import { z } from 'zod'
 
 const BASE = '/codeforces-api'
 let pauses: number[] = []
@@ -343,6 +346,38 @@ describe('Codeforces round results', () => {
     await scriptMethod('contest.ratingChanges', { contestId: '2289' }, ratingChangesBroken)
     const error = await upstreamFailure(results(EDU_186), 'malformed')
     expect(error.message).toContain('newRating')
+  })
+
+  it('reads well-formed rating changes without zod exactly as the schema does, and leaves any fault to it', () => {
+    const schema = z.array(ratingChangeSchema)
+    const rows = [...ratingChanges2289.result, ...ratingChangesRecalculated.result].map((r) => ({
+      ...r,
+      extra: 'dropped',
+    }))
+    expect(wellFormedRatingChanges(rows)).toEqual(schema.parse(rows))
+    expect(wellFormedRatingChanges([])).toEqual([])
+    const faults: Record<string, unknown>[] = [
+      { contestId: 0 },
+      { contestId: '2289' },
+      { contestName: 7 },
+      { handle: '' },
+      { handle: null },
+      { rank: 0 },
+      { rank: 1.5 },
+      { ratingUpdateTimeSeconds: -1 },
+      { oldRating: '1500' },
+      { newRating: 1500.5 },
+      { newRating: undefined },
+    ]
+    for (const fault of faults) {
+      const broken = [rows[0], { ...rows[1], ...fault }]
+      expect(wellFormedRatingChanges(broken), JSON.stringify(fault)).toBeUndefined()
+      expect(schema.safeParse(broken).success, JSON.stringify(fault)).toBe(false)
+    }
+    for (const notRows of [null, {}, 'rows', [null], [[1]]]) {
+      expect(wellFormedRatingChanges(notRows)).toBeUndefined()
+      expect(schema.safeParse(notRows).success).toBe(false)
+    }
   })
 
   it('reports rating changes of another contest as malformed', async () => {

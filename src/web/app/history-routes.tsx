@@ -11,6 +11,7 @@ import { createRouter } from '../../http/router.ts'
 import { notifier } from '../../notifications/context.ts'
 import { retryNotification } from '../../notifications/delivery/retry.ts'
 import { listNotifications, markAllRead, markRead } from '../../notifications/history.ts'
+import { withResultWords } from '../../notifications/kinds/result-words.ts'
 import { csrfToken, requireCsrf } from './csrf.ts'
 import { readForm } from './form-body.ts'
 import { HistoryPage } from './history-page.tsx'
@@ -44,11 +45,15 @@ async function historyPage(
   status: ContentfulStatusCode = 200,
 ) {
   const session = currentWebSession(c)
-  const { notifications, total } = await listNotifications(createDb(c.env.DB), {
-    ...filters,
-    limit: HISTORY_PAGE_SIZE,
-    userId: session.user.id,
-  })
+  const { notifications, total } = await listNotifications(
+    createDb(c.env.DB),
+    {
+      ...filters,
+      limit: HISTORY_PAGE_SIZE,
+      userId: session.user.id,
+    },
+    withResultWords,
+  )
   const page = (
     <HistoryPage
       session={session}
@@ -98,7 +103,8 @@ historyRoutes
     if (refused) return refused
     const db = createDb(c.env.DB)
     // The owner is part of the update's WHERE: another account's id changes nothing.
-    const marked = await markRead(db, c.req.param('id'), currentWebSession(c).user.id, Date.now())
+    const owner = currentWebSession(c).user.id
+    const marked = await markRead(db, c.req.param('id'), owner, Date.now(), withResultWords)
     if (!marked) return notFoundPage(c, NOT_YOURS)
     return backTo(c, filters, 'read')
   })
