@@ -183,6 +183,8 @@ describe('npm run deploy against the Cloudflare API stand-in', { concurrency: fa
         'settings',
         'unsubscribe',
         'claim',
+        'rankupdates',
+        'handle',
         'start',
         'stop',
         'help',
