@@ -26,6 +26,7 @@ import {
   INSERT_NOTIFICATIONS_SQL,
 } from '../src/notifications/scheduling/fan-out.ts'
 import { PAGE_UNTOUCHED_SQL } from '../src/notifications/scheduling/page-resume.ts'
+import { friendsSummariesSql, RESUME_SQL } from '../src/notifications/scheduling/results.ts'
 import { REMINDED_SQL } from '../src/notifications/scheduling/reschedules.ts'
 import { FOLLOWED_SQL } from '../src/communities/changes.ts'
 import { EDITS_SQL } from '../src/notifications/delivery/edits.ts'
@@ -121,6 +122,23 @@ describe('query plans', () => {
     expect(detail).toMatch(
       /SEARCH d USING INDEX notification_deliveries_channel \(notification_id=\?\)/,
     )
+  })
+
+  it('a publication run again finds its alerts by the contest-first dedupe key and their deliveries by theirs', async () => {
+    const detail = await plan({ sql: RESUME_SQL, params: ['c1', '[1]', now] })
+    expect(detail).toMatch(/SEARCH n USING INDEX notifications_dedupe \(contest_id=\?\)/)
+    expect(detail).toMatch(
+      /SEARCH d USING INDEX notification_deliveries_channel \(notification_id=\?\)/,
+    )
+  })
+
+  it('the friends’ summaries start from the accounts due, never from every handle of the platform', async () => {
+    const params = ['c1', 'codeforces', 'k', 0, '0000000000', now, 'friends-results', 0, now]
+    const detail = await plan({ sql: friendsSummariesSql(['email']), params })
+    expect(detail).toMatch(
+      /SEARCH h USING (COVERING )?INDEX judge_handles_user \(user_id=\? AND relation=\? AND platform=\?\)/,
+    )
+    expect(detail).not.toMatch(/INDEX judge_handles_platform_handle \(platform=\?\)\n/)
   })
 
   it('a page inserts group by group, each user and notification looked up by key', async () => {

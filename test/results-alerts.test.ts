@@ -20,6 +20,7 @@ import { runQueue } from './helpers/queue.ts'
 import {
   clearResults,
   endedContest,
+  hours,
   linkHandle,
   recordingResultsQueue,
   resultsFixture,
@@ -360,6 +361,64 @@ describe('exactly once', () => {
     expect(await results(dave.id)).toHaveLength(1)
   })
 })
+
+describe('a run that never reached the queue', () => {
+  it('queues its untouched deliveries on the retry, and nothing a consumer already holds', async () => {
+    const { ada, bob, dave } = await people()
+    const round = await awaited('2289')
+    const at = (await findCheck(db(), round.id))!.nextCheckAt
+    const failing = testEnv()
+    failing.NOTIFICATIONS_QUEUE.sendBatch = async () => {
+      throw new Error('queue unavailable')
+    }
+    const { deps } = testResultsDeps(failing)
+    await expect(askCheck(deps, { contestId: round.id }, at)).rejects.toThrow('queue unavailable')
+    // The alerts and their deliveries were made (marked queued, so the stranded sweep skips
+    // them), and the check is still due: its message comes back.
+    const bobsAlerts = await results(bob.id)
+    const made = [...(await results(ada.id)), ...bobsAlerts, ...(await results(dave.id))]
+    expect(made).toHaveLength(3)
+    expect((await findCheck(db(), round.id))!.state).not.toBe('PUBLISHED')
+    const deliveryIds = await deliveriesOf(made.map((n) => n.id))
+    expect(deliveryIds.length).toBeGreaterThan(0)
+
+    // A consumer already holds Bob's: only Ada's and Dave's summary are queued again.
+    const bobs = await deliveriesOf([bobsAlerts[0].id])
+    await env.DB.prepare(
+      'UPDATE notification_deliveries SET attempts = 1, claimed_until = ?1 WHERE notification_id = ?2',
+    )
+      .bind(at + 60_000, bobsAlerts[0].id)
+      .run()
+    const e = testEnv()
+    const retry = testResultsDeps(e).deps
+    expect(await askCheck(retry, { contestId: round.id }, at + 60_000)).toBe('published')
+    const queued = e.NOTIFICATIONS_QUEUE.bodies.flatMap((b) => b.deliveryIds)
+    expect(queued.sort()).toEqual(deliveryIds.filter((id) => !bobs.includes(id)).sort())
+    expect(await results(ada.id)).toHaveLength(1)
+
+    // Once they went out, a re-check that finds the same rows queues nothing.
+    await env.DB.prepare(
+      `UPDATE notification_deliveries SET status = 'SENT', attempts = 1, updated_at = ?1
+        WHERE id IN (SELECT value FROM json_each(?2))`,
+    )
+      .bind(at + 120_000, JSON.stringify(queued))
+      .run()
+    const again = testEnv()
+    await dueAgain(round.id, at + hours(2))
+    await askCheck(testResultsDeps(again).deps, { contestId: round.id }, at + hours(2))
+    expect(again.NOTIFICATIONS_QUEUE.bodies).toEqual([])
+  })
+})
+
+async function deliveriesOf(notificationIds: string[]) {
+  const { results: rows } = await env.DB.prepare(
+    `SELECT id FROM notification_deliveries
+      WHERE notification_id IN (SELECT value FROM json_each(?1)) ORDER BY id`,
+  )
+    .bind(JSON.stringify(notificationIds))
+    .all<{ id: string }>()
+  return rows.map((r) => r.id)
+}
 
 function redelivery(e: Env): Partial<Env> {
   return { ...e, RESULTS_QUEUE: recordingResultsQueue() as any }

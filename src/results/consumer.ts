@@ -26,7 +26,7 @@ import {
   releaseCheck,
   type CheckRow,
 } from './checks.ts'
-import { linkedHandles, resultsDigest, storedRows, storeResults } from './store.ts'
+import { linkedHandles, resultsDigest, storeAnswer, storedRows, storeResults } from './store.ts'
 
 /** The body of a results message: the check's contest, and where a walk over handles stopped. */
 export interface ResultsMessage {
@@ -180,8 +180,7 @@ async function askClaimed(
     return unanswered(deps, check, contest, message, now, errorText(error))
   }
   if (answer.state === 'pending') return unanswered(deps, check, contest, message, now, null)
-  await storeResults(deps.db, contest, answer.rated, answer.rows, now)
-  const digest = await resultsDigest(answer.rated, answer.rows)
+  const digest = await storeAnswer(deps.db, contest, answer.rated, answer.rows, now)
   return published(deps, check, contest, answer.rated, answer.participants, digest, now)
 }
 

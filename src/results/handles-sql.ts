@@ -66,8 +66,9 @@ export const FRIENDS_DUE_CTE = `due(user_id) AS MATERIALIZED (SELECT DISTINCT h.
 
 /**
  * Every result in the contest (?1, on the platform ?2) of the friends of the account `due`, as
- * `r` with the link as `h`.
+ * `r` with the link as `h`. CROSS JOIN keeps `due` outermost: otherwise SQLite may walk every
+ * handle of the platform (100,000 rows read for no summary due) and look each up in `due`.
  */
 export const DUE_FRIENDS_RESULTS_FROM = `due
-  JOIN judge_handles h ON h.user_id = due.user_id AND h.relation = 'FRIEND' AND h.platform = ?2
+  CROSS JOIN judge_handles h ON h.user_id = due.user_id AND h.relation = 'FRIEND' AND h.platform = ?2
   JOIN contest_results r ON r.contest_id = ?1 AND r.handle_key = h.handle_key`

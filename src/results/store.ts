@@ -50,13 +50,15 @@ export const STORE_RESULTS_SQL = `INSERT INTO contest_results (contest_id, platf
     OR old_rating IS NOT excluded.old_rating OR new_rating IS NOT excluded.new_rating
     OR performance IS NOT excluded.performance OR rated IS NOT excluded.rated`
 
-/** The rows cut into JSON arrays of at most `maxChars` characters each. */
-export function rowChunks(rows: readonly ResultRow[], maxChars = ROW_CHARS_PER_STATEMENT) {
+/** Each row as its bound JSON array: made once for both the statements and the digest. */
+const boundLines = (rows: readonly ResultRow[]) => rows.map((row) => JSON.stringify(bound(row)))
+
+/** The lines cut into JSON arrays of at most `maxChars` characters each. */
+function lineChunks(lines: readonly string[], maxChars: number) {
   const chunks: string[] = []
   let current: string[] = []
   let chars = 2
-  for (const row of rows) {
-    const text = JSON.stringify(bound(row))
+  for (const text of lines) {
     if (current.length > 0 && chars + text.length + 1 > maxChars) {
       chunks.push(`[${current.join(',')}]`)
       current = []
@@ -69,19 +71,15 @@ export function rowChunks(rows: readonly ResultRow[], maxChars = ROW_CHARS_PER_S
   return chunks
 }
 
-/**
- * Writes the linked handles' rows of one answer in one D1 batch (one statement per chunk, never
- * one per handle); answers how many rows were written or changed.
- */
-export async function storeResults(
+async function storeLines(
   db: Db,
   contest: { id: string; platform: string },
   rated: boolean,
-  rows: readonly ResultRow[],
+  lines: readonly string[],
   now: number,
-  maxChars = ROW_CHARS_PER_STATEMENT,
+  maxChars: number,
 ): Promise<number> {
-  const chunks = rowChunks(rows, maxChars)
+  const chunks = lineChunks(lines, maxChars)
   if (chunks.length === 0) return 0
   const d1 = db.$client
   const results = await d1.batch(
@@ -93,12 +91,42 @@ export async function storeResults(
 }
 
 /**
+ * Writes the linked handles' rows of one answer in one D1 batch (one statement per chunk, never
+ * one per handle); answers how many rows were written or changed.
+ */
+export function storeResults(
+  db: Db,
+  contest: { id: string; platform: string },
+  rated: boolean,
+  rows: readonly ResultRow[],
+  now: number,
+  maxChars = ROW_CHARS_PER_STATEMENT,
+): Promise<number> {
+  return storeLines(db, contest, rated, boundLines(rows), now, maxChars)
+}
+
+/** Stores an answer's rows (storeResults) and answers their digest (resultsDigest). */
+export async function storeAnswer(
+  db: Db,
+  contest: { id: string; platform: string },
+  rated: boolean,
+  rows: readonly ResultRow[],
+  now: number,
+): Promise<string> {
+  const lines = boundLines(rows)
+  await storeLines(db, contest, rated, lines, now, ROW_CHARS_PER_STATEMENT)
+  return digestOf(rated, lines)
+}
+
+const digestOf = (rated: boolean, lines: readonly string[]) =>
+  sha256Hex(`${rated ? 1 : 0}\n${[...lines].sort().join('\n')}`)
+
+/**
  * A digest of an answer's rows, in handle order, to tell a later answer that differs (a rollback
  * or re-calculation) from the same one asked again.
  */
-export async function resultsDigest(rated: boolean, rows: readonly ResultRow[]): Promise<string> {
-  const lines = rows.map((r) => JSON.stringify(bound(r))).sort()
-  return sha256Hex(`${rated ? 1 : 0}\n${lines.join('\n')}`)
+export function resultsDigest(rated: boolean, rows: readonly ResultRow[]): Promise<string> {
+  return digestOf(rated, boundLines(rows))
 }
 
 /** The stored rows of a contest, for the digest of results asked per handle. */

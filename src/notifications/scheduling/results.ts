@@ -5,7 +5,8 @@
 // contents (the facts every alert of the publication shares), for each kind its notifications
 // (each keeping only its handles' numbers: its words are made when it is read, by
 // kinds/result-words.ts) and their deliveries, then the rows marked told, so a retry finds nothing
-// left or everything still to do. The unique (contest, user, content) key makes a concurrent or
+// left or everything still to do; the deliveries are made marked queued, and a retry queues those
+// an earlier run made and never got to the queue (RESUME_SQL). The unique (contest, user, content) key makes a concurrent or
 // repeated run add nothing; a re-calculation has a content of its own (its digest), so a changed
 // delta is told once more. An account on a daily or weekly digest gets its own results there
 // (scheduling/digest-results.ts), not in a personal alert.
@@ -89,11 +90,13 @@ INSERT INTO notifications (id, user_id, contest_id, type, title, message, payloa
  * The deliveries of the alerts the statement above made: its rows are the stretch of ids that
  * begins with its second and random bytes (?4, ?5), found by the primary key (a row a conflict
  * skipped is not there). ?10 random bytes of the deliveries' ids, ?9 now. RETURNING gives the
- * deliveries to queue.
+ * deliveries to queue. They are made already marked queued, as a fan-out page's are: until the
+ * publication's check is recorded, its content stands for them (RESUME_SQL), which spares the
+ * stranded sweep's index and an UPDATE of every delivery once the queue took it.
  */
 const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notification_id, channel,
     status, retry_count, attempts, queued_at, created_at, updated_at)
-  SELECT ${pageIdSql('?4', '?10', 'x.k')}, x.id, x.channel, 'PENDING', 0, 0, NULL, ?9, ?9
+  SELECT ${pageIdSql('?4', '?10', 'x.k')}, x.id, x.channel, 'PENDING', 0, 0, ?9, ?9, ?9
   FROM (SELECT row_number() OVER (ORDER BY n.id, c.key) AS k, n.id, c.value AS channel
     FROM notifications n JOIN json_each(n.channels) c
     WHERE n.id > printf('%08x', ?4) || ?5 AND n.id < printf('%08x', ?4) || ?5 || 'g'
@@ -101,6 +104,34 @@ const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries (id, notifica
   WHERE 1
   ON CONFLICT (notification_id, channel) DO NOTHING
   RETURNING id, channel`
+
+/**
+ * The result contents of the contest (?1) that exist already among those with the dedupe keys of
+ * the JSON array ?2: read in the batch before they are kept, so a first publication (none) asks
+ * nothing more.
+ */
+const EXISTING_CONTENTS_SQL = `SELECT id FROM notification_contents
+  WHERE contest_id = ?1 AND type = 'CONTEST_RESULT' AND dedupe_key IN (SELECT value FROM json_each(?2))`
+
+/**
+ * The deliveries of the contest's (?1) alerts of the contents in ?2 that an earlier run made
+ * (before ?3) and nothing has touched: the hook failed, or the run died, between the batch and the
+ * queue, so the check was not recorded and its message came back. Claimed ones count attempts and
+ * held ones (quiet hours) were given back with a later updated_at: both are on their way already.
+ * One queued twice is still claimed once. Through the contest-first dedupe key; +status keeps
+ * SQLite off the status index.
+ */
+export const RESUME_SQL = `SELECT d.id AS id, d.channel AS channel
+  FROM notifications n CROSS JOIN notification_deliveries d ON d.notification_id = n.id
+  WHERE n.contest_id = ?1 AND n.content_id IN (SELECT value FROM json_each(?2))
+    AND +d.status = 'PENDING' AND d.attempts = 0 AND d.updated_at = d.created_at
+    AND d.created_at < ?3`
+
+/** The friends' summaries' statement (insertAlertsSql) for the enabled channels. */
+export const friendsSummariesSql = (enabled: readonly Channel[]) =>
+  insertAlertsSql(FRIENDS_TO_TELL, enabled, [FRIENDS_DUE_CTE])
+
+type Delivery = { id: string; channel: Channel }
 
 export interface ResultAlertsInput {
   contest: ContestRow
@@ -118,7 +149,8 @@ export interface ResultAlertsInput {
  * enqueues their deliveries; answers the counts. Set-based: one batch of the two contents, for
  * each kind the alerts made in SQL from the stored results and their deliveries, and the told
  * mark, so a retry finds nothing left or everything still to do; no row is read into JavaScript
- * but the deliveries to queue.
+ * but the deliveries to queue. A publication whose contents exist already (a retry, or a
+ * re-check that found the same rows) also queues the deliveries an earlier run left untouched.
  */
 export async function createResultAlerts(n: Notifier, input: ResultAlertsInput) {
   const { contest, now } = input
@@ -128,13 +160,11 @@ export async function createResultAlerts(n: Notifier, input: ResultAlertsInput) 
   const expires = now + n.settings.NOTIFICATION_TTL_DAYS * DAY_MS
   const kinds = [
     { kind: RESULT_KIND, sql: insertAlertsSql(ownToTell(n.enabled.email), enabled) },
-    {
-      kind: FRIENDS_RESULTS_KIND,
-      sql: insertAlertsSql(FRIENDS_TO_TELL, enabled, [FRIENDS_DUE_CTE]),
-    },
+    { kind: FRIENDS_RESULTS_KIND, sql: friendsSummariesSql(enabled) },
   ]
-  const statements: D1PreparedStatement[] = []
   const specs = kinds.map(({ kind }) => resultContentSpec(contest, facts, kind, input.digest))
+  const keys = JSON.stringify(specs.map((s) => s.dedupeKey))
+  const statements = [n.d1.prepare(EXISTING_CONTENTS_SQL).bind(contest.id, keys)]
   for (const spec of specs) statements.push(keepContent(n.d1, spec, await contentKey(spec), now))
   for (const [i, { kind, sql }] of kinds.entries()) {
     const binds = [contest.id, contest.platform, specs[i].dedupeKey, seconds, randomHex(5)]
@@ -144,10 +174,17 @@ export async function createResultAlerts(n: Notifier, input: ResultAlertsInput) 
     )
   }
   statements.push(n.d1.prepare(MARK_TOLD_SQL).bind(contest.id))
-  const results = await n.d1.batch<{ id: string; channel: Channel }>(statements)
-  const [, , own, ownDeliveries, friends, friendDeliveries] = results
+  const results = await n.d1.batch<Delivery>(statements)
+  const [existing, , , own, ownDeliveries, friends, friendDeliveries] = results
   const deliveries = [...ownDeliveries.results, ...friendDeliveries.results]
-  const queued = await enqueueNotificationDeliveries(n.queue, n.d1, deliveries, now)
+  if (existing.results.length > 0) {
+    const earlier = JSON.stringify(existing.results.map((c) => c.id))
+    const resumed = await n.d1.prepare(RESUME_SQL).bind(contest.id, earlier, now).all<Delivery>()
+    deliveries.push(...resumed.results)
+  }
+  const queued = await enqueueNotificationDeliveries(n.queue, n.d1, deliveries, now, {
+    markQueued: false,
+  })
   return {
     personalAlerts: own.meta.changes,
     friendSummaries: friends.meta.changes,
