@@ -121,7 +121,7 @@ appTest('the settings page’s test button sends one email and says what came of
     assert.equal(response.status(), 200)
     assert.equal(
       await page.locator('#channels #notice').textContent(),
-      'Test result: Email: delivered.',
+      'Test result: Email: accepted by Resend for delivery.',
     )
     assert.equal((await testMails()).length, 1)
     assertQuiet(report, await cspViolations())
@@ -144,7 +144,7 @@ appTest(
       assert.match(await email.textContent(), /Sent, .+ after it was due/)
       const attempts = email.locator('ol.attempts li')
       assert.equal(await attempts.count(), 1)
-      assert.match(await attempts.first().textContent(), /Email: delivered$/)
+      assert.match(await attempts.first().textContent(), /Email: accepted by Resend for delivery$/)
       assert.equal(await attempts.first().getAttribute('data-outcome'), 'delivered')
 
       await page.getByLabel('Channel', { exact: true }).selectOption('telegram')
@@ -173,13 +173,16 @@ appTest('the log and its filters work without JavaScript', async () => {
     assert.equal(params.get('channel'), 'email')
     assert.equal(params.get('status'), 'SENT')
     assert.equal(await page.locator('#count').textContent(), '1 matching notification')
-    assert.match(await page.locator('ol.attempts li').first().textContent(), /Email: delivered$/)
+    assert.match(
+      await page.locator('ol.attempts li').first().textContent(),
+      /Email: accepted by Resend for delivery$/,
+    )
     // The test button is a plain form too.
     await page.goto(url('/app/settings'))
     await submit(page, 'Send a test by Email')
     assert.equal(
       await page.locator('#channels #notice').textContent(),
-      'Test result: Email: delivered.',
+      'Test result: Email: accepted by Resend for delivery.',
     )
   } finally {
     await close()

@@ -181,7 +181,7 @@ describe(`test sends and the delivery log (${RUNTIME})`, () => {
       assert.equal(email.status, 'SENT')
       assert.deepEqual(
         email.attempts.map((a) => [a.outcome, a.message]),
-        [['delivered', 'Email: delivered']],
+        [['delivered', 'Email: accepted by Resend for delivery']],
       )
       const none = await api.get('/notifications/notifications?channel=telegram', {
         token: user.accessToken,

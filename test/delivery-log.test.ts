@@ -108,6 +108,30 @@ describe('each attempt is logged with the provider’s answer in words', () => {
     expect(Date.parse(telegram.attempts[0].at)).toBeLessThan(later)
   })
 
+  it('a delivery the queue gave up on ends with a line saying so, once', async () => {
+    const e = testEnv()
+    const user = await telegramUser()
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: SEND_PATH,
+      responses: [{ status: 502, body: 'Bad Gateway' }],
+    })
+    const [message] = await oneReminder(e)
+    await consume(e, [{ body: message, attempts: 1 }])
+    // The dead-letter queue takes it, and takes it again (a redelivered dead letter).
+    await consume(e, [{ body: message, attempts: 1 }], 'notifications-dlq')
+    await consume(e, [{ body: message, attempts: 1 }], 'notifications-dlq')
+    const telegram = await deliveryOf(user, 'telegram')
+    expect(telegram.status).toBe('FAILED')
+    expect(telegram.attempts.map((a: { outcome: string }) => a.outcome)).toEqual([
+      'temporary_failure',
+      'given_up',
+    ])
+    expect(telegram.attempts[1].message).toBe(
+      'Telegram: not sent, the retries ran out after 1 attempt',
+    )
+  })
+
   it('a deleted Discord webhook and a delivered email, one line per channel', async () => {
     const e = testEnv()
     const user = await recipient({ channels: { email: true } })
@@ -127,7 +151,7 @@ describe('each attempt is logged with the provider’s answer in words', () => {
       n.deliveryStatus.map((d: any) => [d.channel, d.attempts.map((a: any) => a.message)]),
     )
     expect(lines).toEqual({
-      email: ['Email: delivered'],
+      email: ['Email: accepted by Resend for delivery'],
       discord: ['Discord: the webhook was deleted'],
     })
     const discord = n.deliveryStatus.find((d: any) => d.channel === 'discord')
@@ -155,7 +179,7 @@ describe('each attempt is logged with the provider’s answer in words', () => {
     expect((await postResendEvent(body, svixHeaders(body))).status).toBe(200)
     const email = await deliveryOf(user, 'email')
     expect(email.attempts.map((a: any) => [a.outcome, a.message])).toEqual([
-      ['delivered', 'Email: delivered'],
+      ['delivered', 'Email: accepted by Resend for delivery'],
       ['destination_gone', 'Email: the address bounced'],
     ])
     // The same event again (Svix retries) adds nothing.
@@ -323,7 +347,7 @@ describe('filters and the history page', () => {
     expect(email).toHaveLength(2)
     for (const li of email) {
       expect(li.text).toMatch(/Sent, (under a second|\d+ s|\d+ min( \d+ s)?) after it was due/)
-      expect(li.text).toContain('Email: delivered')
+      expect(li.text).toContain('Email: accepted by Resend for delivery')
     }
   })
 })

@@ -73,7 +73,7 @@ describe('a test send', () => {
     const before = (await standIn.emails()).length
     const res = await testSend(user, { channel: 'email' })
     expect(res.body).toMatchObject({ channel: 'email', outcome: 'delivered' })
-    expect(res.body.message).toBe('Email: delivered')
+    expect(res.body.message).toBe('Email: accepted by Resend for delivery')
     const emails = (await standIn.emails()).slice(before)
     expect(emails.map((e) => e.to)).toEqual([[user.email]])
     expect(emails[0].subject).toBe('Contest Alerts test message')

@@ -10,6 +10,8 @@ export const SEND_OUTCOMES = [
   'temporary_failure',
   'refused',
   'destination_gone',
+  // Not a provider's answer: the queue stopped retrying (the dead-letter queue's line in the log).
+  'given_up',
 ] as const
 export type SendOutcome = (typeof SEND_OUTCOMES)[number]
 
@@ -53,9 +55,16 @@ export interface AnswerWords {
   message: string
 }
 
-/** The answer of one send over the channel `label` names ('Telegram'). */
-export function answerInWords(label: string, result: SendResult): AnswerWords {
-  if (result.ok) return { outcome: 'delivered', message: `${label}: delivered` }
+/**
+ * The answer of one send over the channel `label` names ('Telegram'). `acceptedMeans` words a
+ * send the provider took but cannot yet have put in front of anyone (an email Resend accepted).
+ */
+export function answerInWords(
+  label: string,
+  result: SendResult,
+  acceptedMeans = 'delivered',
+): AnswerWords {
+  if (result.ok) return { outcome: 'delivered', message: `${label}: ${acceptedMeans}` }
   const outcome = OUTCOME_OF[result.failure]
   const words = result.said ?? `${FALLBACK[result.failure]} (${result.error})`
   return { outcome, message: safeWords(`${label}: ${words}`) }

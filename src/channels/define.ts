@@ -123,6 +123,11 @@ export interface ChannelModule<
   id: Id
   /** The channel's name in pages and history ('Slack'). */
   label: string
+  /**
+   * What a send the provider took means, when it is less than delivered: a mail server or push
+   * service that accepts a message has not put it in front of anyone yet. Unset: 'delivered'.
+   */
+  acceptedMeans?: string
   /** On for a new account. */
   defaultOn: boolean
   switchField: SwitchField

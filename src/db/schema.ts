@@ -604,7 +604,7 @@ export const deliveryAttempts = sqliteTable(
     channel: text('channel').notNull(),
     at: integer('at').notNull(),
     outcome: text('outcome', {
-      enum: ['delivered', 'temporary_failure', 'refused', 'destination_gone'],
+      enum: ['delivered', 'temporary_failure', 'refused', 'destination_gone', 'given_up'],
     }).notNull(),
     // Bounded (attempt-log.ts), without URLs' secrets or phone numbers.
     message: text('message').notNull(),

@@ -5,6 +5,7 @@
 // than its notification (cleanup.ts and deletion.ts remove them first; the foreign key cascades).
 import { asc, sql } from 'drizzle-orm'
 import type { SendOutcome } from '../channels/answer-words.ts'
+import { CHANNELS, channelModule } from '../channels/registry.ts'
 import type { Db } from '../db/client.ts'
 import { idList } from '../db/id-list.ts'
 import { deliveryAttempts } from '../db/schema.ts'
@@ -40,6 +41,27 @@ export function logAttemptsStatement(
       WHERE d.attempts <= ?3`,
     )
     .bind(at, JSON.stringify(rows), MAX_LOGGED_ATTEMPTS)
+}
+
+/**
+ * The line of each delivery of `deliveryIds` the queue gave up on (not settled yet), made at ?1:
+ * "<channel>: not sent, the retries ran out after <n> attempts", within the cap. It goes in the
+ * batch before the update that settles them as FAILED, while they still tell the two apart.
+ */
+export function logGivenUpStatement(d1: D1Database, deliveryIds: readonly string[], at: number) {
+  const labels = CHANNELS.map((c) => `WHEN '${c}' THEN '${channelModule(c).label}'`).join(' ')
+  return d1
+    .prepare(
+      `INSERT INTO delivery_attempts (notification_id, delivery_id, channel, at, outcome, message)
+      SELECT d.notification_id, d.id, d.channel, ?1, 'given_up',
+        CASE d.channel ${labels} ELSE d.channel END || ': not sent, the retries ran out after ' ||
+          d.attempts || CASE d.attempts WHEN 1 THEN ' attempt' ELSE ' attempts' END
+      FROM notification_deliveries d
+      WHERE d.id IN (SELECT value FROM json_each(?2)) AND d.status NOT IN ('SENT', 'FAILED')
+        AND (SELECT count(*) FROM delivery_attempts a
+          WHERE a.notification_id = d.notification_id AND a.delivery_id = d.id) < ?3`,
+    )
+    .bind(at, JSON.stringify(deliveryIds), MAX_LOGGED_ATTEMPTS)
 }
 
 /** A provider's later word on one delivery (an email's bounce), logged as a line of its own. */

@@ -28,6 +28,9 @@ const messageOf = (o: Outgoing<EmailContent>, idempotencyKey?: string): EmailMes
 export const email = defineChannel({
   id: 'email',
   label: 'Email',
+  // Resend answers once it took the email; the mailbox's own answer (delivered, bounced) comes
+  // later as a webhook event, which the delivery log shows as an attempt of its own.
+  acceptedMeans: 'accepted by Resend for delivery',
   defaultOn: true,
   switchField: 'notifyEmail',
   destination: { kind: 'email' },

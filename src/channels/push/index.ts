@@ -61,6 +61,8 @@ interface PushMessage {
 export const push = defineChannel({
   id: 'push',
   label: 'Push notifications',
+  // A push service's 201 says it will hand the message on, not that a browser showed it.
+  acceptedMeans: 'accepted by the browser’s push service',
   defaultOn: false,
   switchField: 'notifyPush',
   destination: { kind: 'push' },

@@ -171,7 +171,7 @@ const outcome = z.enum(SEND_OUTCOMES).openapi({
   description:
     'delivered: the provider took it; temporary_failure: not reached this time (retried); ' +
     'refused: the provider will not take it; destination_gone: the address, chat or webhook is ' +
-    'gone (the channel is turned off for it)',
+    'gone (the channel is turned off for it); given_up: the retries ran out and it was not sent',
 })
 
 const answerMessage = z.string().openapi({

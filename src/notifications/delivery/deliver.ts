@@ -173,7 +173,8 @@ function decide(
   answeredAt = options.now,
 ): { record: DeliveryRecord; outcome: DeliveryOutcome } {
   const increment = options.manual ? 1 : 0
-  const logged = answerInWords(channelModule(delivery.channel).label, result)
+  const module = channelModule(delivery.channel)
+  const logged = answerInWords(module.label, result, module.acceptedMeans)
   const base = { id: delivery.id, notificationId: delivery.notificationId, logged }
   if (result.ok) {
     return {

@@ -11,7 +11,7 @@ import { notifications, type ContestRow } from '../../db/schema.ts'
 import { recipientsQuery } from '../../users/audiences.ts'
 import type { Recipient } from '../kinds/rendering.ts'
 import { withResultWords } from '../kinds/result-words.ts'
-import { logAttemptsStatement, type LoggedAttempt } from '../attempt-log.ts'
+import { logAttemptsStatement, logGivenUpStatement, type LoggedAttempt } from '../attempt-log.ts'
 import { contentsOf, withContent } from '../contents.ts'
 import type { NotificationRow } from '../serialize.ts'
 import { overallStatusSql, type NotificationStatus } from './status.ts'
@@ -290,7 +290,9 @@ export async function recordDeadLetters(
   const ids = '(SELECT value FROM json_each(?2))'
   const notificationIds = `(SELECT DISTINCT notification_id AS id, 0 AS sent
     FROM notification_deliveries WHERE id IN ${ids})`
-  const [failed] = await d1.batch([
+  const [, failed] = await d1.batch([
+    // Logged before the update, while the deliveries still tell given up from settled.
+    logGivenUpStatement(d1, deliveryIds, now),
     d1
       .prepare(
         `UPDATE notification_deliveries SET status = 'FAILED', failed_at = ?1, updated_at = ?1,

@@ -73,5 +73,5 @@ export async function sendTestNotification(
   const result = await sendOutgoing(req, provider, ready.outgoing).catch((error: unknown) =>
     notSent('transient', `Send failed: ${error instanceof Error ? error.name : 'Error'}`),
   )
-  return { channel, ...answerInWords(m.label, result), at: toIso(now) }
+  return { channel, ...answerInWords(m.label, result, m.acceptedMeans), at: toIso(now) }
 }
