@@ -1,9 +1,9 @@
 // The results queue's consumer: one check a message. It claims the check, keeps the judge's pace
 // (a token of the platform's own bucket: a platform whose token is not there yet is queued again
 // with a delay, never slept on, so one judge's pace never holds another's message), asks the judge
-// (the whole contest once, each linked handle, or the linked handles in batches), stores the linked handles' rows, calls the
-// `onPublished` hooks the jobs wire (alerts, webhook events, community posts), then records the
-// outcome and queues the next check on the backoff.
+// (the whole contest once, each linked handle, or the linked handles in batches), stores the
+// linked handles' rows, calls the `onPublished` hooks the jobs wire (alerts, webhook events,
+// community posts), then records the outcome and queues the next check on the backoff.
 import { findContest } from '../contests/queries.ts'
 import type { Db } from '../db/client.ts'
 import type { ContestRow } from '../db/schema.ts'

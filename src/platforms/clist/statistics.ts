@@ -1,6 +1,7 @@
 // clist.by API v4 statistics: the results of linked handles in an ended contest of a platform
 // without a results module of its own, in few requests of the shared clist budget (the contest,
-// the handles' accounts, their statistics), and a handle's rating history there.
+// the handles' accounts, their statistics; full pages followed through meta.next), the contest
+// told apart from others starting with it or refused, and a handle's rating history there.
 import { z } from 'zod'
 import type { PlatformModule } from '../define.ts'
 import type { ContestResults, EndedContest, RatingPoint, ResultRow } from '../results.ts'
@@ -217,7 +218,7 @@ function likeness(a: readonly string[], b: readonly string[]): number {
  *
  * Undefined when none starts within the slack (clist does not list it yet).
  */
-export function matchClistContest(
+function matchClistContest(
   module: PlatformModule,
   contest: EndedContest,
   listed: readonly ClistContestRow[],
