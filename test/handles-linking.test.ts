@@ -111,8 +111,9 @@ describe('linking an own handle', () => {
     const own = await link(user, { platform: 'kattis', handle: 'someone' })
     expect(own.status).toBe(400)
     expect(own.body.message).toBe(
-      "kattis's results come from clist.by, which shows no profile a proof can be read from: " +
-        'follow the handle as a friend (POST /users/friends)',
+      "kattis's results come from clist.by, which shows no profile a proof can be read from, " +
+        'so an own handle there can never be proven: follow the handle as a friend ' +
+        '(POST /users/friends)',
     )
     const friend = await follow(user, { platform: 'kattis', handle: 'someone' })
     expect(friend.status).toBe(400)

@@ -52,6 +52,10 @@ export interface EndedContest {
   endTime: number
   /** The catalogue's type (ABC, DIV2...): judges rate some types only. */
   type: string
+  /** The catalogue's name, for a reader that must tell contests apart by it (clist.by). */
+  name?: string
+  /** The catalogue's platformMetadata (a contest synced from clist.by keeps clist's id there). */
+  platformMetadata?: Readonly<Record<string, unknown>>
 }
 
 /** One participant's line, as the judge published it. */
@@ -132,7 +136,15 @@ export interface ResultsReader {
     contest: EndedContest,
     handle: string,
   ): Promise<ResultRow | 'pending' | undefined>
-  /** scope 'linked': the contest's results of `handles` (rows only for those that took part). */
+  /**
+   * scope 'linked': linked handles named in one ask, at most. The pipeline walks every linked
+   * handle of the platform in batches of this many, one ask each (LINKED_PER_ASK when unset).
+   */
+  linkedPerAsk?: number
+  /**
+   * scope 'linked': the contest's results of `handles` (one batch of the walk; rows only for
+   * those that took part).
+   */
   linkedResults?(
     request: ResultsRequest,
     contest: EndedContest,

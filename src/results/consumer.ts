@@ -1,16 +1,16 @@
 // The results queue's consumer: one check a message. It claims the check, keeps the judge's pace
 // (a token of the platform's own bucket: a platform whose token is not there yet is queued again
 // with a delay, never slept on, so one judge's pace never holds another's message), asks the judge
-// (the whole contest once, or each linked handle), stores the linked handles' rows, calls the
-// `onPublished` hooks the jobs wire (alerts, webhook events, community posts), then records the
-// outcome and queues the next check on the backoff.
+// (the whole contest once, each linked handle, or the linked handles in batches), stores the
+// linked handles' rows, calls the `onPublished` hooks the jobs wire (alerts, webhook events,
+// community posts), then records the outcome and queues the next check on the backoff.
 import { findContest } from '../contests/queries.ts'
 import type { Db } from '../db/client.ts'
 import type { ContestRow } from '../db/schema.ts'
 import { log } from '../lib/log.ts'
 import { ClistBudgetSpent } from '../platforms/clist/client.ts'
 import type {
-  ContestResults,
+  EndedContest,
   ResultRow,
   ResultsReader,
   ResultsRequest,
@@ -81,9 +81,8 @@ export interface ResultsDeps {
 }
 
 /**
- * Linked handles named in one ask of results read for the handles together (clist.by): one batch
- * of its account and statistics lookups. More linked handles on one such platform: the first by
- * key.
+ * Linked handles named in one ask of results read for the handles together (clist.by), when the
+ * reader does not say (ResultsReader.linkedPerAsk): one batch of the walk over them all.
  */
 export const LINKED_PER_ASK = 100
 
@@ -101,11 +100,13 @@ async function queueNext(deps: ResultsDeps, message: ResultsMessage, at: number,
   await deps.queue.send(message, { delaySeconds })
 }
 
-const ended = (contest: ContestRow) => ({
+const ended = (contest: ContestRow): EndedContest => ({
   platformId: contest.platformId,
   startTime: contest.startTime,
   endTime: contest.endTime,
   type: contest.type,
+  name: contest.name,
+  ...(contest.platformMetadata && { platformMetadata: contest.platformMetadata }),
 })
 
 /**
@@ -160,23 +161,11 @@ async function askClaimed(
   }
   const request = deps.request(check.platform, now)
   if (module.scope === 'handle') return walkHandles(deps, module, check, contest, message, request)
-  let answer: ContestResults
+  if (module.scope === 'linked') return walkLinked(deps, module, check, contest, message, request)
+  let answer
   try {
-    if (module.scope === 'linked') {
-      const linked = await linkedHandles(deps.db, check.platform, '', LINKED_PER_ASK)
-      const handles = linked.map((h) => h.handle)
-      answer = await module.linkedResults!(request, ended(contest), handles)
-    } else {
-      answer = await module.contestResults!(request, ended(contest))
-    }
+    answer = await module.contestResults!(request, ended(contest))
   } catch (error) {
-    // clist's budget shared with the contest source had no request left: nothing was asked
-    // (or the rest of the ask was not), so the check waits for it as for the judge's pace.
-    if (error instanceof ClistBudgetSpent) {
-      await releaseCheck(deps.db, check.contestId)
-      await deps.queue.send(message, { delaySeconds: delayUntil(error.retryAt, now) })
-      return 'paced'
-    }
     return unanswered(deps, check, contest, message, now, errorText(error))
   }
   if (answer.state === 'pending') return unanswered(deps, check, contest, message, now, null)
@@ -287,12 +276,90 @@ async function walkHandles(
     )
     return 'walking'
   }
-  // Kept before the hooks run: a hook failing retries the message, which then asks no handle.
+  // Rated when a stored row is; the judge counts no participants for a handle's line.
+  return publishStored(deps, check, contest, false, null, last, now)
+}
+
+/**
+ * Results read for the linked handles together (clist.by): one batch of the reader's
+ * `linkedPerAsk` handles an ask, in key order after the check's walk_after, each batch a bounded
+ * ask of its own (clist: 3 or 4 requests of the shared budget) behind the judge's pace. A batch
+ * with handles after it stores its rows and queues the walk on from its last handle, a pace
+ * later (`walking`); the batch holding the last handle publishes the stored rows, never
+ * re-checked (D146, D165). A batch the budget refuses (ClistBudgetSpent), that fails, or that is
+ * still pending stores nothing and moves no key, so the next ask asks it again and no handle whose
+ * row is stored is asked again for the contest.
+ */
+async function walkLinked(
+  deps: ResultsDeps,
+  module: ResultsReader,
+  check: CheckRow,
+  contest: ContestRow,
+  message: ResultsMessage,
+  request: ResultsRequest,
+): Promise<Outcome> {
+  const now = request.now
+  const from = check.walkAfter
+  const size = module.linkedPerAsk ?? LINKED_PER_ASK
+  // One more than a batch says whether another follows, so the last batch publishes.
+  const linked = await linkedHandles(deps.db, check.platform, from ?? '', size + 1)
+  const batch = linked.slice(0, size)
+  if (batch.length === 0 && from !== null) {
+    // Walked to the end before (an ask-now, or the sweep after a lost message), nobody linked
+    // after the last handle since: the stored rows as they are, nothing asked.
+    return publishStored(deps, check, contest, check.rated === 1, check.participants, from, now)
+  }
+  let answer
+  try {
+    answer = await module.linkedResults!(
+      request,
+      ended(contest),
+      batch.map((h) => h.handle),
+    )
+  } catch (error) {
+    // clist's budget shared with the contest source had no request left: nothing was asked (or
+    // the rest of the batch was not), so the check waits for it as for the judge's pace.
+    if (error instanceof ClistBudgetSpent) {
+      await releaseCheck(deps.db, check.contestId)
+      await deps.queue.send(message, { delaySeconds: delayUntil(error.retryAt, now) })
+      return 'paced'
+    }
+    return unanswered(deps, check, contest, message, now, errorText(error))
+  }
+  if (answer.state === 'pending') return unanswered(deps, check, contest, message, now, null)
+  await storeResults(deps.db, contest, answer.rated, answer.rows, now)
+  const last = batch.at(-1)?.handleKey ?? from
+  if (linked.length > size && last !== null) {
+    const at = now + module.minIntervalMs
+    await pauseWalk(deps.db, check.contestId, at, last)
+    await deps.queue.send(
+      { contestId: check.contestId, after: last },
+      { delaySeconds: delayUntil(at, now) },
+    )
+    return 'walking'
+  }
+  return publishStored(deps, check, contest, answer.rated, answer.participants, last, now)
+}
+
+/**
+ * The end of a walk over handles: its last key kept before the hooks run (a hook failing retries
+ * the message, which then asks no handle again), then the stored rows published.
+ */
+async function publishStored(
+  deps: ResultsDeps,
+  check: CheckRow,
+  contest: ContestRow,
+  rated: boolean,
+  participants: number | null,
+  last: string | null,
+  now: number,
+): Promise<Outcome> {
   if (last !== null) await keepWalk(deps.db, check.contestId, last)
   const stored = await storedRows(deps.db, check.contestId)
-  const anyRated = stored.some((r) => r.oldRating !== undefined && r.newRating !== undefined)
+  const anyRated =
+    rated || stored.some((r) => r.oldRating !== undefined && r.newRating !== undefined)
   const digest = await resultsDigest(anyRated, stored)
-  return published(deps, check, contest, anyRated, null, digest, now, last ?? '')
+  return published(deps, check, contest, anyRated, participants, digest, now, last ?? '')
 }
 
 /**

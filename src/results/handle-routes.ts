@@ -110,7 +110,9 @@ const verify = signedInRoute({
     400: invalid,
     404: noOwn,
     422: errorResponse(
-      'Not proven: the token expired, the judge has no such handle, or its profile lacks the token',
+      'Not proven: the token expired, the judge has no such handle, or its profile lacks the ' +
+        'token; or never provable: the platform’s results come from clist.by, which shows no ' +
+        'profile (follow the handle as a friend instead)',
     ),
     429: tooMany,
     ...judgeAway,

@@ -71,10 +71,22 @@ export function noResultsMessage(platform: string, env?: Env): string {
     : `${why}; platform must be one of: ${ids.join(', ')}`
 }
 
+/** Why no own handle is held on a judge whose results come from clist.by. */
+const unprovableOnClist = (platform: string) =>
+  `${platform}'s results come from clist.by, which shows no profile a proof can be read from, ` +
+  'so an own handle there can never be proven'
+
 /** The refusal of an own handle on a judge whose results come from clist.by. */
 export const ownOnClistMessage = (platform: string) =>
-  `${platform}'s results come from clist.by, which shows no profile a proof can be read from: ` +
-  'follow the handle as a friend (POST /users/friends)'
+  `${unprovableOnClist(platform)}: follow the handle as a friend (POST /users/friends)`
+
+/**
+ * The refusal to prove an own handle held on such a judge (one linked before its results came
+ * from clist.by): removed and followed as a friend, its results are read.
+ */
+export const proveOnClistMessage = (platform: string) =>
+  `${unprovableOnClist(platform)}: remove it (DELETE /users/handles/{id}) and follow it as a ` +
+  'friend (POST /users/friends), whose results are read'
 
 /**
  * One request's context for the judge, built from the environment as a sync's is

@@ -4,7 +4,13 @@ import type { Db } from '../db/client.ts'
 import { ApiError, notFound } from '../lib/errors.ts'
 import type { ResultsRequest } from '../platforms/results.ts'
 import { findHandle, markProven, type JudgeHandleRow } from './handles.ts'
-import { noResultsMessage, resultsJudge, type ResultsJudge } from './judges.ts'
+import {
+  isClistJudge,
+  noResultsMessage,
+  proveOnClistMessage,
+  resultsJudge,
+  type ResultsJudge,
+} from './judges.ts'
 import { fieldsHoldToken } from './proof-token.ts'
 import { askJudge } from './upstream-answer.ts'
 
@@ -20,7 +26,8 @@ export interface ProveDeps {
 /**
  * Proves the account's own handle `id`, asking the judge once. A proven handle is answered as it
  * is, without asking. Throws 404 for a handle the account does not hold as its own, 422 when the
- * proof fails (the token expired, the judge has no such handle, the token is not in its profile),
+ * proof fails (the token expired, the judge has no such handle, the token is not in its profile)
+ * or can never be made (a platform whose results come from clist.by, which shows no profile),
  * 502 or 503 when the judge cannot be read.
  */
 export async function proveHandle(
@@ -33,7 +40,13 @@ export async function proveHandle(
   if (!row) throw notFound(NO_OWN_HANDLE)
   if (row.state === 'PROVEN') return row
   const judge = resultsJudge(row.platform)
-  if (!judge) throw unprocessable(noResultsMessage(row.platform))
+  if (!judge) {
+    // clist.by shows no profile field: a handle there is never proven, however long it waits.
+    const platform = row.platform
+    throw unprocessable(
+      isClistJudge(platform) ? proveOnClistMessage(platform) : noResultsMessage(platform),
+    )
+  }
   const token = row.proofToken
   if (token === null || row.proofExpiresAt === null || row.proofExpiresAt <= now) {
     throw unprocessable(

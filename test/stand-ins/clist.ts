@@ -2,7 +2,7 @@
 // contests with the real filters, ordering, pages and meta, behind ApiKey authentication and a
 // per-user limit of requests a minute (429 with Retry-After beyond it), as clist's tastypie does;
 // GET /clist/account/ and /clist/statistics/ answer from the recorded accounts and statistics the
-// same way, with the filters their resources allow.
+// same way (with any rows a test adds), with the filters their resources allow.
 import accountsDataset from '../../src/platforms/clist/fixtures/accounts.json'
 import dataset from '../../src/platforms/clist/fixtures/contests.json'
 import statisticsDataset from '../../src/platforms/clist/fixtures/statistics.json'
@@ -30,6 +30,12 @@ export interface ClistSettings {
   apiKey?: string | null
   /** The stand-in's clock in epoch ms, for the rate window and `upcoming`; null: the real one. */
   now?: number | null
+  /**
+   * Accounts and statistics served after the recorded ones until a reset, in their shape (a test's
+   * generated crowd of linked handles: 250 friends need 250 accounts).
+   */
+  accounts?: Record<string, unknown>[]
+  statistics?: Record<string, unknown>[]
   /** Back to the defaults, with every user's request count forgotten. */
   reset?: boolean
 }
@@ -87,6 +93,8 @@ export function createClistStandIn() {
   let limitPerMinute = DEFAULT_LIMIT_PER_MINUTE
   let apiKey: string | null = null
   let fixedNow: number | null = null
+  let extraAccounts: Row[] = []
+  let extraStatistics: Row[] = []
   /** Times of the answered requests of each user, oldest first. */
   let seen = new Map<string, number[]>()
   const now = () => fixedNow ?? Date.now()
@@ -96,8 +104,12 @@ export function createClistStandIn() {
       limitPerMinute = DEFAULT_LIMIT_PER_MINUTE
       apiKey = null
       fixedNow = null
+      extraAccounts = []
+      extraStatistics = []
       seen = new Map()
     }
+    if (settings.accounts) extraAccounts = [...extraAccounts, ...settings.accounts]
+    if (settings.statistics) extraStatistics = [...extraStatistics, ...settings.statistics]
     if (settings.limitPerMinute !== undefined) limitPerMinute = settings.limitPerMinute
     if (settings.apiKey !== undefined) apiKey = settings.apiKey
     if (settings.now !== undefined) fixedNow = settings.now
@@ -220,7 +232,7 @@ export function createClistStandIn() {
   function filterAccounts(query: URLSearchParams): Row[] | string {
     const refused = refusedFilter(query, ACCOUNT_FILTERING, [])
     if (refused) return refused
-    let list = accountsDataset.objects as Row[]
+    let list = [...(accountsDataset.objects as Row[]), ...extraAccounts]
     const resources = query.get('resource__in') ?? query.get('resource')
     if (resources) list = list.filter((a) => resources.split(',').includes(a.resource as string))
     const handles = query.get('handle__in') ?? query.get('handle')
@@ -246,7 +258,7 @@ export function createClistStandIn() {
       const oneOf = ['contest_id', 'contest_id', 'account_id', 'account_id', 'coder_id']
       return `One of ['${oneOf.join("', '")}'] is required`
     }
-    let list = statisticsDataset.objects as Row[]
+    let list = [...(statisticsDataset.objects as Row[]), ...extraStatistics]
     if (contests)
       list = list.filter((s) =>
         contests

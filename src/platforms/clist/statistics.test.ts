@@ -1,6 +1,7 @@
 // clist.by v4 statistics against the stand-in (the recorded contests, accounts and statistics,
 // served with clist's filters, key and limit): a contest's results for linked handles on a
-// platform without its own results module, pending, rated or not, and the shared budget.
+// platform without its own results module, pending, rated or not, full pages followed through
+// meta.next, the contest told apart from others starting within the hour, and the shared budget.
 import { beforeEach, describe, expect, it } from 'vitest'
 import { realFetch, upstreamFailure } from '../../../test/helpers/platform-sources.ts'
 import { standIn, standInUrl } from '../../../test/helpers/stand-in.ts'
@@ -9,8 +10,11 @@ import { RECORDED_AT } from '../fixture-time.ts'
 import type { EndedContest } from '../results.ts'
 import { topcoder } from '../topcoder/index.ts'
 import { ClistBudgetSpent, type ClistAccess } from './client.ts'
+import sameStart from './fixtures/contests-same-start.json'
 import recordedContests from './fixtures/contests.json'
-import { clistContestResults, clistHandleHistory } from './statistics.ts'
+import statisticsPage1 from './fixtures/statistics-page-1.json'
+import statisticsPage2 from './fixtures/statistics-page-2.json'
+import { CLIST_LIST_PAGES, clistContestResults, clistHandleHistory } from './statistics.ts'
 
 const API_KEY = 'contest-alerts:0f3c9a7d21b84e6f'
 
@@ -153,6 +157,126 @@ describe('clist.by statistics of a contest', () => {
     const paths = await clistPaths()
     expect(paths[1]).toContain('handle__in=unknown&')
     expect(paths.filter((p) => p.startsWith('/statistics/'))).toHaveLength(1)
+  })
+})
+
+describe('clist.by statistics: pages', () => {
+  /** Answers the statistics requests with `bodies` in turn (the last repeats). */
+  const serveStatistics = (...bodies: unknown[]) =>
+    standIn.script({
+      pathPrefix: '/clist/statistics/',
+      responses: bodies.map((body) => ({ status: 200, body })),
+    })
+
+  it('follows a full page through meta.next, asked under CLIST_API_URL, to a short one', async () => {
+    // clist answered pages of two (its own limit below the 1000 asked): the first is full.
+    await serveStatistics(statisticsPage1, statisticsPage2)
+    const results = await clistContestResults(access(), topcoder, SRM_869, [
+      'kestrel_tc',
+      'marble_owl',
+      'ferrous',
+    ])
+    expect(results).toMatchObject({ state: 'published', rated: true })
+    const rows = results.state === 'published' ? results.rows : []
+    expect(rows.map((r) => r.handle).sort()).toEqual(['ferrous', 'kestrel_tc', 'marble_owl'])
+    const asked = (await clistPaths()).filter((p) => p.startsWith('/statistics/'))
+    // meta.next names clist's own prefix (/api/v4); its query is asked under the base setting.
+    expect(asked).toEqual([
+      expect.stringMatching(/^\/statistics\/\?contest_id=63471290&account_id__in=.*&limit=1000$/),
+      '/statistics/?contest_id=63471290&account_id__in=7201101,7201102,7201103&limit=2&offset=2',
+    ])
+  })
+
+  it('never answers in part: past the page bound, or a next that is not the next page, fails', async () => {
+    // A full page again and again: the bound stops it rather than drop what lies beyond.
+    await serveStatistics(statisticsPage1)
+    const endless = await upstreamFailure(
+      clistContestResults(access(), topcoder, SRM_869, ['kestrel_tc']),
+      'api',
+    )
+    expect(endless.message).toContain(`more than ${CLIST_LIST_PAGES} pages`)
+    const asked = (await clistPaths()).filter((p) => p.startsWith('/statistics/'))
+    expect(asked).toHaveLength(CLIST_LIST_PAGES)
+
+    await standIn.reset()
+    const elsewhere = { ...statisticsPage1.meta, next: '/api/v4/account/?limit=2&offset=2' }
+    await serveStatistics({ ...statisticsPage1, meta: elsewhere })
+    const wrong = await upstreamFailure(
+      clistContestResults(access(), topcoder, SRM_869, ['kestrel_tc']),
+      'malformed',
+    )
+    expect(wrong.message).toContain('is not the next page')
+  })
+})
+
+describe('clist.by statistics: which contest, without clist’s id', () => {
+  // Three topcoder.com contests start within an hour of 12:00 on 14 November (the recorded
+  // lookup by start); the catalogue's contest is keyed by a clist id clist no longer lists.
+  const ROUND_START = Date.parse('2026-11-14T12:00:00Z')
+  const round = (fields: Partial<EndedContest>): EndedContest => ({
+    platformId: 'clist-63500001',
+    startTime: ROUND_START,
+    endTime: ROUND_START + 5_400_000,
+    type: 'OTHER',
+    ...fields,
+  })
+  const serveContests = (objects: unknown[] = sameStart.objects) =>
+    standIn.script({
+      pathPrefix: '/clist/contest/',
+      responses: [{ status: 200, body: { ...sameStart, objects } }],
+    })
+  /** The contest the statistics were asked of, and the participants told. */
+  async function matched(contest: EndedContest) {
+    const results = await clistContestResults(access(), topcoder, contest, ['kestrel_tc'])
+    const statistics = (await clistPaths()).find((p) => p.startsWith('/statistics/'))
+    return {
+      participants: results.state === 'published' ? results.participants : undefined,
+      contestId: /contest_id=(\d+)/.exec(statistics ?? '')?.[1],
+    }
+  }
+
+  it('refuses when several start within the hour and no name tells them apart', async () => {
+    await serveContests()
+    const error = await upstreamFailure(
+      clistContestResults(access(), topcoder, round({ name: 'TCO27 Algorithm Round 1' }), [
+        'kestrel_tc',
+      ]),
+      'api',
+    )
+    expect(error.message).toContain('3 topcoder.com contests start within an hour')
+    expect(error.message).toContain('TCO27 Algorithm Round 1A (clist 63569101)')
+    expect(error.message).toContain('no results are read')
+    // Nothing was asked about any of them.
+    expect(await clistPaths()).toHaveLength(1)
+    // Without a name to go by, the same.
+    await serveContests()
+    await upstreamFailure(clistContestResults(access(), topcoder, round({}), ['kestrel_tc']), 'api')
+  })
+
+  it('takes the one its name is most like, its numbers held, the closest start when alike', async () => {
+    await serveContests()
+    expect(await matched(round({ name: 'TCO27 Algorithm Round 1B' }))).toEqual({
+      participants: 574,
+      contestId: '63569102',
+    })
+    await standIn.reset()
+    await serveContests()
+    const marathon = round({ name: 'Marathon Match 164', startTime: ROUND_START + 2_400_000 })
+    expect(await matched(marathon)).toMatchObject({ contestId: '63569240' })
+  })
+
+  it('takes the one the mapping gives its platformId, or the only one of its resource', async () => {
+    await serveContests()
+    const byId = round({ platformId: 'clist-63569101', name: 'Round 1 (renamed)' })
+    expect(await matched(byId)).toMatchObject({ contestId: '63569101', participants: 611 })
+    await standIn.reset()
+    // Another resource's contest at the same start is none of the candidates.
+    const [first] = sameStart.objects
+    const other = { ...first, id: 63569999, resource: 'codingame.com', host: 'codingame.com' }
+    await serveContests([first, other])
+    expect(await matched(round({ name: 'Something else' }))).toMatchObject({
+      contestId: '63569101',
+    })
   })
 })
 
