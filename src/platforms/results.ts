@@ -54,9 +54,7 @@ export interface SubmissionChallenge {
  * in the window has no verdict yet), or no such handle.
  */
 export type ChallengeAnswer =
-  | { state: 'proven'; handle: string }
-  | { state: 'none'; judging: boolean }
-  | { state: 'missing' }
+  { state: 'proven'; handle: string } | { state: 'none'; judging: boolean } | { state: 'missing' }
 
 /**
  * A second proof a judge may offer (Codeforces): the account submits, to a problem the service
@@ -64,7 +62,7 @@ export type ChallengeAnswer =
  * handle's submissions shows it within the challenge's minutes.
  */
 export interface SubmissionProof {
-  /** The verdict to get, in words for the pages and the API: "a compilation error". */
+  /** The verdict to get, in words for the pages and the API: "compilation error". */
   what: string
   /** The judge's name of that verdict ("COMPILATION_ERROR"). */
   verdict: string

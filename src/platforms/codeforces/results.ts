@@ -263,7 +263,7 @@ export async function codeforcesChallengeAnswer(
 
 function codeforcesSubmissionProof(platform: CodeforcesPlatform): SubmissionProof {
   return {
-    what: 'a compilation error',
+    what: 'compilation error',
     verdict: CHALLENGE_VERDICT,
     problems: CHALLENGE_PROBLEMS,
     check: (request, handle, challenge) =>
