@@ -468,3 +468,24 @@ describe('when the judge fails', () => {
     expect(await statusAsks()).toBe(limit)
   })
 })
+
+describe('the OpenAPI document', () => {
+  it('declares the challenge, and the verification’s optional body of a method', async () => {
+    const { body } = await api('GET', '/openapi.json')
+    const challengeRoute = body.paths['/users/handles/{id}/challenge'].post
+    expect(challengeRoute.security).toEqual([{ bearerAuth: [] }])
+    for (const status of ['201', '400', '404', '409', '422', '429']) {
+      expect(challengeRoute.responses, status).toHaveProperty([status])
+    }
+    expect(challengeRoute.responses['201'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/HandleChallenge',
+    )
+    const verifyRoute = body.paths['/users/handles/{id}/verify'].post
+    expect(verifyRoute.requestBody.required).toBe(false)
+    expect(body.components.schemas.HandleVerify.properties.method.enum).toEqual([
+      'token',
+      'submission',
+    ])
+    expect(body.components.schemas.HandleProof.properties).toHaveProperty('challenge')
+  })
+})

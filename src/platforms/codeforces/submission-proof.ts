@@ -56,8 +56,8 @@ export const submissionSchema = z.object({
 })
 export type Submission = z.infer<typeof submissionSchema>
 
-// A verdict Codeforces shows while the submission is still being judged; none at all in the queue.
-const JUDGING = new Set(['TESTING'])
+// Verdicts Codeforces shows while the submission is still being judged; none at all in the queue.
+const JUDGING = new Set(['TESTING', 'SUBMITTED'])
 
 /**
  * What the handle's latest submissions say of the challenge: proven by one of the challenge's
