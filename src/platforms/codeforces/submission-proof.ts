@@ -1,6 +1,6 @@
 // Codeforces' second proof of a handle, as TLE's `;handle identify` makes it: a compilation error
 // submitted to a problem the service picked, inside the challenge's minutes, read back from
-// user.status. The problems, the answer's schema and the reading of it; the request is results.ts's.
+// user.status. The problems, the answer's schema and its reading; the request is results.ts's.
 import { z } from 'zod'
 import type { ChallengeAnswer, ChallengeProblem, SubmissionChallenge } from '../results.ts'
 
