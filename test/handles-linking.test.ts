@@ -73,8 +73,11 @@ describe('linking an own handle', () => {
       editUrl: judge.results.proof.editUrl,
       source: 'judge',
       own: true,
+      submissionProof: true,
       enabled: true,
     })
+    // A new link has no submission challenge until one is asked for.
+    expect(res.body.proof.challenge).toBeNull()
     // Two links never share a token.
     const other = await link(await createUser(), { platform: 'codeforces', handle: 'Kestrel_09' })
     expect(other.body.proof.token).not.toBe(res.body.proof.token)

@@ -176,6 +176,7 @@ describe('the judges list and links without a key', () => {
       editUrl: '',
       source: 'clist',
       own: false,
+      submissionProof: false,
       enabled: false,
     })
     expect(list.body.judges.find((j: any) => j.platform === 'codeforces')).toMatchObject({

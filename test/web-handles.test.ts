@@ -1,9 +1,11 @@
 // The web app's Handles page: link an own handle, see the token and where to place it, check the
-// proof against the judge (Codeforces' user.info at the stand-in, in its real format), remove it;
+// proof against the judge (Codeforces' user.info at the stand-in, in its real format), or ask for a
+// challenge and prove by a compilation error (user.status, in its real format), remove it;
 // and a proven handle's rating chart drawn from the judge's history (user.rating), with its table.
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import kestrelRating from '../src/platforms/codeforces/fixtures/results/user-rating-kestrel.json'
+import { CHALLENGE_PROBLEMS } from '../src/platforms/codeforces/submission-proof.ts'
 import { resultsJudges } from '../src/results/judges.ts'
 import { select, selectOne } from './helpers/html.ts'
 import { standIn } from './helpers/stand-in.ts'
@@ -104,6 +106,93 @@ describe('the Handles page', () => {
     expect(item.attrs['data-state']).toBe('proven')
     expect((await selectOne(after.html, '#handles h3')).text).toBe('Codeforces: Kestrel_09')
     expect(await select(after.html, '#handles code.token')).toEqual([])
+  })
+
+  it('proves a Codeforces handle by a compilation error to the problem the page names', async () => {
+    const browser = await signedIn()
+    const page = await link(browser, 'Kestrel_09')
+    const id = (await selectOne(page.html, '#handles li.handle')).attrs['data-handle-id']!
+    // Before a challenge: one button that asks for it, labelled with the handle.
+    const offer = await selectOne(page.html, '#handles section.challenge')
+    expect(offer.attrs['data-open']).toBe('false')
+    expect(offer.text).toContain('Prove by a compilation error of Kestrel_09')
+
+    const asked = await browser.post(`/app/handles/${id}/challenge`, {}, { csrf: page.csrf })
+    expect(asked.status, asked.html).toBe(303)
+    expect(WebClient.location(asked)).toBe('/app/handles?done=challenged')
+    const open = await browser.get('/app/handles?done=challenged')
+    expect(await noticeOf(open)).toMatch(/compilation error/)
+    const section = await selectOne(open.html, '#handles section.challenge')
+    expect(section.attrs['data-open']).toBe('true')
+    expect(section.attrs['aria-labelledby']).toBe(`handle-${id}-challenge`)
+    const problemLink = await selectOne(open.html, '#handles a.challenge-problem')
+    const problem = CHALLENGE_PROBLEMS.find((p) => p.url === problemLink.attrs.href)!
+    expect(problemLink.text).toBe(`${problem.contestId}${problem.index} (${problem.name})`)
+    const deadline = await selectOne(open.html, '#handles time.deadline')
+    const expiresAt = Date.parse(deadline.attrs.datetime!)
+    expect(expiresAt - Date.now()).toBeGreaterThan(4 * 60_000)
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(5 * 60_000)
+    // The token is still shown beside it: either proof will do.
+    await selectOne(open.html, '#handles code.token')
+
+    const submitted = (verdict: string) => ({
+      status: 200,
+      body: {
+        status: 'OK',
+        result: [
+          {
+            id: 351204877,
+            contestId: problem.contestId,
+            creationTimeSeconds: Math.floor(Date.now() / 1000),
+            relativeTimeSeconds: 2147483647,
+            problem: { contestId: problem.contestId, index: problem.index, name: problem.name },
+            author: {
+              contestId: problem.contestId,
+              members: [{ handle: 'Kestrel_09' }],
+              participantType: 'PRACTICE',
+              ghost: false,
+            },
+            programmingLanguage: 'C++17 (GCC 7-32)',
+            verdict,
+            testset: 'TESTS',
+            passedTestCount: 0,
+            timeConsumedMillis: 0,
+            memoryConsumedBytes: 0,
+          },
+        ],
+      },
+    })
+    await standIn.script({
+      pathPrefix: '/codeforces-api/user.status',
+      responses: [submitted('WRONG_ANSWER'), submitted('COMPILATION_ERROR')],
+    })
+    const check = { method: 'submission' }
+    const early = await browser.post(`/app/handles/${id}/verify`, check, { csrf: open.csrf })
+    expectPage(early, 422)
+    expect((await formErrors(early)).join(' ')).toContain('lists no compilation error')
+
+    const proven = await browser.post(`/app/handles/${id}/verify`, check, { csrf: open.csrf })
+    expect(proven.status, proven.html).toBe(303)
+    const after = await browser.get('/app/handles?done=proven')
+    expect((await selectOne(after.html, '#handles li.handle')).attrs['data-state']).toBe('proven')
+    expect(await select(after.html, '#handles section.challenge')).toEqual([])
+  })
+
+  it('offers no submission proof on a judge without one, and refuses it there', async () => {
+    const browser = await signedIn()
+    const done = await browser.submit('/app/handles', '/app/handles', {
+      platform: 'atcoder',
+      handle: 'Sakura_K',
+    })
+    expect(done.status).toBe(303)
+    const page = await browser.get('/app/handles')
+    const id = (await selectOne(page.html, '#handles li.handle')).attrs['data-handle-id']!
+    expect(await select(page.html, '#handles section.challenge')).toEqual([])
+    const refused = await browser.post(`/app/handles/${id}/challenge`, {}, { csrf: page.csrf })
+    expectPage(refused, 422)
+    expect((await formErrors(refused)).join(' ')).toContain(
+      'AtCoder offers no proof by a submission',
+    )
   })
 
   it('draws a proven handle’s rating chart from the judge’s history, with its table', async () => {

@@ -1017,6 +1017,12 @@ export const judgeHandles = sqliteTable(
     // as it is, to be shown again; it proves only until proof_expires_at.
     proofToken: text('proof_token'),
     proofExpiresAt: integer('proof_expires_at'),
+    // The proof by a submission (D164), where the judge offers it: the problem the account is to
+    // submit a compilation error to ("4/A": contestId and index), and the minutes it has to; a new
+    // challenge replaces the old, and a proof clears it.
+    challengeProblem: text('challenge_problem'),
+    challengeIssuedAt: integer('challenge_issued_at'),
+    challengeExpiresAt: integer('challenge_expires_at'),
     provenAt: integer('proven_at'),
     // The newest rating the judge reported, to tell a change of title.
     rating: integer('rating'),

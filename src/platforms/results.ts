@@ -31,6 +31,54 @@ export interface PublicProfile {
   rating?: number
 }
 
+/** A problem a submission challenge names: one of the judge's own, open to anyone to submit. */
+export interface ChallengeProblem {
+  contestId: number
+  /** The problem's letter in its contest ("A"). */
+  index: string
+  name: string
+  /** The judge's page of the problem, where the submission is made. */
+  url: string
+}
+
+/** A challenge the service issued: the problem, and the times a submission must fall between. */
+export interface SubmissionChallenge {
+  problem: ChallengeProblem
+  issuedAt: number
+  expiresAt: number
+}
+
+/**
+ * What the judge's list of the handle's latest submissions says of a challenge: a submission of
+ * its own that proves (the handle as the judge spells it), none yet (`judging`: one of the problem
+ * in the window has no verdict yet), or no such handle.
+ */
+export type ChallengeAnswer =
+  { state: 'proven'; handle: string } | { state: 'none'; judging: boolean } | { state: 'missing' }
+
+/**
+ * A second proof a judge may offer (Codeforces): the account submits, to a problem the service
+ * picks, a solution with a verdict no one submits by chance; the judge's public list of the
+ * handle's submissions shows it within the challenge's minutes.
+ */
+export interface SubmissionProof {
+  /** The verdict to get, in words for the pages and the API: "compilation error". */
+  what: string
+  /** The judge's name of that verdict ("COMPILATION_ERROR"). */
+  verdict: string
+  /** The problems a challenge picks from, by contestId and index. */
+  problems: readonly ChallengeProblem[]
+  /**
+   * Reads the handle's latest submissions (one request) and looks for the challenge's. A failure
+   * to ask throws an UpstreamError, as `profile` does.
+   */
+  check(
+    request: ResultsRequest,
+    handle: string,
+    challenge: SubmissionChallenge,
+  ): Promise<ChallengeAnswer>
+}
+
 /** A proof: the account places a token in a public profile field, the service reads it back. */
 export interface HandleProof {
   /** Where to place the token, in words for the Handles page: "First name (Settings > Social)". */
@@ -43,6 +91,8 @@ export interface HandleProof {
    * "no such handle".
    */
   profile(request: ResultsRequest, handle: string): Promise<PublicProfile | undefined>
+  /** A judge that also takes a submission as proof (the token stays the default). */
+  submission?: SubmissionProof
 }
 
 /** A contest of the catalogue that has ended, as its judge names it. */

@@ -1,7 +1,8 @@
 // /users/handles, /users/friends, /users/result-preferences and /users/results: the signed-in
-// account's handles on judges (linked, proven by a token in the public profile, removed, their
-// rating history), the friends it follows, which result alerts it takes, and its recent results. Mounted under /users ahead of the users
-// router, whose /{id} routes would take these paths.
+// account's handles on judges (linked, proven by a token in the public profile or by a submission
+// to a challenge's problem, removed, their rating history), the friends it follows, which result
+// alerts it takes, and its recent results. Mounted under /users ahead of the users router, whose
+// /{id} routes would take these paths.
 import { createDb } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { currentUser } from '../http/auth.ts'
@@ -31,8 +32,17 @@ import {
   ResultPageSchema,
   ResultPreferencesSchema,
   ResultsQuery,
+  ChallengeSchema,
+  VerifyBody,
 } from './handle-schemas.ts'
-import { apiJudges, toApiFriend, toApiHandle, toApiHistory } from './handle-serialize.ts'
+import {
+  apiJudges,
+  toApiChallenge,
+  toApiFriend,
+  toApiHandle,
+  toApiHistory,
+} from './handle-serialize.ts'
+import { ALREADY_PROVEN, CHALLENGE_TTL_MS, issueChallenge, proveBySubmission } from './challenge.ts'
 import { handleHistory } from './history.ts'
 import {
   clistEnabled,
@@ -60,6 +70,8 @@ const rule = (name: string, user: number): RateRule => ({
 export const HANDLE_RULES = {
   link: rule('link-handle', 30),
   verify: rule('verify-handle', 10),
+  // A challenge asks the judge nothing, but each is checked by a verification: as few.
+  challenge: rule('challenge-handle', 10),
   history: rule('handle-history', 30),
 }
 
@@ -102,20 +114,50 @@ const verify = signedInRoute({
   method: 'post',
   path: '/handles/{id}/verify',
   tags,
-  summary: 'Prove an own handle: the judge’s public profile must hold its token',
+  summary:
+    'Prove an own handle: the judge’s public profile must hold its token, or with {"method": "submission"} its challenge’s submission must be listed',
+  description:
+    'Without a body (or with `{"method": "token"}`) the token is looked for in the public ' +
+    'profile. `{"method": "submission"}` looks for the submission the challenge asked for ' +
+    '(POST /users/handles/{id}/challenge) among the handle’s latest submissions.',
   middleware: [rateLimit(HANDLE_RULES.verify)] as const,
-  request: { params: HandleIdParam },
+  request: {
+    params: HandleIdParam,
+    body: { content: { 'application/json': { schema: VerifyBody } }, required: false },
+  },
   responses: {
     200: json(HandleSchema, 'Proven, in the judge’s spelling; the account holds it alone now'),
     400: invalid,
     404: noOwn,
     422: errorResponse(
-      'Not proven: the token expired, the judge has no such handle, or its profile lacks the ' +
-        'token; or never provable: the platform’s results come from clist.by, which shows no ' +
+      'Not proven: the token or the challenge expired, the judge has no such handle, its ' +
+        'profile lacks the token, no submission proves it yet, or the judge offers no such ' +
+        'proof; or never provable: the platform’s results come from clist.by, which shows no ' +
         'profile (follow the handle as a friend instead)',
     ),
     429: tooMany,
     ...judgeAway,
+  },
+})
+
+const challenge = signedInRoute({
+  method: 'post',
+  path: '/handles/{id}/challenge',
+  tags,
+  summary: `Ask for a submission challenge for an own unproven handle: a problem to submit a compilation error to within ${CHALLENGE_TTL_MS / MINUTE_MS} minutes (Codeforces and its gyms)`,
+  description:
+    'A new challenge replaces the last. Submit the verdict it names to its problem before ' +
+    '`expiresAt`, then POST /users/handles/{id}/verify with `{"method": "submission"}`. The ' +
+    'judge is not asked; `GET /users/handles` shows the challenge in `proof.challenge`.',
+  middleware: [rateLimit(HANDLE_RULES.challenge)] as const,
+  request: { params: HandleIdParam },
+  responses: {
+    201: json(ChallengeSchema, 'The challenge'),
+    400: invalid,
+    404: noOwn,
+    409: errorResponse(ALREADY_PROVEN),
+    422: errorResponse('The judge offers no proof by a submission'),
+    429: tooMany,
   },
 })
 
@@ -240,8 +282,17 @@ export const resultUserRoutes = createRouter()
     const now = Date.now()
     const deps = { request: (judge: ResultsJudge) => resultsRequest(c.env, judge, now) }
     const input = { userId: currentUser(c).sub, id: c.req.valid('param').id }
-    const row = await proveHandle(createDb(c.env.DB), deps, input, now)
+    // No body is validated as {}: the token, as before the submission proof existed.
+    const prove = c.req.valid('json').method === 'submission' ? proveBySubmission : proveHandle
+    const row = await prove(createDb(c.env.DB), deps, input, now)
     return c.json(toApiHandle(row, now), 200)
+  })
+  .openapi(challenge, async (c) => {
+    const now = Date.now()
+    const input = { userId: currentUser(c).sub, id: c.req.valid('param').id }
+    const row = await issueChallenge(createDb(c.env.DB), input, now)
+    c.header('Cache-Control', 'no-store')
+    return c.json(toApiChallenge(row, now)!, 201)
   })
   .openapi(remove, async (c) => {
     const db = createDb(c.env.DB)

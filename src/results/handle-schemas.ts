@@ -1,6 +1,6 @@
 // Zod schemas of /users/handles, /users/friends, /users/result-preferences and /users/results: a
-// link's body, a handle as the API shows it (with its proof instructions while unproven), a rating
-// history, a page of recent results.
+// link's body, a handle as the API shows it (with its proof instructions while unproven), a
+// verification's method and a submission challenge, a rating history, a page of recent results.
 import { z } from '@hono/zod-openapi'
 import { PLATFORMS } from '../platforms/registry.ts'
 import { PaginationSchema } from '../lib/pagination.ts'
@@ -29,6 +29,43 @@ export const HandleIdParam = idParam('handle')
 
 const timestamp = z.string().openapi({ example: '2026-12-02T07:00:00.000Z' })
 
+// POST /users/handles/{id}/verify: the token in the profile unless the body names the submission.
+export const PROOF_METHODS = ['token', 'submission'] as const
+
+export const VerifyBody = z
+  .strictObject({ method: oneOf('method', PROOF_METHODS).optional() })
+  .openapi('HandleVerify', { example: { method: 'submission' } })
+
+export const ChallengeSchema = z
+  .object({
+    method: z.literal('submission'),
+    problem: z.object({
+      contestId: z.number().int().openapi({ example: 4 }),
+      index: z.string().openapi({ example: 'A' }),
+      name: z.string().openapi({ example: 'Watermelon' }),
+      url: z.string().openapi({ example: 'https://codeforces.com/problemset/problem/4/A' }),
+    }),
+    verdict: z.string().openapi({
+      description: 'The verdict the submission must get, as the judge names it',
+      example: 'COMPILATION_ERROR',
+    }),
+    instruction: z.string().openapi({
+      example:
+        'Submit a compilation error to problem 4A (Watermelon) at https://codeforces.com/problemset/problem/4/A before Sun, 22 Nov 2026, 12:05 UTC, then check the proof',
+    }),
+    issuedAt: timestamp.openapi({ description: 'Only a submission made after this counts' }),
+    expiresAt: timestamp.openapi({
+      description: 'The deadline: only a submission made before this counts',
+    }),
+    checkUntil: timestamp.openapi({
+      description: 'A check still finds a submission made in time until then',
+    }),
+    expired: z.boolean().openapi({
+      description: 'True once no check can prove with it: ask for a new challenge',
+    }),
+  })
+  .openapi('HandleChallenge')
+
 const ProofSchema = z
   .object({
     token: z.string().nullable().openapi({
@@ -40,6 +77,10 @@ const ProofSchema = z
     expiresAt: timestamp.nullable(),
     expired: z.boolean().openapi({
       description: 'True when the token no longer proves: POST /users/handles again for a new one',
+    }),
+    challenge: ChallengeSchema.nullable().openapi({
+      description:
+        'The submission challenge asked last (POST /users/handles/{id}/challenge); null without one or on a judge that offers none',
     }),
   })
   .openapi('HandleProof')
@@ -71,6 +112,10 @@ const JudgeSchema = z
     }),
     own: z.boolean().openapi({
       description: 'Own handles can be linked and proven here; false: friends only (clist.by)',
+    }),
+    submissionProof: z.boolean().openapi({
+      description:
+        'Own handles here can also be proven by a submission (POST /users/handles/{id}/challenge)',
     }),
     enabled: z.boolean().openapi({
       description: 'Results are read now; false for clist.by while CLIST_API_KEY is not set',

@@ -1,12 +1,45 @@
 // A linked handle as the API shows it: an own one with its state and, while unproven, what to do
-// to prove it (the token, the field, the judge's page, until when); a friend with less.
+// to prove it (the token, the field, the judge's page, until when; the submission challenge asked
+// last); a friend with less.
 import type { z } from '@hono/zod-openapi'
 import { toIso } from '../lib/time.ts'
 import type { JudgeHandleRow } from './handles.ts'
-import type { FriendSchema, HandleHistorySchema, HandleSchema } from './handle-schemas.ts'
+import type {
+  ChallengeSchema,
+  FriendSchema,
+  HandleHistorySchema,
+  HandleSchema,
+} from './handle-schemas.ts'
 import type { HandleHistory } from './history.ts'
 import type { Env } from '../env.ts'
+import {
+  CHECK_GRACE_MS,
+  challengeCheckable,
+  challengeInstruction,
+  challengeOf,
+  submissionProofOf,
+} from './challenge.ts'
 import { clistEnabled, clistJudges, resultsJudge, resultsJudges } from './judges.ts'
+
+/** The row's submission challenge as the API shows it; null without one. */
+export function toApiChallenge(
+  row: JudgeHandleRow,
+  now: number,
+): z.infer<typeof ChallengeSchema> | null {
+  const proof = submissionProofOf(row.platform)
+  const challenge = challengeOf(row)
+  if (!proof || !challenge) return null
+  return {
+    method: 'submission',
+    problem: { ...challenge.problem },
+    verdict: proof.verdict,
+    instruction: challengeInstruction(proof, challenge),
+    issuedAt: toIso(challenge.issuedAt),
+    expiresAt: toIso(challenge.expiresAt),
+    checkUntil: toIso(challenge.expiresAt + CHECK_GRACE_MS),
+    expired: !challengeCheckable(challenge, now),
+  }
+}
 
 export function toApiHandle(row: JudgeHandleRow, now: number): z.infer<typeof HandleSchema> {
   const judge = resultsJudge(row.platform)
@@ -28,6 +61,7 @@ export function toApiHandle(row: JudgeHandleRow, now: number): z.infer<typeof Ha
             editUrl: judge?.results.proof.editUrl ?? '',
             expiresAt: live ? toIso(row.proofExpiresAt!) : null,
             expired: !live,
+            challenge: toApiChallenge(row, now),
           },
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
@@ -52,6 +86,7 @@ export function apiJudges(env: Env) {
       editUrl: results.proof.editUrl,
       source: 'judge' as const,
       own: true,
+      submissionProof: results.proof.submission !== undefined,
       enabled: true,
     })),
     ...clistJudges().map((module) => ({
@@ -61,6 +96,7 @@ export function apiJudges(env: Env) {
       editUrl: '',
       source: 'clist' as const,
       own: false,
+      submissionProof: false,
       enabled: clist,
     })),
   ]

@@ -1,7 +1,7 @@
 // The handles an account linked on judges (judge_handles): its own, unproven until a token in the
-// handle's public profile proves them and then held by this account alone, and the friends it
-// follows (never proven). Plain functions of (db, input, now); every call names the account, so
-// another account's row is as good as missing.
+// handle's public profile (or a submission, D164) proves them and then held by this account alone,
+// and the friends it follows (never proven). Plain functions of (db, input, now); every call names
+// the account, so another account's row is as good as missing.
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { judgeHandles } from '../db/schema.ts'
@@ -133,6 +133,39 @@ export async function removeHandle(db: Db, userId: string, id: string, relation:
   return removed.length > 0
 }
 
+/** A submission challenge as a row keeps it: the problem's key ("4/A") and its two times. */
+export interface StoredChallenge {
+  problem: string
+  issuedAt: number
+  expiresAt: number
+}
+
+/**
+ * Puts a new submission challenge on an own unproven handle of the account, replacing any it had.
+ * The row afterwards, or undefined when the account holds no such unproven row (removed, or
+ * proven meanwhile).
+ */
+export async function setChallenge(
+  db: Db,
+  input: { userId: string; id: string; challenge: StoredChallenge },
+  now: number,
+): Promise<JudgeHandleRow | undefined> {
+  const { userId, id, challenge } = input
+  const [row] = await db
+    .update(judgeHandles)
+    .set({
+      challengeProblem: challenge.problem,
+      challengeIssuedAt: challenge.issuedAt,
+      challengeExpiresAt: challenge.expiresAt,
+      updatedAt: now,
+    })
+    .where(
+      and(eq(judgeHandles.id, id), ofAccount(userId, 'OWN'), eq(judgeHandles.state, 'UNPROVEN')),
+    )
+    .returning()
+  return row
+}
+
 /** What a proof read from the judge: the handle as it spells it now, and its rating. */
 export interface ProvenProfile {
   handle: string
@@ -186,6 +219,7 @@ export async function markProven(
         handleKey: key,
         proofToken: null,
         proofExpiresAt: null,
+        ...NO_CHALLENGE,
         provenAt: now,
         rating: profile.rating ?? null,
         updatedAt: now,
@@ -198,12 +232,16 @@ export async function markProven(
   return row ?? (await findHandle(db, userId, id, 'OWN'))
 }
 
+/** The challenge columns of a row without one (proven, released, or never asked). */
+const NO_CHALLENGE = { challengeProblem: null, challengeIssuedAt: null, challengeExpiresAt: null }
+
 /** A proven own handle given up: unproven again, with no token (a new link issues one). */
 function released(now: number) {
   return {
     state: 'UNPROVEN' as const,
     proofToken: null,
     proofExpiresAt: null,
+    ...NO_CHALLENGE,
     provenAt: null,
     updatedAt: now,
   }

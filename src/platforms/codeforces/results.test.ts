@@ -1,6 +1,6 @@
-// Codeforces' results module: the proof, a round's ratings or standings (pending, published,
-// unrated, teams, rolled back), the history and the titles, against the stand-in serving the
-// recorded answers.
+// Codeforces' results module: the proofs (a token in the profile, a compilation error to a
+// challenge's problem), a round's ratings or standings (pending, published, unrated, teams, rolled
+// back), the history and the titles, against the stand-in serving the recorded answers.
 import { beforeEach, describe, expect, it } from 'vitest'
 import { serveResults } from '../../../test/helpers/platforms.ts'
 import {
@@ -28,6 +28,9 @@ import userInfoBroken from './fixtures/results/user-info-broken.json'
 import userInfoMissing from './fixtures/results/user-info-missing.json'
 import userInfoBatchMissing from './fixtures/results/user-info-batch-missing.json'
 import userInfoQuokka from './fixtures/results/user-info-quokka.json'
+import userStatusKestrel from './fixtures/results/user-status-kestrel.json'
+import userStatusMissing from './fixtures/results/user-status-missing.json'
+import { codeforcesGymResults } from '../codeforces-gym/results.ts'
 import { codeforces } from './index.ts'
 import {
   codeforcesContestResults,
@@ -38,6 +41,7 @@ import {
   unratedByName,
   wellFormedRatingChanges,
 } from './results.ts'
+import { CHALLENGE_PROBLEMS, STATUS_COUNT } from './submission-proof.ts'
 import { z } from 'zod'
 
 const BASE = '/codeforces-api'
@@ -194,6 +198,117 @@ describe('Codeforces proof', () => {
   it('reports a user.info answer without its list of users as malformed', async () => {
     await scriptMethod('user.info', { handles: 'Kestrel_09' }, userInfoBroken)
     await upstreamFailure(profile('Kestrel_09'), 'malformed')
+  })
+})
+
+describe('Codeforces proof by a submission', () => {
+  const proof = codeforcesResults.proof.submission!
+  const problem = (contestId: number) =>
+    CHALLENGE_PROBLEMS.find((p) => p.contestId === contestId && p.index === 'A')!
+  // The recorded user.status: a compilation error to 4A at 11:59:00 (RECORDED_AT less a minute),
+  // an accepted 71A at 11:57:00, a 1A still in testing at 11:59:50.
+  const CE_AT = (userStatusKestrel.result[1]!.creationTimeSeconds as number) * 1000
+  const challenge = (contestId: number, issuedAt = CE_AT - 60_000, ttl = 5 * 60_000) => ({
+    problem: problem(contestId),
+    issuedAt,
+    expiresAt: issuedAt + ttl,
+  })
+  const check = (handle: string, c: ReturnType<typeof challenge>) =>
+    proof.check(request(), handle, c)
+
+  it('finds the compilation error to the problem in time, in Codeforces’ spelling', async () => {
+    // The recorded route, asked for the latest few submissions only.
+    expect(await check('Kestrel_09', challenge(4))).toEqual({
+      state: 'proven',
+      handle: 'Kestrel_09',
+    })
+    const [sent] = await standIn.requests(`${BASE}/`)
+    expectSent(sent, `${BASE}/user.status?handle=Kestrel_09&from=1&count=${STATUS_COUNT}`, 'GET')
+    // Asked in other letters' case, answered with the author as Codeforces spells the handle.
+    await scriptMethod('user.status', { handle: 'kestrel_09' }, userStatusKestrel)
+    expect(await check('kestrel_09', challenge(4))).toEqual({
+      state: 'proven',
+      handle: 'Kestrel_09',
+    })
+  })
+
+  it('takes a submission made in the very second the challenge was issued or ends', async () => {
+    expect((await check('Kestrel_09', challenge(4, CE_AT + 999))).state).toBe('proven')
+    expect((await check('Kestrel_09', challenge(4, CE_AT - 5 * 60_000))).state).toBe('proven')
+  })
+
+  it('is no proof on another problem, with another verdict, or still in testing', async () => {
+    // 71A was accepted in the window: not the verdict asked for.
+    expect(await check('Kestrel_09', challenge(71))).toEqual({ state: 'none', judging: false })
+    // No submission at all to 282A.
+    expect(await check('Kestrel_09', challenge(282))).toEqual({ state: 'none', judging: false })
+    // 1A is still being tested: not yet, and the answer says so.
+    expect(await check('Kestrel_09', challenge(1))).toEqual({ state: 'none', judging: true })
+  })
+
+  it('is no proof made before the challenge was issued, or after its deadline', async () => {
+    const before = challenge(4, CE_AT + 1_000)
+    expect(await check('Kestrel_09', before)).toEqual({ state: 'none', judging: false })
+    const after = challenge(4, CE_AT - 5 * 60_000 - 1_000)
+    expect(await check('Kestrel_09', after)).toEqual({ state: 'none', judging: false })
+  })
+
+  it('is no proof when the submission is another handle’s, or a team’s', async () => {
+    const [, ce] = userStatusKestrel.result
+    const by = (members: { handle: string }[]) => ({
+      status: 'OK',
+      result: [{ ...ce, author: { ...ce!.author, members } }],
+    })
+    await scriptMethod('user.status', { handle: 'Kestrel_09' }, by([{ handle: 'someone_else' }]))
+    expect((await check('Kestrel_09', challenge(4))).state).toBe('none')
+    await standIn.reset()
+    const team = [{ handle: 'Kestrel_09' }, { handle: 'someone_else' }]
+    await scriptMethod('user.status', { handle: 'Kestrel_09' }, by(team))
+    expect((await check('Kestrel_09', challenge(4))).state).toBe('none')
+  })
+
+  it('answers missing for a handle Codeforces does not know, sent with 200 or 400', async () => {
+    expect(await check('nobody_here', challenge(4))).toEqual({ state: 'missing' })
+    await scriptMethod('user.status', { handle: 'nobody_here' }, userStatusMissing, 400)
+    expect(await check('nobody_here', challenge(4))).toEqual({ state: 'missing' })
+    // Nothing is asked for a string that cannot be a handle.
+    await standIn.reset()
+    expect(await check('a;b', challenge(4))).toEqual({ state: 'missing' })
+    expect(await requestPaths(`${BASE}/`)).toEqual([])
+  })
+
+  it('throws, never “missing”, for an answer it cannot read or a refusal of another kind', async () => {
+    await scriptMethod('user.status', { handle: 'Kestrel_09' }, { status: 'OK', result: {} })
+    await upstreamFailure(check('Kestrel_09', challenge(4)), 'malformed')
+    const limit = { status: 'FAILED', comment: 'Call limit exceeded' }
+    await scriptMethod('user.status', { handle: 'Kestrel_09' }, limit, 429)
+    expect((await upstreamFailure(check('Kestrel_09', challenge(4)), 'api')).blocked).toBe(true)
+  })
+
+  it('names well-known problemset problems, each with its page', () => {
+    expect(proof).toMatchObject({ what: 'compilation error', verdict: 'COMPILATION_ERROR' })
+    expect(proof.problems.length).toBeGreaterThanOrEqual(5)
+    for (const p of proof.problems) {
+      expect(p.url).toBe(`https://codeforces.com/problemset/problem/${p.contestId}/${p.index}`)
+    }
+    expect(proof.problems).toContainEqual(expect.objectContaining({ name: 'Watermelon' }))
+  })
+
+  it('is declared by the gyms too, which ask the same user.status', async () => {
+    const gym = codeforcesGymResults.proof.submission!
+    expect(gym.problems).toBe(proof.problems)
+    expect(await gym.check(request(), 'Kestrel_09', challenge(4))).toEqual({
+      state: 'proven',
+      handle: 'Kestrel_09',
+    })
+  })
+
+  it('moves the recorded submission times by whole weeks for a later stand-in', () => {
+    const route = codeforcesResults.fixtures.find((r) => r.path.startsWith('/user.status'))!
+    const moved = shiftedJson(route, userStatusKestrel, WEEK_MS)
+    expect(moved.result[1].creationTimeSeconds).toBe(
+      userStatusKestrel.result[1]!.creationTimeSeconds + WEEK_MS / 1000,
+    )
   })
 })
 

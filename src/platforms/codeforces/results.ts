@@ -1,11 +1,12 @@
-// Codeforces' public results: the proof (user.info), a round's rating changes or its final
-// standings, a handle's rating history and Codeforces' titles. codeforces-gym reuses the proof
-// and the standings (a gym has no ratings).
+// Codeforces' public results: the proofs (a token in user.info, or a submission in user.status),
+// a round's rating changes or its final standings, a handle's rating history and Codeforces'
+// titles. codeforces-gym reuses the proofs and the standings (a gym has no ratings).
 import { z } from 'zod'
 import { HOUR_MS } from '../../lib/time.ts'
 import type { FixtureRoute } from '../fixture-route.ts'
 import { shiftJson } from '../fixture-time.ts'
 import type {
+  ChallengeAnswer,
   ContestResults,
   EndedContest,
   HandleProof,
@@ -15,9 +16,18 @@ import type {
   ResultRow,
   ResultsModule,
   ResultsRequest,
+  SubmissionChallenge,
+  SubmissionProof,
 } from '../results.ts'
 import { describeIssues } from '../source.ts'
 import { fetchJson, tryParseJson, UpstreamError, type UpstreamResponse } from '../upstream.ts'
+import {
+  CHALLENGE_PROBLEMS,
+  CHALLENGE_VERDICT,
+  challengeAnswer,
+  STATUS_COUNT,
+  submissionSchema,
+} from './submission-proof.ts'
 
 type CodeforcesPlatform = 'codeforces' | 'codeforces-gym'
 
@@ -223,11 +233,51 @@ export async function codeforcesCurrentHandle(
   return (await codeforcesProfile('codeforces', request, handle))?.handle
 }
 
+/**
+ * The handle's latest STATUS_COUNT submissions from user.status (newest first), read for the
+ * challenge (submission-proof.ts); missing when Codeforces has no such handle ("handle: User with
+ * handle X not found").
+ */
+export async function codeforcesChallengeAnswer(
+  platform: CodeforcesPlatform,
+  request: ResultsRequest,
+  handle: string,
+  challenge: SubmissionChallenge,
+): Promise<ChallengeAnswer> {
+  if (!HANDLE.test(handle)) return { state: 'missing' }
+  try {
+    const params = { handle, from: '1', count: String(STATUS_COUNT) }
+    const submissions = await callApi(
+      platform,
+      request,
+      'user.status',
+      params,
+      z.array(submissionSchema),
+    )
+    return challengeAnswer(submissions, handle, challenge)
+  } catch (error) {
+    if (isNotFound(error)) return { state: 'missing' }
+    throw error
+  }
+}
+
+function codeforcesSubmissionProof(platform: CodeforcesPlatform): SubmissionProof {
+  return {
+    what: 'compilation error',
+    verdict: CHALLENGE_VERDICT,
+    problems: CHALLENGE_PROBLEMS,
+    check: (request, handle, challenge) =>
+      codeforcesChallengeAnswer(platform, request, handle, challenge),
+  }
+}
+
 export function codeforcesProof(platform: CodeforcesPlatform): HandleProof {
   return {
     where: 'First name, last name or organization (Settings > Social)',
     editUrl: 'https://codeforces.com/settings/social',
     profile: (request, handle) => codeforcesProfile(platform, request, handle),
+    // A gym handle is a Codeforces account: the problemset takes its submissions the same way.
+    submission: codeforcesSubmissionProof(platform),
   }
 }
 
@@ -501,6 +551,7 @@ export const shiftCodeforcesResults = shiftJson({
     'startTimeSeconds',
     'lastOnlineTimeSeconds',
     'registrationTimeSeconds',
+    'creationTimeSeconds',
   ],
 })
 
@@ -538,5 +589,7 @@ export const codeforcesResults: ResultsModule = {
     codeforcesResultsRoute('/user.info?handles=nobody_here', 'user-info-missing.json'),
     codeforcesResultsRoute('/user.rating?handle=Kestrel_09', 'user-rating-kestrel.json'),
     codeforcesResultsRoute('/user.rating?handle=nobody_here', 'user-rating-missing.json'),
+    codeforcesResultsRoute('/user.status?handle=Kestrel_09', 'user-status-kestrel.json'),
+    codeforcesResultsRoute('/user.status?handle=nobody_here', 'user-status-missing.json'),
   ],
 }

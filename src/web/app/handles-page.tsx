@@ -1,9 +1,19 @@
 // /app/handles: the account's own handles on judges, each with its state and, while unproven,
-// what to do to prove it (the token, the field, the judge's page, until when), a form to link
-// another; and /app/handles/{id}: one handle's rating chart with its table.
+// what to do to prove it (the token, the field, the judge's page, until when; on Codeforces also a
+// compilation error to a problem the service picks), a form to link another; and
+// /app/handles/{id}: one handle's rating chart with its table.
+import {
+  CHALLENGE_TTL_MS,
+  CHECK_GRACE_MS,
+  challengeCheckable,
+  challengeOf,
+  problemWords,
+  submissionProofOf,
+} from '../../results/challenge.ts'
 import type { HandleHistory } from '../../results/history.ts'
 import type { JudgeHandleRow } from '../../results/handles.ts'
 import { resultsJudge, resultsJudges } from '../../results/judges.ts'
+import { MINUTE_MS, toIso } from '../../lib/time.ts'
 import { formatTime } from '../../lib/time-words.ts'
 import { AppFrame } from './app-frame.tsx'
 import { CsrfField } from './csrf-field.tsx'
@@ -26,6 +36,78 @@ export interface HandlesPageProps {
 const judgeName = (platform: string) => resultsJudge(platform)?.module.name ?? platform
 
 function Proof({ row, now }: { row: JudgeHandleRow; now: number }) {
+  return (
+    <>
+      <TokenProof row={row} now={now} />
+      <ChallengeProof row={row} now={now} />
+    </>
+  )
+}
+
+/**
+ * The second proof, where the judge offers it: a button that asks for a challenge, then the
+ * problem, its deadline and a button that checks the submission. Plain forms, as every step here.
+ */
+function ChallengeProof({ row, now }: { row: JudgeHandleRow; now: number }) {
+  const proof = submissionProofOf(row.platform)
+  if (!proof) return null
+  const challenge = challengeOf(row)
+  const open = challenge !== undefined && challengeCheckable(challenge, now)
+  const headingId = `handle-${row.id}-challenge`
+  const ask = (label: string, secondary: boolean) => (
+    <form method="post" action={`/app/handles/${row.id}/challenge`}>
+      <CsrfField />
+      <button type="submit" class={secondary ? 'button-secondary' : undefined}>
+        {label}
+        <span class="visually-hidden"> of {row.handle}</span>
+      </button>
+    </form>
+  )
+  return (
+    <section class="challenge" aria-labelledby={headingId} data-open={open ? 'true' : 'false'}>
+      <h4 id={headingId}>Or prove it by a {proof.what}</h4>
+      {open ? (
+        <>
+          <p class="status">
+            Signed in to {judgeName(row.platform)} as {row.handle}, submit code that does not
+            compile to problem{' '}
+            <a class="challenge-problem" href={challenge.problem.url}>
+              {problemWords(challenge.problem)}
+            </a>{' '}
+            before{' '}
+            <time class="deadline" datetime={toIso(challenge.expiresAt)}>
+              {formatTime(challenge.expiresAt)}
+            </time>
+            , then check:
+          </p>
+          <p class="hint">
+            Any language; a {proof.what} costs nothing outside a contest. A submission made in time
+            is still found when checked up to {CHECK_GRACE_MS / MINUTE_MS} minutes later.
+          </p>
+          <form method="post" action={`/app/handles/${row.id}/verify`}>
+            <CsrfField />
+            <input type="hidden" name="method" value="submission" />
+            <button type="submit">
+              Check the submission<span class="visually-hidden"> of {row.handle}</span>
+            </button>
+          </form>
+          {ask('Another problem', true)}
+        </>
+      ) : (
+        <>
+          <p class="hint">
+            {challenge ? 'The last challenge expired. ' : ''}The service picks a well-known problem;
+            you submit code that does not compile to it within {CHALLENGE_TTL_MS / MINUTE_MS}{' '}
+            minutes.
+          </p>
+          {ask(`Prove by a ${proof.what}`, true)}
+        </>
+      )}
+    </section>
+  )
+}
+
+function TokenProof({ row, now }: { row: JudgeHandleRow; now: number }) {
   const proof = resultsJudge(row.platform)?.results.proof
   const live = row.proofToken !== null && (row.proofExpiresAt ?? 0) > now
   if (!live) {

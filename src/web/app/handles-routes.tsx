@@ -1,6 +1,7 @@
-// /app/handles: link an own handle, check its proof, remove it, and see a proven one's rating
-// chart; the same functions and limits as /users/handles (results/), as forms that work without
-// JavaScript. Another account's handle id is the not-found page.
+// /app/handles: link an own handle, check its proof (the token, or on Codeforces a compilation
+// error to a challenge's problem), remove it, and see a proven one's rating chart; the same
+// functions and limits as /users/handles (results/), as forms that work without JavaScript.
+// Another account's handle id is the not-found page.
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../app-env.ts'
@@ -10,7 +11,8 @@ import { createRouter } from '../../http/router.ts'
 import { ApiError } from '../../lib/errors.ts'
 import { isId } from '../../lib/ids.ts'
 import { HANDLE_RULES } from '../../results/handle-routes.ts'
-import { HandleLinkBody } from '../../results/handle-schemas.ts'
+import { issueChallenge, proveBySubmission } from '../../results/challenge.ts'
+import { HandleLinkBody, VerifyBody } from '../../results/handle-schemas.ts'
 import { findHandle, linkHandle, listHandles, removeHandle } from '../../results/handles.ts'
 import { handleHistory } from '../../results/history.ts'
 import { noResultsMessage, resultsJudge, resultsRequest } from '../../results/judges.ts'
@@ -26,6 +28,8 @@ const NOT_YOURS = 'Your account has no such handle.'
 const LABELS = { platform: 'Judge', handle: 'Handle' }
 const NOTICES: Record<string, string> = {
   linked: 'Linked: place the token in your profile, then check the proof.',
+  challenged:
+    'Submit a compilation error to the problem named below before its deadline, then check.',
   proven: 'Proven: the handle is yours.',
   removed: 'Removed.',
 }
@@ -85,20 +89,42 @@ handleRoutes
     async (c) => {
       const id = c.req.param('id')
       if (!isId(id)) return notFoundPage(c, NOT_YOURS)
-      const form = await readForm(c, ClearForm, {})
+      // The token's button sends nothing; the challenge's sends method=submission.
+      const form = await readForm(c, VerifyBody, {})
       if (!form.ok) return page(c, { errors: form.errors }, 400)
       const now = Date.now()
       const userId = currentWebSession(c).user.id
       const deps = {
         request: (judge: Parameters<typeof resultsRequest>[1]) => resultsRequest(c.env, judge, now),
       }
+      const prove = form.data.method === 'submission' ? proveBySubmission : proveHandle
       try {
-        await proveHandle(createDb(c.env.DB), deps, { userId, id }, now)
+        await prove(createDb(c.env.DB), deps, { userId, id }, now)
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return notFoundPage(c, NOT_YOURS)
         return refused(c, error)
       }
       return c.redirect('/app/handles?done=proven', 303)
+    },
+  )
+  .post(
+    '/handles/:id/challenge',
+    requireCsrf,
+    requireWebUser,
+    rateLimit(HANDLE_RULES.challenge),
+    async (c) => {
+      const id = c.req.param('id')
+      if (!isId(id)) return notFoundPage(c, NOT_YOURS)
+      const form = await readForm(c, ClearForm, {})
+      if (!form.ok) return page(c, { errors: form.errors }, 400)
+      const userId = currentWebSession(c).user.id
+      try {
+        await issueChallenge(createDb(c.env.DB), { userId, id }, Date.now())
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return notFoundPage(c, NOT_YOURS)
+        return refused(c, error)
+      }
+      return c.redirect('/app/handles?done=challenged', 303)
     },
   )
   .post('/handles/:id/remove', requireCsrf, requireWebUser, async (c) => {

@@ -447,6 +447,19 @@ input[type='url'],
 .card .when {
   color: var(--muted);
 }
+/* A handle's proof by a submission (web/app/handles-page.tsx): below the token, set apart. */
+.card .challenge {
+  margin-top: 12px;
+  padding-top: 8px;
+  border-top: 1px solid var(--border);
+}
+.card .challenge h4 {
+  margin: 4px 0;
+  font-size: 1rem;
+}
+.card .challenge form {
+  margin: 8px 0;
+}
 .badge {
   display: inline-block;
   padding: 0 6px;
