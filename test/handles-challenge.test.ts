@@ -207,6 +207,13 @@ describe('proving by the submission', () => {
       // An older accepted one of the same problem changes nothing.
       submission({ problem: body.problem, at: issuedAt - 3_600_000, verdict: 'OK', id: 1 }),
     ])
+    await standIn.script({
+      pathPrefix: USER_INFO,
+      query: { handles: 'Kestrel_09' },
+      responses: [
+        { status: 200, body: { status: 'OK', result: [{ handle: 'Kestrel_09', rating: 1623 }] } },
+      ],
+    })
     const res = await bySubmission(user, handle.id)
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
@@ -215,12 +222,14 @@ describe('proving by the submission', () => {
       state: 'proven',
       provenAt: expect.stringMatching(/^\d{4}-/),
       proof: null,
+      // The rating comes from the profile, read once the submission proved the handle.
+      rating: 1623,
     })
     const [asked] = await standIn.requests(USER_STATUS)
     expect(asked.path).toBe(`${USER_STATUS}?handle=kestrel_09&from=1&count=${STATUS_COUNT}`)
     expect(asked.headers['user-agent']).toContain('ContestAlertService')
-    // No profile was read: the submission is the whole proof.
-    expect(await standIn.requests(USER_INFO)).toEqual([])
+    const [profile] = await standIn.requests(USER_INFO)
+    expect(profile.path).toContain('handles=Kestrel_09')
     const stored = await env.DB.prepare(
       'SELECT challenge_problem, challenge_issued_at, challenge_expires_at, proof_token FROM judge_handles WHERE id = ?',
     )

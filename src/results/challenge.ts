@@ -181,13 +181,19 @@ export async function proveBySubmission(
             `${deadline}, then check again`,
     )
   }
+  // The submission is the proof; the rating the Handles page shows is the profile's, read once
+  // more. A profile that cannot be read leaves the rating unknown, never the proof undone.
+  const profile = await judge.results.proof
+    .profile(deps.request(judge), answer.handle)
+    .catch(() => undefined)
+  const rating = profile?.rating
   const proven = await markProven(
     db,
     {
       userId: input.userId,
       id: row.id,
       platform: row.platform,
-      profile: { handle: answer.handle },
+      profile: { handle: answer.handle, ...(rating !== undefined && { rating }) },
     },
     now,
   )
