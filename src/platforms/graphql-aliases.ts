@@ -343,10 +343,11 @@ export interface SingleFieldQuery {
   variables: Record<string, unknown>
 }
 
-/** An answer of a stand-in: status and JSON body (a string is sent as it is). */
+/** An answer of a stand-in: status and JSON body (a string is sent as it is), its headers. */
 export interface StandInAnswer {
   status: number
-  body: unknown
+  body?: unknown
+  headers?: Record<string, string>
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -365,8 +366,9 @@ const refusal = (message: string): StandInAnswer => ({
  * key in `data`, each field's errors with its key as `path[0]` and its place in the query as
  * `locations`. A field answered not 2xx, or with an error naming no field (a refusal of the whole
  * request, a rate limit), answers the whole request so. Undefined when `body` is not such a query
- * (no alias: the stand-in answers it whole, as recorded) or a field has no recorded answer. A
- * query that does not parse or whose variables are wrong answers 400 with the refusal.
+ * (no alias, or not a query the stand-in parses: answered whole, as recorded) or a field has no
+ * recorded answer. An aliased query whose variables are wrong (one used but not declared, a
+ * required one not given) or with a response key twice answers 400 with the refusal.
  */
 export function answerAliasedQuery(
   body: string,
@@ -380,10 +382,16 @@ export function answerAliasedQuery(
   }
   if (!isObject(request) || typeof request.query !== 'string') return undefined
   let operation: ParsedOperation
-  let variables: Record<string, unknown>
   try {
     operation = parseOperation(request.query)
-    if (!operation.fields.some((f) => f.alias !== undefined)) return undefined
+  } catch (error) {
+    // Not a query the stand-in reads (a fragment, say): answered whole, as recorded.
+    if (error instanceof GraphqlRefusal) return undefined
+    throw error
+  }
+  if (!operation.fields.some((f) => f.alias !== undefined)) return undefined
+  let variables: Record<string, unknown>
+  try {
     const keys = operation.fields.map((f) => f.key)
     const twice = keys.find((k, i) => keys.indexOf(k) !== i)
     if (twice !== undefined) {
