@@ -119,27 +119,16 @@ interface Operation {
   query: string
 }
 
-/**
- * `data` of the answer to `operation` with `variables`. GraphQL errors throw `api` (or NoSuchUser
- * for an unknown handle), in a 200 answer as in a 400 one; an answer without `data` throws
- * malformed.
- */
-async function postGraphql(
+/** The JSON answer to `operation` with `variables`; a non-2xx answer throws what `refusal` reads. */
+function postOperation(
   platform: Site,
   origin: string,
   request: ResultsRequest,
   operation: Operation,
   variables: Record<string, string>,
+  refusal: (res: UpstreamResponse) => UpstreamError | undefined,
 ): Promise<unknown> {
-  const refused = (errors: { message: string }[], status?: number) =>
-    errors.some((e) => NO_SUCH_USER.test(e.message))
-      ? new NoSuchUser(platform, status)
-      : graphqlError(platform, errors, status)
-  const refusal = (res: UpstreamResponse) => {
-    const errors = errorsSchema.safeParse(tryParseJson(res.text))
-    return errors.success ? refused(errors.data.errors, res.status) : undefined
-  }
-  const answer = await fetchJson(
+  return fetchJson(
     platform,
     request,
     operation.path,
@@ -158,6 +147,28 @@ async function postGraphql(
     },
     refusal,
   )
+}
+
+/**
+ * `data` of the answer to `operation` with `variables`. GraphQL errors throw `api` (or NoSuchUser
+ * for an unknown handle), in a 200 answer as in a 400 one; an answer without `data` throws
+ * malformed.
+ */
+async function postGraphql(
+  platform: Site,
+  origin: string,
+  request: ResultsRequest,
+  operation: Operation,
+  variables: Record<string, string>,
+): Promise<unknown> {
+  const refused = (errors: { message: string }[], status?: number) =>
+    errors.some((e) => NO_SUCH_USER.test(e.message))
+      ? new NoSuchUser(platform, status)
+      : graphqlError(platform, errors, status)
+  const answer = await postOperation(platform, origin, request, operation, variables, (res) => {
+    const errors = errorsSchema.safeParse(tryParseJson(res.text))
+    return errors.success ? refused(errors.data.errors, res.status) : undefined
+  })
   const errors = errorsSchema.safeParse(answer)
   if (errors.success) throw refused(errors.data.errors)
   const data = (answer as { data?: unknown } | null)?.data
@@ -352,28 +363,18 @@ async function readHistories(
     throw new RangeError(`${handles.length} handles asked, ${LEETCODE_HISTORY_BATCH} at most`)
   }
   const histories: (HistoryEntry[] | null)[] = handles.map(() => null)
-  // The i-th handle asked is the one at `asked[i]` of `handles`.
+  // The handles asked, each with its place in `handles`: the i-th is asked as $u<i>, alias h<i>.
   const asked = handles.flatMap((handle, at) => (HANDLE.test(handle) ? [{ handle, at }] : []))
   if (asked.length === 0) return histories
   const operation = historyOperation(site, asked.length)
-  const answer = await fetchJson(
+  const variables = Object.fromEntries(asked.map(({ handle }, i) => [variableOf(i), handle]))
+  // A refused request (a query the schema rejects: GraphQL over HTTP's 4xx) answers no alias.
+  const answer = await postOperation(
     site.platform,
+    site.origin,
     request,
-    operation.path,
-    {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        // LeetCode's CSRF check turns away GraphQL posts that do not come from its own pages.
-        Referer: `${site.origin}/`,
-      },
-      body: JSON.stringify({
-        operationName: operation.operationName,
-        query: operation.query,
-        variables: Object.fromEntries(asked.map(({ handle }, i) => [variableOf(i), handle])),
-      }),
-    },
-    // A refused request (a query the schema rejects, GraphQL over HTTP's 4xx) answers no alias.
+    operation,
+    variables,
     (res) => {
       const errors = errorsSchema.safeParse(tryParseJson(res.text))
       return errors.success
