@@ -4,7 +4,8 @@
 // the alert and webhook hooks, the backoff) through each check's whole life in a stepped clock,
 // against a loopback judge stand-in in the real wire formats: a Codeforces round of BENCH_ROUND
 // rated participants (default 30,000) of whom BENCH_LINKED are linked (default 10,000), an AtCoder
-// round, and a LeetCode round asked per handle (BENCH_LEETCODE linked handles, default 500).
+// round, and a LeetCode round asked per linked handle, ten a request under GraphQL aliases
+// (BENCH_LEETCODE linked handles, default 500).
 // Counts upstream requests per contest and per handle, D1 statements, alerts and their time.
 import { createServer } from 'node:http'
 import { performance } from 'node:perf_hooks'
@@ -13,6 +14,10 @@ import { createRequire } from 'node:module'
 import { Miniflare } from './lib/wrangler-miniflare.mjs'
 import { bundleWorker, migrationStatements } from './lib/worker-bundle.mjs'
 import { replaceSection } from './lib/performance-doc.mjs'
+import { importTypeScript } from './lib/import-typescript.mjs'
+
+// The stand-ins' reading of an aliased GraphQL query: LeetCode's histories come ten a request.
+const { answerAliasedQuery } = await importTypeScript('src/platforms/graphql-aliases.ts')
 
 const HANDLES = Number(process.env.BENCH_HANDLES ?? 100_000)
 const ROUND = Number(process.env.BENCH_ROUND ?? 30_000)
@@ -21,7 +26,8 @@ const LEETCODE = Number(process.env.BENCH_LEETCODE ?? 500)
 const ATCODER = 2_000
 // Unanswered checks before each judge publishes (the stand-in answers "not yet" this many times):
 // Codeforces' ratings about two hours after a round (checks at 10, 30, 70 minutes pending, the
-// one at 130 published), AtCoder's at the first check, LeetCode's about three days later.
+// one at 130 published), AtCoder's at the first check, LeetCode's about three days later (its
+// first LC_PENDING requests answer every handle "not yet").
 const CF_PENDING = 3
 const LC_PENDING = Number(process.env.BENCH_LC_PENDING ?? 16)
 const COMPATIBILITY_DATE = '2026-04-20'
@@ -200,6 +206,9 @@ export default {
             ...m,
             ...(m.contestResults && { contestResults: part('judge: contestResults', m.contestResults) }),
             ...(m.handleResult && { handleResult: part('judge: handleResult', m.handleResult) }),
+            ...(m.handleBatch && {
+              handleBatch: { ...m.handleBatch, results: part('judge: handleBatch', m.handleBatch.results) },
+            }),
           }
         },
         queue,
@@ -268,7 +277,8 @@ export default {
       return Response.json({ a: a.results, b: b.results, c: c.results })
     }
     if (url.pathname === '/interval') {
-      return Response.json({ ms: platformModule(q('platform')).results.minIntervalMs })
+      const { results } = platformModule(q('platform'))
+      return Response.json({ ms: results.minIntervalMs, batch: results.handleBatch?.size ?? 1 })
     }
     return new Response('not found', { status: 404 })
   },
@@ -348,7 +358,27 @@ function startJudge(times) {
     AtCoderRank: i + 1,
   }))
   const lcStart = Math.floor(times.lc.start / 1000)
-  let probeAsks = 0
+  let lcAsks = 0
+  /** One handle's history: the round's entry once it is published. */
+  const lcHistory = (handle, published) => {
+    perHandle.set(handle, (perHandle.get(handle) ?? 0) + 1)
+    const i = Number(handle.slice(2))
+    const earlier = {
+      attended: true,
+      rating: 1500 + (i % 500),
+      ranking: 1000 + i,
+      problemsSolved: 2,
+      contest: { title: 'Weekly Contest 599', startTime: lcStart - 7 * 86_400 },
+    }
+    const entry = {
+      attended: i % 4 !== 3,
+      rating: 1500 + (i % 500) + (i % 4 === 3 ? 0 : 15),
+      ranking: i % 4 === 3 ? 0 : 500 + i,
+      problemsSolved: 3,
+      contest: { title: LC_TITLE, startTime: lcStart },
+    }
+    return { data: { userContestRankingHistory: published ? [earlier, entry] : [earlier] } }
+  }
   const server = createServer((req, res) => {
     const chunks = []
     req.on('data', (c) => chunks.push(c))
@@ -370,29 +400,19 @@ function startJudge(times) {
       }
       if (url.pathname === '/leetcode/graphql') {
         count('leetcode')
-        const { variables } = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-        const handle = variables.username
-        perHandle.set(handle, (perHandle.get(handle) ?? 0) + 1)
-        // The first handle in key order is the walk's probe: "not yet" until the publication.
-        const published = handle !== 'lc0' || probeAsks++ >= LC_PENDING
-        const i = Number(handle.slice(2))
-        const earlier = {
-          attended: true,
-          rating: 1500 + (i % 500),
-          ranking: 1000 + i,
-          problemsSolved: 2,
-          contest: { title: 'Weekly Contest 599', startTime: lcStart - 7 * 86_400 },
+        const body = Buffer.concat(chunks).toString('utf8')
+        // Every handle "not yet" until the publication (the walk's probe asks the first batch).
+        const published = lcAsks++ >= LC_PENDING
+        // A batch is answered alias by alias, each as the one-handle query it is.
+        const aliased = answerAliasedQuery(body, (single) => ({
+          status: 200,
+          body: lcHistory(single.variables.username, published),
+        }))
+        if (aliased) {
+          res.writeHead(aliased.status, { 'content-type': 'application/json', connection: 'close' })
+          return res.end(JSON.stringify(aliased.body))
         }
-        const entry = {
-          attended: i % 4 !== 3,
-          rating: 1500 + (i % 500) + (i % 4 === 3 ? 0 : 15),
-          ranking: i % 4 === 3 ? 0 : 500 + i,
-          problemsSolved: 3,
-          contest: { title: LC_TITLE, startTime: lcStart },
-        }
-        return serveJson(res, {
-          data: { userContestRankingHistory: published ? [earlier, entry] : [earlier] },
-        })
+        return serveJson(res, lcHistory(JSON.parse(body).variables.username, published))
       }
       res.writeHead(404)
       res.end('{}')
@@ -524,7 +544,7 @@ try {
   const ac = summary('atcoder')
   const lc = summary('leetcode')
   const lcCounts = [...perHandle.values()]
-  const lcInterval = (await call('/interval?platform=leetcode')).ms
+  const { ms: lcInterval, batch: lcBatch } = await call('/interval?platform=leetcode')
   const lcFirstAsk = lives.leetcode.asks[0].at
   const lcLastAsk = lives.leetcode.asks.at(-1).at
   const published = lives.leetcode.asks.filter((a) => a.outcome !== 'pending')
@@ -547,6 +567,7 @@ try {
       mostAskedHandle: Math.max(...lcCounts),
       handlesAskedMoreThanOnce: lcCounts.filter((n) => n > 1).length,
       minIntervalMs: lcInterval,
+      handlesPerRequest: lcBatch,
       walkSeconds,
       lifeHours: +((lcLastAsk - lcFirstAsk) / HOUR).toFixed(1),
       invocationsPerHandle: +(published.length / LEETCODE).toFixed(3),
@@ -616,8 +637,8 @@ try {
       cf.statements / cf.alerts <= 0.01,
     ),
     row(
-      `LeetCode: requests per linked handle per contest (${LEETCODE} handles, the first one ` +
-        `asked by ${LC_PENDING} unanswered checks before the publication)`,
+      `LeetCode: requests per linked handle per contest (${LEETCODE} handles, ${lcBatch} a ` +
+        `request; the first ${lcBatch} asked by ${LC_PENDING} unanswered checks before the publication)`,
       report.leetcode.requestsPerHandle,
       '<= 1',
       report.leetcode.requestsPerHandle <= 1,
@@ -634,7 +655,7 @@ try {
       undefined,
     ),
     row(
-      `LeetCode: the walk of ${LEETCODE} handles in the stepped clock: seconds, requests a ` +
+      `LeetCode: the walk of ${LEETCODE} handles in the stepped clock: seconds, handles a ` +
         'second, invocations (queue messages) per handle',
       `${walkSeconds} s, ${(LEETCODE / walkSeconds).toFixed(2)}/s, ${report.leetcode.invocationsPerHandle}`,
       '',

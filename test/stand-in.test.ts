@@ -58,6 +58,65 @@ describe('provider stand-in', () => {
     )
   })
 
+  it('answers an aliased GraphQL query field by field through the rules, as a server puts a batch together', async () => {
+    const graphql = `${standInUrl}/leetcode-api/graphql`
+    const one = (username: string, responses: { status: number; body: unknown }[]) =>
+      standIn.script({
+        method: 'POST',
+        pathPrefix: '/leetcode-api/graphql',
+        body: { operationName: 'userContestRankingHistory', variables: { username } },
+        responses,
+      })
+    await one('quiet_fox', [
+      { status: 200, body: { data: { userContestRankingHistory: [] } } },
+      { status: 429, body: 'slow down' },
+    ])
+    await one('nobody-here', [
+      {
+        status: 200,
+        body: {
+          errors: [{ message: 'That user does not exist.', path: ['userContestRankingHistory'] }],
+          data: { userContestRankingHistory: null },
+        },
+      },
+    ])
+    // Comments, commas and a literal argument, as any GraphQL client may write them.
+    const query = `query batch($a: String!) {
+  # the first
+  x: userContestRankingHistory(username: $a) { attended }, y: userContestRankingHistory(username: "nobody-here") { attended }
+}`
+    const post = async (variables: unknown) => {
+      const res = await fetch(graphql, {
+        method: 'POST',
+        body: JSON.stringify({ query, variables }),
+      })
+      return { status: res.status, body: await res.text() }
+    }
+    const first = await post({ a: 'quiet_fox' })
+    expect(first.status).toBe(200)
+    expect(JSON.parse(first.body)).toEqual({
+      errors: [
+        {
+          message: 'That user does not exist.',
+          locations: [{ line: 3, column: 60 }],
+          path: ['y'],
+        },
+      ],
+      data: { x: [], y: null },
+    })
+    // The next answer of quiet_fox's rule is a 429: a limit answers the whole request.
+    expect(await post({ a: 'quiet_fox' })).toEqual({ status: 429, body: 'slow down' })
+    expect((await post({})).status).toBe(400)
+    // A rule for the batch's own body answers it whole.
+    await standIn.script({
+      method: 'POST',
+      pathPrefix: '/leetcode-api/graphql',
+      body: { query },
+      responses: [{ status: 200, body: { data: { whole: true } } }],
+    })
+    expect(JSON.parse((await post({ a: 'quiet_fox' })).body)).toEqual({ data: { whole: true } })
+  })
+
   it('answers as the service under a rule with no responses, failing at its rate', async () => {
     await standIn.script({
       method: 'POST',

@@ -8,7 +8,7 @@ import { importTypeScript } from './import-typescript.mjs'
 const WEEK_MS = 7 * 86_400_000
 
 export async function startFixtureServer(now = Date.now()) {
-  const { RECORDED_AT, matchStandInRoute, standInRoutes, standInUpstreams } =
+  const { RECORDED_AT, answerAliasedQuery, matchStandInRoute, standInRoutes, standInUpstreams } =
     await importTypeScript('src/platforms/stand-in-routes.ts')
   const shiftMs = Math.round((now - RECORDED_AT) / WEEK_MS) * WEEK_MS
   const routes = standInRoutes()
@@ -19,6 +19,19 @@ export async function startFixtureServer(now = Date.now()) {
     const body = Buffer.concat(chunks).toString('utf8')
     const url = new URL(req.url ?? '/', 'http://fixtures')
     const route = matchStandInRoute(routes, req.method, url, body)
+    // An aliased GraphQL query (LeetCode's batched histories) is answered field by field, each
+    // from the recorded answer of the single query that field is (graphql-aliases.ts).
+    if (!route?.body && req.method === 'POST') {
+      const aliased = answerAliasedQuery(body, (single) => {
+        const one = matchStandInRoute(routes, req.method, url, JSON.stringify(single))
+        return one && { status: 200, body: one.shift(readFileSync(one.filePath, 'utf8'), shiftMs) }
+      })
+      if (aliased) {
+        const text = typeof aliased.body === 'string' ? aliased.body : JSON.stringify(aliased.body)
+        res.writeHead(aliased.status, { 'content-type': 'application/json' }).end(text)
+        return
+      }
+    }
     if (!route) {
       res.writeHead(404).end()
       return

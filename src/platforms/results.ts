@@ -187,6 +187,23 @@ export interface ResultsReader {
     handle: string,
   ): Promise<ResultRow | 'pending' | undefined>
   /**
+   * scope 'handle', for a judge that answers several handles in one request (LeetCode's aliased
+   * GraphQL): the walk then asks `size` handles a request, each request one token of the pace,
+   * instead of handleResult once a handle.
+   */
+  handleBatch?: {
+    size: number
+    /**
+     * The lines of `handles` (at most `size`) in the order asked, each as handleResult gives it.
+     * One request; a failure of any handle's answer fails them all.
+     */
+    results(
+      request: ResultsRequest,
+      contest: EndedContest,
+      handles: readonly string[],
+    ): Promise<(ResultRow | 'pending' | undefined)[]>
+  }
+  /**
    * scope 'linked': linked handles named in one ask, at most. The pipeline walks every linked
    * handle of the platform in batches of this many, one ask each (LINKED_PER_ASK when unset).
    */

@@ -84,3 +84,4 @@ function holds(value: unknown, wanted: unknown): boolean {
 }
 
 export { RECORDED_AT } from './fixture-time.ts'
+export { answerAliasedQuery } from './graphql-aliases.ts'

@@ -1,9 +1,10 @@
 // The results queue's consumer: one check a message. It claims the check, keeps the judge's pace
 // (a token of the platform's own bucket: a platform whose token is not there yet is queued again
 // with a delay, never slept on, so one judge's pace never holds another's message), asks the judge
-// (the whole contest once, each linked handle, or the linked handles in batches), stores the
-// linked handles' rows, calls the `onPublished` hooks the jobs wire (alerts, webhook events,
-// community posts), then records the outcome and queues the next check on the backoff.
+// (the whole contest once, or the linked handles: one or a batch a request, or together in
+// batches), stores the linked handles' rows, calls the `onPublished` hooks the jobs wire (alerts,
+// webhook events, community posts), then records the outcome and queues the next check on the
+// backoff.
 import { findContest } from '../contests/queries.ts'
 import type { Db } from '../db/client.ts'
 import type { ContestRow } from '../db/schema.ts'
@@ -86,7 +87,10 @@ export interface ResultsDeps {
  */
 export const LINKED_PER_ASK = 100
 
-/** Handles asked in one invocation of a walk (results per handle), paced between each. */
+/**
+ * Handles asked in one invocation of a walk (results per handle), a token of the pace before each
+ * request: each handle alone, or the judge's batch of them (ResultsReader.handleBatch).
+ */
 export const HANDLES_PER_INVOCATION = 50
 /** Queues deliver a message at most this long after it is sent. */
 const MAX_DELAY_SECONDS = 12 * 60 * 60
@@ -220,13 +224,44 @@ async function published(
   return 'published'
 }
 
+type Line = ResultRow | 'pending' | undefined
+
 /**
- * Results asked per linked handle (LeetCode): the handles in key order, a token of the judge's
- * pace before each. A token not there yet, or HANDLES_PER_INVOCATION asked, queues the walk on
- * from the last handle asked, kept on the check (walk_after): whichever message goes on with it
- * starts there, so no handle answered is asked again. The first handle's 'pending' means nothing
- * is published yet; once the walk has reached the last handle, the stored rows are the
- * publication, never re-checked (checks.ts recordPublished).
+ * The lines of `handles` in one request: the judge's batch (handleBatch, as many as its size),
+ * or handleResult for a single handle.
+ */
+async function askHandles(
+  module: ResultsReader,
+  request: ResultsRequest,
+  contest: ContestRow,
+  handles: readonly string[],
+): Promise<Line[]> {
+  if (!module.handleBatch) return [await module.handleResult!(request, ended(contest), handles[0])]
+  const lines = await module.handleBatch.results(request, ended(contest), handles)
+  if (lines.length !== handles.length) {
+    throw new Error(`${lines.length} lines for ${handles.length} handles asked`)
+  }
+  return lines
+}
+
+const isRow = (line: Line): line is ResultRow => line !== undefined && line !== 'pending'
+
+/**
+ * Whether the walk's first request (the probe, asked by every check until the publication) says
+ * nothing is published yet: its first handle is pending and none of the others has a line (a
+ * line comes only from a published result, so one is proof enough; a handle that did not take
+ * part, or is unknown, proves nothing).
+ */
+const probePending = (lines: readonly Line[]) => lines[0] === 'pending' && !lines.some(isRow)
+
+/**
+ * Results asked per linked handle (LeetCode, CodeChef): the handles in key order, one request a
+ * handle or a batch of them (handleBatch), a token of the judge's pace before each request. A
+ * token not there yet, or HANDLES_PER_INVOCATION asked, queues the walk on from the last handle
+ * answered, kept on the check (walk_after): whichever message goes on with it starts there, so no
+ * handle answered is asked again. The first request's 'pending' (probePending) means nothing is
+ * published yet; once the walk has reached the last handle, the stored rows are the publication,
+ * never re-checked (checks.ts recordPublished).
  */
 async function walkHandles(
   deps: ResultsDeps,
@@ -239,10 +274,12 @@ async function walkHandles(
   const now = request.now
   const from = check.walkAfter
   const handles = await linkedHandles(deps.db, check.platform, from ?? '', HANDLES_PER_INVOCATION)
+  const size = Math.max(1, module.handleBatch?.size ?? 1)
   const rows: ResultRow[] = []
   let last = from
   let stopped: number | undefined
-  for (const [i, { handleKey, handle }] of handles.entries()) {
+  for (let i = 0; i < handles.length; i += size) {
+    const batch = handles.slice(i, i + size)
     if (i > 0) {
       const paced = await deps.pace(check.platform, module.minIntervalMs)
       if (!paced.allowed) {
@@ -250,20 +287,27 @@ async function walkHandles(
         break
       }
     }
-    let line: ResultRow | 'pending' | undefined
+    let lines: Line[]
     try {
-      line = await module.handleResult!(request, ended(contest), handle)
+      lines = await askHandles(
+        module,
+        request,
+        contest,
+        batch.map((h) => h.handle),
+      )
     } catch (error) {
-      // Nothing asked yet this time: unanswered, the walk kept where it was for the next ask.
+      // Nothing answered yet this time: unanswered, the walk kept where it was for the next ask.
       if (i === 0) return unanswered(deps, check, contest, message, now, errorText(error))
       stopped = now
       break
     }
-    if (line === 'pending' && from === null && i === 0) {
+    if (from === null && i === 0 && probePending(lines)) {
       return unanswered(deps, check, contest, message, now, null)
     }
-    if (line && line !== 'pending') rows.push({ ...line, handle: line.handle || handle })
-    last = handleKey
+    lines.forEach((line, j) => {
+      if (isRow(line)) rows.push({ ...line, handle: line.handle || batch[j].handle })
+    })
+    last = batch[batch.length - 1].handleKey
   }
   const rated = rows.some((r) => r.oldRating !== undefined && r.newRating !== undefined)
   await storeResults(deps.db, contest, rated, rows, now)

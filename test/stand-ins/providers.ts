@@ -3,6 +3,7 @@
 // records every request, and can be scripted by tests through its /__control endpoints.
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { randomUUID } from 'node:crypto'
+import { answerAliasedQuery, type StandInAnswer } from '../../src/platforms/graphql-aliases.ts'
 import { createClistStandIn, type ClistSettings } from './clist.ts'
 import { createDiscordApiStandIn } from './discord-api.ts'
 import type { GoogleProfile } from './google-client.ts'
@@ -221,18 +222,37 @@ export function startProviderStandIn(port = 0): Promise<{ server: Server; url: s
     recorded = { method: req.method ?? 'GET', path, headers, body, at: Date.now() }
     space.requests.push(recorded)
 
-    const rule = space.rules.find(
-      (r) =>
-        (!r.method || r.method === req.method) &&
-        url.pathname.startsWith(r.pathPrefix) &&
-        Object.entries(r.query ?? {}).every(([k, v]) => url.searchParams.get(k) === v) &&
-        (!r.body || holdsJson(safeJson(body), r.body)),
-    )
+    const ruleFor = (text: string) =>
+      space.rules.find(
+        (r) =>
+          (!r.method || r.method === req.method) &&
+          url.pathname.startsWith(r.pathPrefix) &&
+          Object.entries(r.query ?? {}).every(([k, v]) => url.searchParams.get(k) === v) &&
+          (!r.body || holdsJson(safeJson(text), r.body)),
+      )
+    const nextResponse = (r: Rule) =>
+      r.responses.length > 1 ? r.responses.shift()! : r.responses[0]
+    const rule = ruleFor(body)
+    // An aliased GraphQL query (LeetCode's batched histories) that no rule answers by its own
+    // body is answered field by field, each field as the single query it is through the rules
+    // (graphql-aliases.ts): the answers scripted for one handle answer it inside a batch too.
+    if (!rule?.body && req.method === 'POST') {
+      const aliased = answerAliasedQuery(body, (single): StandInAnswer | undefined => {
+        const text = JSON.stringify(single)
+        const one = ruleFor(text)
+        if (!one) return undefined
+        if (scriptedFailure(one, path, text)) {
+          return one.failure ?? { status: 503, body: { error: 'scripted failure' } }
+        }
+        return one.responses.length > 0 ? nextResponse(one) : undefined
+      })
+      if (aliased) return send(aliased)
+    }
     if (rule && scriptedFailure(rule, path, body)) {
       return send(rule.failure ?? { status: 503, body: { error: 'scripted failure' } })
     }
     if (rule && rule.responses.length > 0) {
-      const response = rule.responses.length > 1 ? rule.responses.shift()! : rule.responses[0]
+      const response = nextResponse(rule)
       if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs))
       return send(response)
     }

@@ -73,6 +73,34 @@ describe('LeetCode China results of a handle', () => {
     expect(JSON.parse(sent.body)).toMatchObject({ variables: { userSlug: 'jing-hua' } })
   })
 
+  it('asks histories in the same aliased batches, by userSlug on /graphql/noj-go/', async () => {
+    for (const userSlug of ['jing-hua', 'xiao-ming']) {
+      await standIn.script({
+        method: 'POST',
+        pathPrefix: '/leetcode-cn/graphql/noj-go/',
+        body: { operationName: 'userContestRankingHistory', variables: { userSlug } },
+        responses: [{ status: 200, body: history }],
+      })
+    }
+    const lines = await leetcodeCnResults.handleBatch!.results(request(), weekly(528), [
+      'jing-hua',
+      'xiao-ming',
+    ])
+    expect(lines).toEqual([
+      { handle: 'jing-hua', rank: 121, oldRating: 1749, newRating: 1893 },
+      { handle: 'xiao-ming', rank: 121, oldRating: 1749, newRating: 1893 },
+    ])
+    const sent = await standIn.requests('/leetcode-cn/')
+    expect(sent).toHaveLength(1)
+    expectSent(sent[0], '/leetcode-cn/graphql/noj-go/', 'POST')
+    expect(sent[0].headers.referer).toBe('https://leetcode.cn/')
+    const body = JSON.parse(sent[0].body) as { query: string; variables: unknown }
+    expect(body.variables).toEqual({ u0: 'jing-hua', u1: 'xiao-ming' })
+    expect(body.query).toContain(
+      'h1: userContestRankingHistory(userSlug: $u1) {\n    attended rating ranking contest { title startTime }',
+    )
+  })
+
   it('gives leetcode.cn badges their own cut-offs', async () => {
     expect(leetcodeCnResults.rank!(1893).title).toBe('Knight')
     expect(leetcodeCnResults.rank!(1860).title).toBe('No badge')

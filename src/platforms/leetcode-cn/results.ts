@@ -43,12 +43,10 @@ export const LEETCODE_CN_SITE: SiteConfig = {
   },
   // clist's module asks /graphql/noj-go/ for these fields; problemsSolved is not among them, and
   // an unknown field would fail the whole query, so leetcode.cn's results carry no solved count.
+  // The same field as leetcode.com's, so the walk asks it in the same aliased batches.
   history: {
     path: '/graphql/noj-go/',
-    operationName: 'userContestRankingHistory',
-    query: `query userContestRankingHistory($userSlug: String!) {
-  userContestRankingHistory(userSlug: $userSlug) { attended rating ranking contest { title startTime } }
-}`,
+    fields: 'attended rating ranking contest { title startTime }',
   },
   where: '个人简介 (About me) or 昵称 (name), on your profile page',
   editUrl: 'https://leetcode.cn/profile/',

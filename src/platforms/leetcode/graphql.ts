@@ -242,7 +242,9 @@ export function leetcodeClistContest(entry: ClistContest) {
 /**
  * The recorded GraphQL answer in `file`, served to a POST of either site (at /graphql unless
  * `path` says otherwise) whose JSON body holds `body`: the operation and its variables, which
- * alone tell apart the queries posted to one path.
+ * alone tell apart the queries posted to one path. A query asking many fields under aliases (the
+ * histories' batches) is answered by the stand-ins field by field from these, each field as the
+ * single query named for it (../graphql-aliases.ts).
  */
 export function graphqlFixture(
   file: string,

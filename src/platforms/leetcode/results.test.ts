@@ -12,6 +12,7 @@ import { fixtureText } from '../../../test/helpers/platforms.ts'
 import { standIn } from '../../../test/helpers/stand-in.ts'
 import type { EndedContest } from '../results.ts'
 import { matchStandInRoute, standInRoutes } from '../stand-in-routes.ts'
+import historiesBatch from './fixtures/results/histories-batch.json'
 import historyBroken from './fixtures/results/history-broken.json'
 import historyMissing from './fixtures/results/history-missing.json'
 import historyPublished from './fixtures/results/history-quiet-fox-published.json'
@@ -20,8 +21,12 @@ import profileBroken from './fixtures/results/profile-broken.json'
 import profileMissing from './fixtures/results/profile-missing.json'
 import profile from './fixtures/results/profile-quiet-fox.json'
 import { leetcode } from './index.ts'
+import { answerAliasedQuery } from '../graphql-aliases.ts'
 import {
+  LEETCODE_HISTORY_BATCH,
   LEETCODE_MIN_INTERVAL_MS,
+  LEETCODE_SITE,
+  historyOperation,
   leetcodeBadge,
   leetcodeResults,
   leetcodeTitleSlug,
@@ -184,6 +189,172 @@ describe('LeetCode results of a handle', () => {
   })
 })
 
+const handleResults = (contest: EndedContest, handles: string[]) =>
+  leetcodeResults.handleBatch!.results(request(), contest, handles)
+
+/** The handle `username` answers `body` to the one-handle history query (alone or in a batch). */
+const historyOf = (username: string, body: unknown) =>
+  standIn.script({
+    method: 'POST',
+    pathPrefix: GRAPHQL,
+    body: { operationName: 'userContestRankingHistory', variables: { username } },
+    responses: [{ status: 200, body }],
+  })
+
+/** Answers the batched query itself with `bodies` in turn (status 200 unless given). */
+const batchAnswers = (bodies: { status?: number; body: unknown }[]) =>
+  standIn.script({
+    method: 'POST',
+    pathPrefix: GRAPHQL,
+    body: { operationName: 'contestHistories' },
+    responses: bodies.map(({ status = 200, body }) => ({ status, body })),
+  })
+
+const entries = history.data.userContestRankingHistory
+
+describe('LeetCode histories asked in batches', () => {
+  it('asks several handles in one request, each under an alias, an unknown one read as no such handle', async () => {
+    await historyOf('quiet_fox', historyPublished)
+    await historyOf('nobody-here', historyMissing)
+    await historyOf('lone_wolf', history)
+    const lines = await handleResults(weekly(529), ['quiet_fox', 'nobody-here', 'lone_wolf'])
+    expect(lines).toEqual([
+      { handle: 'quiet_fox', rank: 240, solved: 4, oldRating: 1701, newRating: 1853 },
+      undefined,
+      'pending',
+    ])
+    const sent = await standIn.requests('/leetcode-api/')
+    expect(sent).toHaveLength(1)
+    expectSent(sent[0], GRAPHQL, 'POST')
+    expect(sent[0].headers.referer).toBe('https://leetcode.com/')
+    const body = JSON.parse(sent[0].body) as {
+      operationName: string
+      query: string
+      variables: unknown
+    }
+    expect(body.operationName).toBe('contestHistories')
+    expect(body.variables).toEqual({ u0: 'quiet_fox', u1: 'nobody-here', u2: 'lone_wolf' })
+    expect(body.query).toMatch(
+      /^query contestHistories\(\$u0: String!, \$u1: String!, \$u2: String!\)/,
+    )
+    expect(body.query).toMatch(/h2: userContestRankingHistory\(username: \$u2\) \{/)
+    // The stand-in answered as a GraphQL server does: the unknown user's error names its alias.
+    expect(sent[0].answer).toMatchObject({
+      errors: [{ message: 'That user does not exist.', path: ['h1'], locations: [{ line: 5 }] }],
+      data: { h1: null },
+    })
+  })
+
+  it('reads a batched answer in the wire format: data under each alias, the error at its path', async () => {
+    await batchAnswers([{ body: historiesBatch }])
+    expect(await handleResults(weekly(529), ['quiet_fox', 'nobody-here', 'lone_wolf'])).toEqual([
+      { handle: 'quiet_fox', rank: 240, solved: 4, oldRating: 1701, newRating: 1853 },
+      undefined,
+      undefined,
+    ])
+    expect(await handleResults(weekly(528), ['quiet_fox', 'nobody-here', 'lone_wolf'])).toEqual([
+      { handle: 'quiet_fox', rank: 2456, solved: 4, oldRating: 1500, newRating: 1689 },
+      undefined,
+      { handle: 'lone_wolf', rank: 9120, solved: 2, oldRating: 1500, newRating: 1535 },
+    ])
+  })
+
+  it('fails the whole batch for a malformed alias, never "did not attend"', async () => {
+    const broken = historyBroken.data.userContestRankingHistory
+    await batchAnswers([
+      // One alias not the documented history.
+      { body: { data: { h0: entries, h1: broken } } },
+      // Null with no error saying why.
+      { body: { data: { h0: entries, h1: null } } },
+      // An alias missing from data.
+      { body: { data: { h0: entries } } },
+      { body: { data: null } },
+      { body: '{"data": {"h0": [' },
+    ])
+    for (let i = 0; i < 5; i++) {
+      await upstreamFailure(handleResults(weekly(528), ['quiet_fox', 'lone_wolf']), 'malformed')
+    }
+  })
+
+  it('fails the whole batch for an error naming no alias of it, or another error on an alias', async () => {
+    const unknownUser = 'That user does not exist.'
+    await batchAnswers([
+      // "Does not exist" without a path: whose, nobody can say.
+      { body: { errors: [{ message: unknownUser }], data: { h0: entries, h1: null } } },
+      // A path naming no alias of the batch.
+      {
+        body: { errors: [{ message: unknownUser, path: ['h7'] }], data: { h0: entries, h1: null } },
+      },
+      // An alias that failed for another reason.
+      {
+        body: {
+          errors: [{ message: 'Too many requests', path: ['h1'] }],
+          data: { h0: entries, h1: null },
+        },
+      },
+      { status: 400, body: { errors: [{ message: 'Query is too complex' }] } },
+    ])
+    for (let i = 0; i < 3; i++) {
+      await upstreamFailure(handleResults(weekly(528), ['quiet_fox', 'lone_wolf']), 'api')
+    }
+    const refused = await upstreamFailure(
+      handleResults(weekly(528), ['quiet_fox', 'lone_wolf']),
+      'api',
+    )
+    expect(refused.status).toBe(400)
+  })
+
+  it('never puts a handle in the query text: handles are variables, one that is no handle is not asked', async () => {
+    await historyOf('quiet_fox', history)
+    await historyOf('nobody-here', historyMissing)
+    const odd = 'fox" } evil: userContestRankingHistory(username: "x'
+    expect(await handleResults(weekly(528), ['quiet_fox', odd, 'nobody-here'])).toEqual([
+      expect.objectContaining({ handle: 'quiet_fox', newRating: 1689 }),
+      undefined,
+      undefined,
+    ])
+    const [sent] = await standIn.requests('/leetcode-api/')
+    const body = JSON.parse(sent.body) as { query: string; variables: unknown }
+    expect(body.variables).toEqual({ u0: 'quiet_fox', u1: 'nobody-here' })
+    expect(body.query).not.toContain('quiet_fox')
+    expect(body.query).not.toContain('"')
+    // Nothing at all to ask: no request.
+    expect(await handleResults(weekly(528), [odd, 'a b'])).toEqual([undefined, undefined])
+    expect(await standIn.requests('/leetcode-api/')).toHaveLength(1)
+  })
+
+  it('asks at most LEETCODE_HISTORY_BATCH handles a request', async () => {
+    expect(LEETCODE_HISTORY_BATCH).toBe(10)
+    expect(leetcodeResults.handleBatch!.size).toBe(LEETCODE_HISTORY_BATCH)
+    const handles = Array.from({ length: LEETCODE_HISTORY_BATCH + 1 }, (_, i) => `fox_${i}`)
+    await expect(handleResults(weekly(528), handles)).rejects.toThrow(RangeError)
+    expect(await standIn.requests('/leetcode-api/')).toHaveLength(0)
+    for (const handle of handles) await historyOf(handle, history)
+    const lines = await handleResults(weekly(528), handles.slice(0, LEETCODE_HISTORY_BATCH))
+    expect(lines.map((l) => typeof l === 'object' && l.handle)).toEqual(handles.slice(0, 10))
+    const [sent] = await standIn.requests('/leetcode-api/')
+    expect(Object.keys(JSON.parse(sent.body).variables as object)).toHaveLength(10)
+  })
+
+  it('is the one-handle query under aliases, with the same fields', () => {
+    const one = historyOperation(LEETCODE_SITE)
+    expect(one.query).toBe(`query userContestRankingHistory($username: String!) {
+  userContestRankingHistory(username: $username) {
+    attended rating ranking problemsSolved contest { title startTime }
+  }
+}`)
+    const two = historyOperation(LEETCODE_SITE, 2)
+    expect(two.query).toBe(`query contestHistories($u0: String!, $u1: String!) {
+  h0: userContestRankingHistory(username: $u0) {
+    attended rating ranking problemsSolved contest { title startTime }
+  }
+  h1: userContestRankingHistory(username: $u1) {
+    attended rating ranking problemsSolved contest { title startTime }
+  }
+}`)
+  })
+})
+
 describe('LeetCode rating history and badges', () => {
   it('lists the attended rounds oldest first, each with the rating before and after', async () => {
     await scriptOk('POST', GRAPHQL, [history])
@@ -262,5 +433,60 @@ describe('the leetcode descriptor and its recorded answers', () => {
     expect(post({ operationName: 'contestCatalogue', variables: {} })?.file).toBe(
       'fixtures/leetcode-graphql.json',
     )
+  })
+
+  it('answers a batched query alias by alias from the recorded one-handle answers', () => {
+    const routes = standInRoutes()
+    const url = new URL('http://stand-in/leetcode-api/graphql')
+    const { operationName, query } = historyOperation(LEETCODE_SITE, 2)
+    const ask = (variables: Record<string, unknown>) =>
+      answerAliasedQuery(JSON.stringify({ operationName, query, variables }), (single) => {
+        const route = matchStandInRoute(routes, 'POST', url, JSON.stringify(single))
+        return route && { status: 200, body: fixtureText('leetcode', route.file) }
+      })
+    const answer = ask({ u0: 'quiet_fox', u1: 'nobody-here' })
+    expect(answer?.status).toBe(200)
+    const body = answer?.body as { data: Record<string, unknown>; errors: unknown[] }
+    expect(body.data.h0).toEqual(entries)
+    expect(body.data.h1).toBeNull()
+    expect(body.errors).toEqual([
+      {
+        message: 'That user does not exist.',
+        locations: [{ line: 5, column: 3 }],
+        path: ['h1'],
+        extensions: { handled: true },
+      },
+    ])
+    // A handle with no recorded answer: nothing to serve.
+    expect(ask({ u0: 'quiet_fox', u1: 'someone-else' })).toBeUndefined()
+    // Variables as a server checks them.
+    expect(ask({ u0: 'quiet_fox' })).toEqual({
+      status: 400,
+      body: {
+        errors: [{ message: 'Variable "$u1" of required type "String!" was not provided.' }],
+      },
+    })
+    const undeclared = query.replace('$u1: String!', '$u9: String!')
+    expect(
+      answerAliasedQuery(
+        JSON.stringify({ query: undeclared, variables: { u0: 'a', u9: 'b' } }),
+        () => ({
+          status: 200,
+          body: {},
+        }),
+      ),
+    ).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'Variable "$u1" is not defined by operation.' }] },
+    })
+    // A query without aliases (the catalogue's) is the recorded answer's to give, whole.
+    expect(
+      answerAliasedQuery(
+        JSON.stringify({ query: 'query contestCatalogue { upcomingContests { title } }' }),
+        () => {
+          throw new Error('not asked field by field')
+        },
+      ),
+    ).toBeUndefined()
   })
 })

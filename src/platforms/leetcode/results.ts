@@ -1,7 +1,8 @@
 // LeetCode's public results, for leetcode.com and (through leetcodeSiteResults) leetcode.cn: the
 // proof (a public profile's About me or name), a handle's line in a contest from its contest
 // history (userContestRankingHistory: no whole-contest list is public, so results are read per
-// linked handle), that history for the chart, and the contest badges.
+// linked handle, ten handles a request under GraphQL aliases), that history for the chart, and
+// the contest badges.
 import { z } from 'zod'
 import type { FixtureRoute } from '../fixture-route.ts'
 import type {
@@ -23,10 +24,19 @@ type Site = 'leetcode' | 'leetcode-cn'
  * LeetCode publishes no rate limit. clist.by's module reads profiles and contest histories one
  * handle at a time, at most one call per two seconds (ranking/management/modules/leetcode.py,
  * `RateLimiter(max_calls=1, period=2)` in get_users_infos), and answers `Too many requests` in a
- * GraphQL error are what LeetCode sends to clients that ask faster. One request per linked handle
- * per check (its history holds every contest), two seconds apart.
+ * GraphQL error are what LeetCode sends to clients that ask faster. Two seconds between requests,
+ * whatever the number of handles one asks (LEETCODE_HISTORY_BATCH).
  */
 export const LEETCODE_MIN_INTERVAL_MS = 2_000
+
+/**
+ * Contest histories asked in one request, each handle under an alias of its own. Public scrapers
+ * batch exactly this query, one with "BATCH_SIZE = 15 # Users per single GraphQL request (15 to
+ * avoid complexity limit)" (fixtures/results/README.md); LeetCode publishes no limit, so 10 keeps
+ * below the 15 seen: a history is a few dozen entries, and a refused batch fails ten handles, not
+ * fifteen.
+ */
+export const LEETCODE_HISTORY_BATCH = 10
 
 /**
  * The rating of an account before its first rated contest: "注册新用户的基础分值为 1500 分"
@@ -73,6 +83,20 @@ export function leetcodeBadge(platform: Site, rating: number): RatingRank {
 
 const errorsSchema = z.object({ errors: z.array(z.object({ message: z.string() })).min(1) })
 
+// A batched answer: data under each alias, and errors that name the alias of the field that
+// failed in `path` (GraphQL spec, "Errors": path's first entry is the response key).
+const batchAnswerSchema = z.object({
+  data: z.record(z.string(), z.unknown()).nullish(),
+  errors: z
+    .array(
+      z.object({
+        message: z.string(),
+        path: z.array(z.union([z.string(), z.number()])).nullish(),
+      }),
+    )
+    .optional(),
+})
+
 // "That user does not exist." (clist's module tests the message for 'user does not exist').
 const NO_SUCH_USER = /user does not exist/i
 
@@ -95,27 +119,16 @@ interface Operation {
   query: string
 }
 
-/**
- * `data` of the answer to `operation` with `variables`. GraphQL errors throw `api` (or NoSuchUser
- * for an unknown handle), in a 200 answer as in a 400 one; an answer without `data` throws
- * malformed.
- */
-async function postGraphql(
+/** The JSON answer to `operation` with `variables`; a non-2xx answer throws what `refusal` reads. */
+function postOperation(
   platform: Site,
   origin: string,
   request: ResultsRequest,
   operation: Operation,
   variables: Record<string, string>,
+  refusal: (res: UpstreamResponse) => UpstreamError | undefined,
 ): Promise<unknown> {
-  const refused = (errors: { message: string }[], status?: number) =>
-    errors.some((e) => NO_SUCH_USER.test(e.message))
-      ? new NoSuchUser(platform, status)
-      : graphqlError(platform, errors, status)
-  const refusal = (res: UpstreamResponse) => {
-    const errors = errorsSchema.safeParse(tryParseJson(res.text))
-    return errors.success ? refused(errors.data.errors, res.status) : undefined
-  }
-  const answer = await fetchJson(
+  return fetchJson(
     platform,
     request,
     operation.path,
@@ -134,6 +147,28 @@ async function postGraphql(
     },
     refusal,
   )
+}
+
+/**
+ * `data` of the answer to `operation` with `variables`. GraphQL errors throw `api` (or NoSuchUser
+ * for an unknown handle), in a 200 answer as in a 400 one; an answer without `data` throws
+ * malformed.
+ */
+async function postGraphql(
+  platform: Site,
+  origin: string,
+  request: ResultsRequest,
+  operation: Operation,
+  variables: Record<string, string>,
+): Promise<unknown> {
+  const refused = (errors: { message: string }[], status?: number) =>
+    errors.some((e) => NO_SUCH_USER.test(e.message))
+      ? new NoSuchUser(platform, status)
+      : graphqlError(platform, errors, status)
+  const answer = await postOperation(platform, origin, request, operation, variables, (res) => {
+    const errors = errorsSchema.safeParse(tryParseJson(res.text))
+    return errors.success ? refused(errors.data.errors, res.status) : undefined
+  })
   const errors = errorsSchema.safeParse(answer)
   if (errors.success) throw refused(errors.data.errors)
   const data = (answer as { data?: unknown } | null)?.data
@@ -154,9 +189,48 @@ export interface SiteConfig {
   profile: Operation
   /** The profile's handle and text fields in `data`, or null when the site has no such user. */
   readProfile(data: unknown): { handle: string; fields: string[] } | null
-  history: Operation
+  /**
+   * The contest history (userContestRankingHistory): the path it is posted to and the selection
+   * asked of each entry, the same whether one handle is asked or a batch (historyOperation).
+   */
+  history: { path: string; fields: string }
   where: string
   editUrl: string
+}
+
+/** The history's field, which is also the name of the one-handle operation. */
+const HISTORY_FIELD = 'userContestRankingHistory'
+/** The name of the batched operation. */
+const HISTORIES_OPERATION = 'contestHistories'
+
+/** The response key of the batch's i-th handle, and the variable it is asked by. */
+const aliasOf = (i: number) => `h${i}`
+const variableOf = (i: number) => `u${i}`
+
+/**
+ * The history query of the site: for one handle (`count` absent, the operation clist and the
+ * recorded answers ask), or `count` handles each under an alias of its own, the handles always
+ * variables, never in the text:
+ * `query contestHistories($u0: String!, ...) { h0: userContestRankingHistory(username: $u0) {...} ... }`.
+ */
+export function historyOperation(site: SiteConfig, count?: number): Operation {
+  const field = (alias: string, variable: string) =>
+    `  ${alias}${HISTORY_FIELD}(${site.variable}: $${variable}) {\n    ${site.history.fields}\n  }`
+  if (count === undefined) {
+    return {
+      path: site.history.path,
+      operationName: HISTORY_FIELD,
+      query: `query ${HISTORY_FIELD}($${site.variable}: String!) {\n${field('', site.variable)}\n}`,
+    }
+  }
+  const indexes = Array.from({ length: count }, (_, i) => i)
+  const declared = indexes.map((i) => `$${variableOf(i)}: String!`).join(', ')
+  const fields = indexes.map((i) => field(`${aliasOf(i)}: `, variableOf(i)))
+  return {
+    path: site.history.path,
+    operationName: HISTORIES_OPERATION,
+    query: `query ${HISTORIES_OPERATION}(${declared}) {\n${fields.join('\n')}\n}`,
+  }
 }
 
 // Only the fields a proof reads: realName is the profile's Name, aboutMe its Summary.
@@ -205,6 +279,9 @@ const historySchema = z.object({
   userContestRankingHistory: z.array(historyEntrySchema).nullable(),
 })
 
+// One alias of a batch: a history, never null without an error saying why.
+const aliasHistorySchema = z.array(historyEntrySchema)
+
 export const LEETCODE_SITE: SiteConfig = {
   platform: 'leetcode',
   origin: 'https://leetcode.com',
@@ -226,12 +303,7 @@ export const LEETCODE_SITE: SiteConfig = {
   },
   history: {
     path: '/graphql',
-    operationName: 'userContestRankingHistory',
-    query: `query userContestRankingHistory($username: String!) {
-  userContestRankingHistory(username: $username) {
-    attended rating ranking problemsSolved contest { title startTime }
-  }
-}`,
+    fields: 'attended rating ranking problemsSolved contest { title startTime }',
   },
   where: 'Summary (Edit Profile > Basic Info), or Name',
   editUrl: 'https://leetcode.com/profile/',
@@ -261,17 +333,88 @@ async function readHistory(
   if (!HANDLE.test(handle)) return null
   let data: unknown
   try {
-    data = await postGraphql(site.platform, site.origin, request, site.history, {
+    data = await postGraphql(site.platform, site.origin, request, historyOperation(site), {
       [site.variable]: handle,
     })
   } catch (error) {
     if (error instanceof NoSuchUser) return null
     throw error
   }
-  const history = readSchema(site.platform, 'userContestRankingHistory', historySchema, data)
-  return [...(history.userContestRankingHistory ?? [])].sort(
-    (a, b) => a.contest.startTime - b.contest.startTime,
+  const history = readSchema(site.platform, HISTORY_FIELD, historySchema, data)
+  return oldestFirst(history.userContestRankingHistory ?? [])
+}
+
+const oldestFirst = (entries: readonly HistoryEntry[]) =>
+  [...entries].sort((a, b) => a.contest.startTime - b.contest.startTime)
+
+/**
+ * The histories of `handles` (at most LEETCODE_HISTORY_BATCH) in one request, in the order asked:
+ * each oldest first, or null for a handle the site does not have (a GraphQL error whose `path`
+ * names its alias says the user does not exist) or that is no handle (not asked). Any other error,
+ * an error naming no alias of the batch, or an alias whose history is missing, null without an
+ * error or not the documented one fails the whole batch: never "did not attend".
+ */
+async function readHistories(
+  site: SiteConfig,
+  request: ResultsRequest,
+  handles: readonly string[],
+): Promise<(HistoryEntry[] | null)[]> {
+  if (handles.length > LEETCODE_HISTORY_BATCH) {
+    throw new RangeError(`${handles.length} handles asked, ${LEETCODE_HISTORY_BATCH} at most`)
+  }
+  const histories: (HistoryEntry[] | null)[] = handles.map(() => null)
+  // The handles asked, each with its place in `handles`: the i-th is asked as $u<i>, alias h<i>.
+  const asked = handles.flatMap((handle, at) => (HANDLE.test(handle) ? [{ handle, at }] : []))
+  if (asked.length === 0) return histories
+  const operation = historyOperation(site, asked.length)
+  const variables = Object.fromEntries(asked.map(({ handle }, i) => [variableOf(i), handle]))
+  // A refused request (a query the schema rejects: GraphQL over HTTP's 4xx) answers no alias.
+  const answer = await postOperation(
+    site.platform,
+    site.origin,
+    request,
+    operation,
+    variables,
+    (res) => {
+      const errors = errorsSchema.safeParse(tryParseJson(res.text))
+      return errors.success
+        ? graphqlError(site.platform, errors.data.errors, res.status)
+        : undefined
+    },
   )
+  const batch = batchAnswerSchema.safeParse(answer)
+  if (!batch.success) {
+    throw new UpstreamError(
+      site.platform,
+      'malformed',
+      `${operation.operationName}: not a GraphQL answer`,
+    )
+  }
+  const unknown = new Set<number>()
+  const failed: { message: string }[] = []
+  for (const error of batch.data.errors ?? []) {
+    const key = error.path?.[0]
+    const i = asked.findIndex((_, j) => aliasOf(j) === key)
+    if (i >= 0 && NO_SUCH_USER.test(error.message)) unknown.add(i)
+    else failed.push(error)
+  }
+  if (failed.length > 0) throw graphqlError(site.platform, failed)
+  const data = batch.data.data
+  if (!data) {
+    throw new UpstreamError(
+      site.platform,
+      'malformed',
+      `${operation.operationName}: answer has no data`,
+    )
+  }
+  asked.forEach(({ at }, i) => {
+    if (unknown.has(i)) return
+    const what = `${HISTORY_FIELD} (${aliasOf(i)})`
+    histories[at] = oldestFirst(
+      readSchema(site.platform, what, aliasHistorySchema, data[aliasOf(i)]),
+    )
+  })
+  return histories
 }
 
 /** The rating before `index`: the previous entry's, or the base rating before the first. */
@@ -298,7 +441,29 @@ export async function leetcodeHandleResult(
   contest: EndedContest,
   handle: string,
 ): Promise<ResultRow | 'pending' | undefined> {
-  const entries = await readHistory(site, request, handle)
+  return lineOf(await readHistory(site, request, handle), contest, handle)
+}
+
+/**
+ * The lines of `handles` (at most LEETCODE_HISTORY_BATCH) in `contest`, in the order asked, each
+ * as leetcodeHandleResult reads it, from one request of their histories.
+ */
+export async function leetcodeHandleResults(
+  site: SiteConfig,
+  request: ResultsRequest,
+  contest: EndedContest,
+  handles: readonly string[],
+): Promise<(ResultRow | 'pending' | undefined)[]> {
+  const histories = await readHistories(site, request, handles)
+  return histories.map((entries, i) => lineOf(entries, contest, handles[i]))
+}
+
+/** The handle's line in `contest` from its history (null: no such handle). */
+function lineOf(
+  entries: readonly HistoryEntry[] | null,
+  contest: EndedContest,
+  handle: string,
+): ResultRow | 'pending' | undefined {
   if (!entries) return undefined
   const index = entries.findIndex((e) => isContest(e, contest))
   if (index < 0) {
@@ -365,14 +530,18 @@ export async function leetcodeProfile(
 
 // --- the module --------------------------------------------------------------------------------
 
-/** A recorded answer of the site to `operation` for `handle`, as the stand-ins serve it. */
+/**
+ * A recorded answer of the site to `operation` for `handle`, as the stand-ins serve it: to the
+ * one-handle query, and to each alias of a batched one (graphql-aliases.ts answers a batch field by
+ * field, each as the one-handle query named for its field).
+ */
 export function leetcodeResultsFixture(
   site: SiteConfig,
   operation: 'profile' | 'history',
   handle: string,
   file: string,
 ): FixtureRoute {
-  const { path, operationName } = site[operation]
+  const { path, operationName } = operation === 'profile' ? site.profile : historyOperation(site)
   return graphqlFixture(
     `fixtures/results/${file}`,
     { operationName, variables: { [site.variable]: handle } },
@@ -395,6 +564,11 @@ export function leetcodeSiteResults(
     minIntervalMs: LEETCODE_MIN_INTERVAL_MS,
     handleResult: (request, contest, handle) =>
       leetcodeHandleResult(site, request, contest, handle),
+    handleBatch: {
+      size: LEETCODE_HISTORY_BATCH,
+      results: (request, contest, handles) =>
+        leetcodeHandleResults(site, request, contest, handles),
+    },
     history: (request, handle) => leetcodeHistory(site, request, handle),
     rank: (rating) => leetcodeBadge(site.platform, rating),
     fixtures,
