@@ -8,7 +8,7 @@ import { after, before } from 'node:test'
 import {
   appTestOf,
   assertQuiet,
-  codeFromOutbox,
+  callApi,
   inlineContent,
   overflowOf,
   sessionCookie,
@@ -19,6 +19,7 @@ import {
   uniqueEmail,
   uniquePassword,
   unexpectedConsoleErrors,
+  verifiedAdmin,
 } from './app-helpers.mjs'
 import { openPage, startHarness } from './harness.mjs'
 
@@ -32,18 +33,7 @@ const account = { name: 'Ada Lovelace', email: uniqueEmail('ada'), password: uni
 /** The contest it follows from the home page. */
 let contestId
 
-async function apiCall(method, path, { token, body } = {}) {
-  const res = await fetch(`${harness.base}${path}`, {
-    method,
-    headers: {
-      ...(token && { Authorization: `Bearer ${token}` }),
-      ...(body && { 'Content-Type': 'application/json' }),
-    },
-    body: body && JSON.stringify(body),
-  })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : undefined }
-}
+const apiCall = (method, path, options) => callApi(harness.base, method, path, options)
 
 before(
   async () => {
@@ -51,16 +41,7 @@ before(
       outbox: true,
       settings: { BOOTSTRAP_ADMIN_EMAILS: ADMIN.email },
     })
-    const signup = await apiCall('POST', '/auth/signup', { body: ADMIN })
-    assert.equal(signup.status, 201, JSON.stringify(signup.body))
-    // The bootstrap role comes with the address verified in the sign-up's session.
-    const code = await codeFromOutbox(harness.base, ADMIN.email)
-    const verified = await apiCall('POST', '/auth/verify-email', {
-      body: { email: ADMIN.email, code },
-      token: signup.body.accessToken,
-    })
-    assert.equal(verified.status, 200, JSON.stringify(verified.body))
-    adminToken = verified.body.accessToken
+    adminToken = await verifiedAdmin(harness.base, ADMIN)
   },
   { timeout: 150_000 },
 )

@@ -8,7 +8,7 @@ import { after, before } from 'node:test'
 import {
   appTestOf,
   assertQuiet,
-  codeFromOutbox,
+  callApi,
   overflowOf,
   severeViolations,
   signIn,
@@ -16,6 +16,7 @@ import {
   submit,
   uniqueEmail,
   uniquePassword,
+  verifiedAdmin,
 } from './app-helpers.mjs'
 import { openPage, startHarness } from './harness.mjs'
 
@@ -28,18 +29,7 @@ let adminToken
 const account = { name: 'Ada Lovelace', email: uniqueEmail('log'), password: uniquePassword() }
 let signedUp = false
 
-async function apiCall(method, path, { token, body } = {}) {
-  const res = await fetch(`${harness.base}${path}`, {
-    method,
-    headers: {
-      ...(token && { Authorization: `Bearer ${token}` }),
-      ...(body && { 'Content-Type': 'application/json' }),
-    },
-    body: body && JSON.stringify(body),
-  })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : undefined }
-}
+const apiCall = (method, path, options) => callApi(harness.base, method, path, options)
 
 before(
   async () => {
@@ -47,15 +37,7 @@ before(
       outbox: true,
       settings: { BOOTSTRAP_ADMIN_EMAILS: ADMIN.email },
     })
-    const signup = await apiCall('POST', '/auth/signup', { body: ADMIN })
-    assert.equal(signup.status, 201, JSON.stringify(signup.body))
-    const code = await codeFromOutbox(harness.base, ADMIN.email)
-    const verified = await apiCall('POST', '/auth/verify-email', {
-      body: { email: ADMIN.email, code },
-      token: signup.body.accessToken,
-    })
-    assert.equal(verified.status, 200, JSON.stringify(verified.body))
-    adminToken = verified.body.accessToken
+    adminToken = await verifiedAdmin(harness.base, ADMIN)
   },
   { timeout: 150_000 },
 )
