@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { ROOT } from './harness.mjs'
+import { ROOT, startHarness } from './harness.mjs'
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
@@ -71,6 +71,23 @@ export async function verifiedAdmin(base, admin) {
   })
   assert.equal(verified.status, 200, JSON.stringify(verified.body))
   return verified.body.accessToken
+}
+
+/**
+ * The harness with the local outbox and `admin` as its bootstrap admin, made through the API
+ * (verifiedAdmin): `{ harness, adminToken }`; the harness is stopped again if the admin fails.
+ */
+export async function startWithAdmin(admin) {
+  const harness = await startHarness({
+    outbox: true,
+    settings: { BOOTSTRAP_ADMIN_EMAILS: admin.email },
+  })
+  try {
+    return { harness, adminToken: await verifiedAdmin(harness.base, admin) }
+  } catch (error) {
+    await harness.stop()
+    throw error
+  }
 }
 
 /** Submits the page's form with its submit button and waits for the next document. */

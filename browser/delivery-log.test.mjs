@@ -13,12 +13,12 @@ import {
   severeViolations,
   signIn,
   signUp,
+  startWithAdmin,
   submit,
   uniqueEmail,
   uniquePassword,
-  verifiedAdmin,
 } from './app-helpers.mjs'
-import { openPage, startHarness } from './harness.mjs'
+import { openPage } from './harness.mjs'
 
 const ADMIN = { name: 'Grace Admin', email: uniqueEmail('log-admin'), password: uniquePassword() }
 const PHONE = { width: 375, height: 812 }
@@ -31,16 +31,7 @@ let signedUp = false
 
 const apiCall = (method, path, options) => callApi(harness.base, method, path, options)
 
-before(
-  async () => {
-    harness = await startHarness({
-      outbox: true,
-      settings: { BOOTSTRAP_ADMIN_EMAILS: ADMIN.email },
-    })
-    adminToken = await verifiedAdmin(harness.base, ADMIN)
-  },
-  { timeout: 150_000 },
-)
+before(async () => ({ harness, adminToken } = await startWithAdmin(ADMIN)), { timeout: 150_000 })
 after(async () => harness?.stop(), { timeout: 30_000 })
 
 const appTest = appTestOf(() => harness)
