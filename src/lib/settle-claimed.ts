@@ -83,7 +83,7 @@ export const GAVE_UP_SQL = `SET status = 'FAILED', error = 'The queue gave up on
     claimed_until = NULL, updated_at = ?1
   WHERE id IN (SELECT value FROM json_each(?2)) AND status IN ('PENDING', 'RETRYING')`
 
-/** Runs the owner's gave-up UPDATE (`UPDATE <table> ${GAVE_UP_SQL}`) for the rows the queue gave up on. */
+/** Runs the owner's `UPDATE <table> ${GAVE_UP_SQL}` for the rows the queue gave up on, if any. */
 export async function failGivenUp(
   update: D1PreparedStatement,
   ids: readonly string[],
