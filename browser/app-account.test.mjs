@@ -8,19 +8,20 @@ import { after, before } from 'node:test'
 import {
   appTestOf,
   assertQuiet,
-  codeFromOutbox,
+  callApi,
   inlineContent,
   overflowOf,
   sessionCookie,
   severeViolations,
   signIn,
   signUp,
+  startWithAdmin,
   submit,
   uniqueEmail,
   uniquePassword,
   unexpectedConsoleErrors,
 } from './app-helpers.mjs'
-import { openPage, startHarness } from './harness.mjs'
+import { openPage } from './harness.mjs'
 
 const ADMIN = { name: 'Grace Admin', email: uniqueEmail('admin'), password: uniquePassword() }
 const PHONE = { width: 375, height: 812 }
@@ -32,38 +33,9 @@ const account = { name: 'Ada Lovelace', email: uniqueEmail('ada'), password: uni
 /** The contest it follows from the home page. */
 let contestId
 
-async function apiCall(method, path, { token, body } = {}) {
-  const res = await fetch(`${harness.base}${path}`, {
-    method,
-    headers: {
-      ...(token && { Authorization: `Bearer ${token}` }),
-      ...(body && { 'Content-Type': 'application/json' }),
-    },
-    body: body && JSON.stringify(body),
-  })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : undefined }
-}
+const apiCall = (method, path, options) => callApi(harness.base, method, path, options)
 
-before(
-  async () => {
-    harness = await startHarness({
-      outbox: true,
-      settings: { BOOTSTRAP_ADMIN_EMAILS: ADMIN.email },
-    })
-    const signup = await apiCall('POST', '/auth/signup', { body: ADMIN })
-    assert.equal(signup.status, 201, JSON.stringify(signup.body))
-    // The bootstrap role comes with the address verified in the sign-up's session.
-    const code = await codeFromOutbox(harness.base, ADMIN.email)
-    const verified = await apiCall('POST', '/auth/verify-email', {
-      body: { email: ADMIN.email, code },
-      token: signup.body.accessToken,
-    })
-    assert.equal(verified.status, 200, JSON.stringify(verified.body))
-    adminToken = verified.body.accessToken
-  },
-  { timeout: 150_000 },
-)
+before(async () => ({ harness, adminToken } = await startWithAdmin(ADMIN)), { timeout: 150_000 })
 after(async () => harness?.stop(), { timeout: 30_000 })
 
 const appTest = appTestOf(() => harness)

@@ -1,6 +1,6 @@
 // What the browser tests share: bounded tests, unique accounts, the emailed code from the local
-// outbox, submitting a form and waiting for the next document, signing up and in through the
-// pages, the session cookie, the checks every page must pass (a quiet console, axe-core, no
+// outbox, the JSON API and an admin made through it, submitting a form and waiting for the next
+// document, signing up and in through the pages, the session cookie, the checks every page must pass (a quiet console, axe-core, no
 // sideways scrolling) and the screenshots in docs/.
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { ROOT } from './harness.mjs'
+import { ROOT, startHarness } from './harness.mjs'
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
@@ -40,6 +40,54 @@ export async function codeFromOutbox(base, email) {
   const code = mail.text.match(/\b(\d{6})\b/)?.[1]
   assert.ok(code, 'the mail carries a six-digit code')
   return code
+}
+
+/** A call of the service's JSON API at `base`, with a bearer token when given: {status, body}. */
+export async function callApi(base, method, path, { token, body } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token && { Authorization: `Bearer ${token}` }),
+      ...(body && { 'Content-Type': 'application/json' }),
+    },
+    body: body && JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, body: text ? JSON.parse(text) : undefined }
+}
+
+/**
+ * A bootstrap admin (`{ name, email, password }`, its address in BOOTSTRAP_ADMIN_EMAILS) signed up
+ * through the API and verified with the mailed code; its access token. The bootstrap role comes
+ * with the address verified, in the sign-up's session.
+ */
+export async function verifiedAdmin(base, admin) {
+  const signup = await callApi(base, 'POST', '/auth/signup', { body: admin })
+  assert.equal(signup.status, 201, JSON.stringify(signup.body))
+  const code = await codeFromOutbox(base, admin.email)
+  const verified = await callApi(base, 'POST', '/auth/verify-email', {
+    body: { email: admin.email, code },
+    token: signup.body.accessToken,
+  })
+  assert.equal(verified.status, 200, JSON.stringify(verified.body))
+  return verified.body.accessToken
+}
+
+/**
+ * The harness with the local outbox and `admin` as its bootstrap admin, made through the API
+ * (verifiedAdmin): `{ harness, adminToken }`; the harness is stopped again if the admin fails.
+ */
+export async function startWithAdmin(admin) {
+  const harness = await startHarness({
+    outbox: true,
+    settings: { BOOTSTRAP_ADMIN_EMAILS: admin.email },
+  })
+  try {
+    return { harness, adminToken: await verifiedAdmin(harness.base, admin) }
+  } catch (error) {
+    await harness.stop()
+    throw error
+  }
 }
 
 /** Submits the page's form with its submit button and waits for the next document. */

@@ -8,16 +8,17 @@ import { after, before } from 'node:test'
 import {
   appTestOf,
   assertQuiet,
-  codeFromOutbox,
+  callApi,
   overflowOf,
   severeViolations,
   signIn,
   signUp,
+  startWithAdmin,
   submit,
   uniqueEmail,
   uniquePassword,
 } from './app-helpers.mjs'
-import { openPage, startHarness } from './harness.mjs'
+import { openPage } from './harness.mjs'
 
 const ADMIN = { name: 'Grace Admin', email: uniqueEmail('log-admin'), password: uniquePassword() }
 const PHONE = { width: 375, height: 812 }
@@ -28,37 +29,9 @@ let adminToken
 const account = { name: 'Ada Lovelace', email: uniqueEmail('log'), password: uniquePassword() }
 let signedUp = false
 
-async function apiCall(method, path, { token, body } = {}) {
-  const res = await fetch(`${harness.base}${path}`, {
-    method,
-    headers: {
-      ...(token && { Authorization: `Bearer ${token}` }),
-      ...(body && { 'Content-Type': 'application/json' }),
-    },
-    body: body && JSON.stringify(body),
-  })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : undefined }
-}
+const apiCall = (method, path, options) => callApi(harness.base, method, path, options)
 
-before(
-  async () => {
-    harness = await startHarness({
-      outbox: true,
-      settings: { BOOTSTRAP_ADMIN_EMAILS: ADMIN.email },
-    })
-    const signup = await apiCall('POST', '/auth/signup', { body: ADMIN })
-    assert.equal(signup.status, 201, JSON.stringify(signup.body))
-    const code = await codeFromOutbox(harness.base, ADMIN.email)
-    const verified = await apiCall('POST', '/auth/verify-email', {
-      body: { email: ADMIN.email, code },
-      token: signup.body.accessToken,
-    })
-    assert.equal(verified.status, 200, JSON.stringify(verified.body))
-    adminToken = verified.body.accessToken
-  },
-  { timeout: 150_000 },
-)
+before(async () => ({ harness, adminToken } = await startWithAdmin(ADMIN)), { timeout: 150_000 })
 after(async () => harness?.stop(), { timeout: 30_000 })
 
 const appTest = appTestOf(() => harness)

@@ -4,15 +4,10 @@
 // scheduler through the queue.
 import assert from 'node:assert/strict'
 import { generateKeyPairSync, sign } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
-import { client, hoursFromNow, verifiedAccount, waitFor } from './http.mjs'
-import { contractSettings, startRuntime } from './runtimes.mjs'
-import { startStandIn } from './stand-in.mjs'
+import { describe, test } from 'node:test'
+import { RUNTIME, startFlow } from './flow.mjs'
+import { hoursFromNow, waitFor } from './http.mjs'
 
-const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-bots-admin@contract.example.test'
 const APPLICATION_ID = '1300000000000000007'
 const BOT_TOKEN = '700000001:contract-bot-token'
@@ -38,12 +33,10 @@ const RETRY_AFTER_SECONDS = 3
 // The retry comes once retry_after has passed; the bound is for a slow, loaded machine.
 const RETRY_FLOW = { timeout: 150_000 }
 
-let dir
 let standIn
 let service
 let api
 let admin
-let failed = false
 
 /** Discord's headers for `body`, signed now (or at `at`, in seconds). */
 function discordHeaders(body, at = Math.floor(Date.now() / 1000)) {
@@ -60,71 +53,36 @@ async function interact(payload, { sent = payload, at } = {}) {
   return { status: res.status, body: await res.json() }
 }
 
-function noted(fn) {
-  return async (t) => {
-    try {
-      await fn(t)
-    } catch (error) {
-      failed = true
-      throw error
-    }
-  }
-}
-
 describe(`contract bots (${RUNTIME})`, () => {
-  before(
-    async () => {
-      try {
-        dir = await mkdtemp(join(tmpdir(), 'contract-bots-'))
-        standIn = await startStandIn()
-        const settings = {
-          ...contractSettings({
-            standInUrl: standIn.url,
-            adminEmail: ADMIN_EMAIL,
-            contactEmail: 'operators@contract.example.test',
-          }),
-          DISCORD_APPLICATION_ID: APPLICATION_ID,
-          DISCORD_PUBLIC_KEY: publicHex,
-          TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-          TELEGRAM_BOT_USERNAME: BOT_USERNAME,
-          TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
-          TELEGRAM_API_URL: `${standIn.url}/telegram`,
-          DISCORD_BOT_TOKEN,
-          DISCORD_API_URL: `${standIn.url}/discord/api/v10`,
-        }
-        service = await startRuntime(RUNTIME, { dir, settings })
-        api = client(service.base)
-        admin = await verifiedAccount(api, standIn, {
-          email: ADMIN_EMAIL,
-          password: `pw-${crypto.randomUUID()}`,
-          name: 'Contract Bots Admin',
-        })
-        const added = await api.post(
-          '/contests',
-          {
-            platform: 'atcoder',
-            platformId: 'contract-bots-1',
-            name: 'Contract Bots Contest',
-            type: 'ARC',
-            startTime: hoursFromNow(5),
-            endTime: hoursFromNow(7),
-          },
-          { token: admin.accessToken },
-        )
-        assert.equal(added.status, 201, JSON.stringify(added.body))
-      } catch (error) {
-        failed = true
-        throw error
-      }
+  const { noted } = startFlow({
+    name: 'bots',
+    admin: { email: ADMIN_EMAIL, name: 'Contract Bots Admin' },
+    settings: ({ url }) => ({
+      DISCORD_APPLICATION_ID: APPLICATION_ID,
+      DISCORD_PUBLIC_KEY: publicHex,
+      TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+      TELEGRAM_BOT_USERNAME: BOT_USERNAME,
+      TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      TELEGRAM_API_URL: `${url}/telegram`,
+      DISCORD_BOT_TOKEN,
+      DISCORD_API_URL: `${url}/discord/api/v10`,
+    }),
+    async ready(flow) {
+      ;({ standIn, service, api, admin } = flow)
+      const added = await api.post(
+        '/contests',
+        {
+          platform: 'atcoder',
+          platformId: 'contract-bots-1',
+          name: 'Contract Bots Contest',
+          type: 'ARC',
+          startTime: hoursFromNow(5),
+          endTime: hoursFromNow(7),
+        },
+        { token: admin.accessToken },
+      )
+      assert.equal(added.status, 201, JSON.stringify(added.body))
     },
-    { timeout: 120_000 },
-  )
-
-  after(async () => {
-    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
-    await service?.stop()
-    await standIn?.close()
-    if (dir) await rm(dir, { recursive: true, force: true })
   })
 
   test(

@@ -3,15 +3,10 @@
 // topic (message_thread_id), and an announced contest that moves edited in place once
 // (editMessageText), however many scheduler runs follow.
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
-import { client, holds, hoursFromNow, verifiedAccount, waitFor } from './http.mjs'
-import { contractSettings, startRuntime } from './runtimes.mjs'
-import { startStandIn } from './stand-in.mjs'
+import { describe, test } from 'node:test'
+import { RUNTIME, startFlow } from './flow.mjs'
+import { holds, hoursFromNow, waitFor } from './http.mjs'
 
-const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-follow-admin@contract.example.test'
 const BOT_TOKEN = '700000002:contract-follow-token'
 const BOT_USERNAME = 'ContractFollowBot'
@@ -20,12 +15,10 @@ const SCHEDULER_CRON = '*/30 * * * *'
 const FORUM = { id: -1005550000001, type: 'supergroup', title: 'Forum Club', is_forum: true }
 const FLOW = { timeout: 90_000 }
 
-let dir
 let standIn
 let service
 let api
 let admin
-let failed = false
 const topics = {}
 const contests = {}
 
@@ -70,54 +63,19 @@ function inTopic(topic, text) {
 const sends = async () =>
   (await standIn.requests(bot('sendMessage'))).map((r) => JSON.parse(r.body))
 
-function noted(fn) {
-  return async (t) => {
-    try {
-      await fn(t)
-    } catch (error) {
-      failed = true
-      throw error
-    }
-  }
-}
-
 describe(`contract communities follow (${RUNTIME})`, () => {
-  before(
-    async () => {
-      try {
-        dir = await mkdtemp(join(tmpdir(), 'contract-follow-'))
-        standIn = await startStandIn()
-        const settings = {
-          ...contractSettings({
-            standInUrl: standIn.url,
-            adminEmail: ADMIN_EMAIL,
-            contactEmail: 'operators@contract.example.test',
-          }),
-          TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-          TELEGRAM_BOT_USERNAME: BOT_USERNAME,
-          TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
-          TELEGRAM_API_URL: `${standIn.url}/telegram`,
-        }
-        service = await startRuntime(RUNTIME, { dir, settings })
-        api = client(service.base)
-        admin = await verifiedAccount(api, standIn, {
-          email: ADMIN_EMAIL,
-          password: `pw-${crypto.randomUUID()}`,
-          name: 'Contract Follow Admin',
-        })
-      } catch (error) {
-        failed = true
-        throw error
-      }
+  const { noted } = startFlow({
+    name: 'follow',
+    admin: { email: ADMIN_EMAIL, name: 'Contract Follow Admin' },
+    settings: ({ url }) => ({
+      TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+      TELEGRAM_BOT_USERNAME: BOT_USERNAME,
+      TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      TELEGRAM_API_URL: `${url}/telegram`,
+    }),
+    ready(flow) {
+      ;({ standIn, service, api, admin } = flow)
     },
-    { timeout: 120_000 },
-  )
-
-  after(async () => {
-    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
-    await service?.stop()
-    await standIn?.close()
-    if (dir) await rm(dir, { recursive: true, force: true })
   })
 
   test(

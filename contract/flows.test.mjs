@@ -8,13 +8,11 @@
 // are never on the default platforms (Codeforces, LeetCode) and never remind a user whose flow is
 // still counting, so every flow's counts stay its own.
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, get } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { gunzipSync } from 'node:zlib'
 import { Webhook } from 'standardwebhooks'
+import { RUNTIME, startFlow } from './flow.mjs'
 import {
   client,
   holds,
@@ -24,10 +22,7 @@ import {
   verifiedAccount,
   waitFor,
 } from './http.mjs'
-import { contractSettings, startRuntime } from './runtimes.mjs'
-import { startStandIn } from './stand-in.mjs'
 
-const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-admin@contract.example.test'
 // A second bootstrap address, which the squatting flow signs up with before its owner does.
 const SQUATTED_ADMIN_EMAIL = 'contract-squatted-admin@contract.example.test'
@@ -36,27 +31,13 @@ const SCHEDULER_CRON = '*/30 * * * *'
 // The notifications queue retries a transient failure after 60 s (then 300 and 900 s).
 const FIRST_RETRY_MS = 60_000
 
-let dir
 let standIn
 let service
 let api
 let admin
-let failed = false
 
 // Every wait inside a flow has its own deadline; this one bounds a flow as a whole.
 const FLOW = { timeout: 60_000 }
-
-/** Wraps a test body so that a failure prints the service's log at the end. */
-function noted(fn) {
-  return async (t) => {
-    try {
-      await fn(t)
-    } catch (error) {
-      failed = true
-      throw error
-    }
-  }
-}
 
 let contestSeq = 0
 
@@ -113,38 +94,16 @@ function eventsOf(ics) {
 }
 
 describe(`contract (${RUNTIME})`, () => {
-  before(
-    async () => {
-      try {
-        dir = await mkdtemp(join(tmpdir(), 'contract-'))
-        standIn = await startStandIn()
-        const settings = contractSettings({
-          standInUrl: standIn.url,
-          adminEmail: `${ADMIN_EMAIL},${SQUATTED_ADMIN_EMAIL}`,
-          contactEmail: CONTACT_EMAIL,
-        })
-        service = await startRuntime(RUNTIME, { dir, settings })
-        api = client(service.base)
-        // The bootstrap address becomes an admin once it is verified, not at sign-up.
-        admin = await verifiedAccount(api, standIn, {
-          email: ADMIN_EMAIL,
-          password: `pw-${crypto.randomUUID()}`,
-          name: 'Contract Admin',
-        })
-        assert.equal(admin.user.role, 'admin')
-      } catch (error) {
-        failed = true
-        throw error
-      }
+  const { noted } = startFlow({
+    name: 'flows',
+    // The bootstrap address becomes an admin once it is verified, not at sign-up.
+    admin: { email: ADMIN_EMAIL, name: 'Contract Admin' },
+    adminEmails: `${ADMIN_EMAIL},${SQUATTED_ADMIN_EMAIL}`,
+    contactEmail: CONTACT_EMAIL,
+    ready(flow) {
+      ;({ standIn, service, api, admin } = flow)
+      assert.equal(admin.user.role, 'admin')
     },
-    { timeout: 120_000 },
-  )
-
-  after(async () => {
-    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
-    await service?.stop()
-    await standIn?.close()
-    if (dir) await rm(dir, { recursive: true, force: true })
   })
 
   // Started first because the queue's retry takes a minute; finished by the last test. Nothing

@@ -8,48 +8,28 @@
 // Codeforces Gym and Codeforces share contest.list (gym=true and gym=false), served here with
 // times relative to the real clock, at which the service syncs; clist.by's answers likewise.
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { Webhook } from 'standardwebhooks'
-import { client, holds, verifiedAccount, waitFor } from './http.mjs'
-import { contractSettings, startRuntime } from './runtimes.mjs'
-import { startStandIn } from './stand-in.mjs'
+import { RUNTIME, startFlow } from './flow.mjs'
+import { holds, waitFor } from './http.mjs'
 
-const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-platforms-admin@contract.example.test'
-const CONTACT_EMAIL = 'operators@contract.example.test'
 const CONTEST_LIST = '/codeforces-api/contest.list'
 const CLIST_KEY = 'contract:key'
 const CLIST_CONTESTS = '/clist/contest/'
 // The service gives up on an upstream after 15 s (UPSTREAM_TIMEOUT_MS); the stand-in answers later.
 const STALLED_MS = 16_000
 
-let dir
 let standIn
 let service
 let api
 let admin
 let hook
-let failed = false
 
 const FLOW = { timeout: 60_000 }
 // Two syncs of 15 s each and the rest of a flow: about 40 s under wrangler dev, 36 s on Deno.
 const STALLED_FLOW = { timeout: 120_000 }
-
-/** Wraps a test body so that a failure prints the service's log at the end. */
-function noted(fn) {
-  return async (t) => {
-    try {
-      await fn(t)
-    } catch (error) {
-      failed = true
-      throw error
-    }
-  }
-}
 
 /** Scripts the stand-in's answer to `pathPrefix` (and `query`), as JSON unless it says. */
 const scripted = (pathPrefix, query, response) =>
@@ -353,45 +333,18 @@ async function startReceiver() {
 }
 
 describe(`contract platforms (${RUNTIME})`, () => {
-  before(
-    async () => {
-      try {
-        dir = await mkdtemp(join(tmpdir(), 'contract-platforms-'))
-        standIn = await startStandIn()
-        const settings = {
-          ...contractSettings({
-            standInUrl: standIn.url,
-            adminEmail: ADMIN_EMAIL,
-            contactEmail: CONTACT_EMAIL,
-          }),
-          CLIST_API_KEY: CLIST_KEY,
-          CLIST_API_URL: `${standIn.url}/clist`,
-        }
-        service = await startRuntime(RUNTIME, { dir, settings })
-        api = client(service.base)
-        admin = await verifiedAccount(api, standIn, {
-          email: ADMIN_EMAIL,
-          password: `pw-${crypto.randomUUID()}`,
-          name: 'Contract Platforms Admin',
-        })
-        assert.equal(admin.user.role, 'admin')
-        hook = await startReceiver()
-        gym = contestList('codeforces-gym', 'Codeforces Gym')
-        rounds = contestList('codeforces', 'Codeforces')
-      } catch (error) {
-        failed = true
-        throw error
-      }
+  const { noted } = startFlow({
+    name: 'platforms',
+    admin: { email: ADMIN_EMAIL, name: 'Contract Platforms Admin' },
+    settings: ({ url }) => ({ CLIST_API_KEY: CLIST_KEY, CLIST_API_URL: `${url}/clist` }),
+    async ready(flow) {
+      ;({ standIn, service, api, admin } = flow)
+      assert.equal(admin.user.role, 'admin')
+      hook = await startReceiver()
+      gym = contestList('codeforces-gym', 'Codeforces Gym')
+      rounds = contestList('codeforces', 'Codeforces')
     },
-    { timeout: 120_000 },
-  )
-
-  after(async () => {
-    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
-    await hook?.close()
-    await service?.stop()
-    await standIn?.close()
-    if (dir) await rm(dir, { recursive: true, force: true })
+    stop: () => hook?.close(),
   })
 
   test(

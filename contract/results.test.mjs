@@ -11,17 +11,11 @@
 import assert from 'node:assert/strict'
 import { generateKeyPairSync, sign } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
-import { client, holds, hoursFromNow, newCredentials, verifiedAccount, waitFor } from './http.mjs'
-import { contractSettings, startRuntime } from './runtimes.mjs'
-import { startStandIn } from './stand-in.mjs'
+import { describe, test } from 'node:test'
+import { RUNTIME, startFlow } from './flow.mjs'
+import { holds, hoursFromNow, newCredentials, verifiedAccount, waitFor } from './http.mjs'
 
-const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-results-admin@contract.example.test'
-const CONTACT_EMAIL = 'operators@contract.example.test'
 const SCHEDULER_CRON = '*/30 * * * *'
 // How long the judge takes to answer a re-ask: the window in which a duplicate message meets the
 // check held by the ask going on.
@@ -30,24 +24,10 @@ const SLOW_JUDGE_MS = 3_000
 // reads the standings 2 s later, the API's pace).
 const FLOW = { timeout: 90_000 }
 
-let dir
 let standIn
 let service
 let api
 let admin
-let failed = false
-
-/** Wraps a test body so that a failure prints the service's log at the end. */
-function noted(fn) {
-  return async (t) => {
-    try {
-      await fn(t)
-    } catch (error) {
-      failed = true
-      throw error
-    }
-  }
-}
 
 /** A recorded answer of a judge (src/platforms/<id>/fixtures/results/<file>), as text. */
 const recorded = (platform, file) =>
@@ -379,44 +359,20 @@ async function askNow(round) {
 }
 
 describe(`contract results (${RUNTIME})`, () => {
-  before(
-    async () => {
-      try {
-        dir = await mkdtemp(join(tmpdir(), 'contract-results-'))
-        standIn = await startStandIn()
-        const settings = {
-          ...contractSettings({
-            standInUrl: standIn.url,
-            adminEmail: ADMIN_EMAIL,
-            contactEmail: CONTACT_EMAIL,
-          }),
-          DISCORD_APPLICATION_ID: APPLICATION_ID,
-          DISCORD_PUBLIC_KEY: publicHex,
-          DISCORD_BOT_TOKEN,
-          DISCORD_API_URL: `${standIn.url}/discord/api/v10`,
-        }
-        service = await startRuntime(RUNTIME, { dir, settings })
-        api = client(service.base)
-        admin = await verifiedAccount(api, standIn, {
-          email: ADMIN_EMAIL,
-          password: `pw-${crypto.randomUUID()}`,
-          name: 'Contract Results Admin',
-        })
-        assert.equal(admin.user.role, 'admin')
-        ROUNDS.push(codeforcesRound(), atcoderRound())
-      } catch (error) {
-        failed = true
-        throw error
-      }
+  const { noted } = startFlow({
+    name: 'results',
+    admin: { email: ADMIN_EMAIL, name: 'Contract Results Admin' },
+    settings: ({ url }) => ({
+      DISCORD_APPLICATION_ID: APPLICATION_ID,
+      DISCORD_PUBLIC_KEY: publicHex,
+      DISCORD_BOT_TOKEN,
+      DISCORD_API_URL: `${url}/discord/api/v10`,
+    }),
+    ready(flow) {
+      ;({ standIn, service, api, admin } = flow)
+      assert.equal(admin.user.role, 'admin')
+      ROUNDS.push(codeforcesRound(), atcoderRound())
     },
-    { timeout: 120_000 },
-  )
-
-  after(async () => {
-    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
-    await service?.stop()
-    await standIn?.close()
-    if (dir) await rm(dir, { recursive: true, force: true })
   })
 
   test(

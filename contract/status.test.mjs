@@ -7,17 +7,11 @@
 // sync that changed the catalogue (a state or a new contest), as a real change does, and each
 // answer's generatedAt proves it was read after that step. Its own service and stand-in.
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
-import { client, newCredentials, verifiedAccount, waitFor } from './http.mjs'
-import { contractSettings, startRuntime } from './runtimes.mjs'
-import { startStandIn } from './stand-in.mjs'
+import { describe, test } from 'node:test'
+import { RUNTIME, startFlow } from './flow.mjs'
+import { newCredentials, verifiedAccount, waitFor } from './http.mjs'
 
-const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'contract-status-admin@contract.example.test'
-const CONTACT_EMAIL = 'operators@contract.example.test'
 const CONTEST_LIST = '/codeforces-api/contest.list'
 const SCHEDULER_CRON = '*/30 * * * *'
 // The watchdog's line (notifications/delivery/delivery-stats.ts): more than 20% of at least 20
@@ -25,27 +19,14 @@ const SCHEDULER_CRON = '*/30 * * * *'
 const FAILED_SENDS = 25
 const HEALING_SENDS = 100
 
-let dir
 let standIn
 let service
 let api
 let admin
 let user
-let failed = false
 
 // Polls of the queue's sends under wrangler dev take the most: a flow stays within two minutes.
 const FLOW = { timeout: 120_000 }
-
-function noted(fn) {
-  return async (t) => {
-    try {
-      await fn(t)
-    } catch (error) {
-      failed = true
-      throw error
-    }
-  }
-}
 
 /**
  * Codeforces' contest.list on the stand-in: contests starting within the hour, so each is due a
@@ -154,58 +135,34 @@ const incidentLine = (html, subject) =>
     ?.slice(1)
 
 describe(`status contract (${RUNTIME})`, () => {
-  before(
-    async () => {
-      try {
-        dir = await mkdtemp(join(tmpdir(), 'contract-status-'))
-        standIn = await startStandIn()
-        const settings = contractSettings({
-          standInUrl: standIn.url,
-          adminEmail: ADMIN_EMAIL,
-          contactEmail: CONTACT_EMAIL,
-        })
-        service = await startRuntime(RUNTIME, { dir, settings })
-        api = client(service.base)
-        admin = await verifiedAccount(api, standIn, {
-          email: ADMIN_EMAIL,
-          password: `pw-${crypto.randomUUID()}`,
-          name: 'Contract Status Admin',
-        })
-        assert.equal(admin.user.role, 'admin')
-        // The admin follows a platform nothing here lists, so every reminder is the user's.
-        const quiet = await api.put(
-          '/users/profile',
-          { preferences: { platforms: ['kattis'], alertFrequency: 'immediate' } },
-          { token: admin.accessToken },
-        )
-        assert.equal(quiet.status, 200, JSON.stringify(quiet.body))
-        user = await verifiedAccount(api, standIn, newCredentials('status'))
-        const follows = await api.put(
-          '/users/profile',
-          {
-            preferences: {
-              platforms: ['codeforces'],
-              alertFrequency: 'immediate',
-              notificationChannels: { email: true },
-              notifyBefore: 1,
-            },
+  const { noted } = startFlow({
+    name: 'status',
+    admin: { email: ADMIN_EMAIL, name: 'Contract Status Admin' },
+    async ready(flow) {
+      ;({ standIn, service, api, admin } = flow)
+      assert.equal(admin.user.role, 'admin')
+      // The admin follows a platform nothing here lists, so every reminder is the user's.
+      const quiet = await api.put(
+        '/users/profile',
+        { preferences: { platforms: ['kattis'], alertFrequency: 'immediate' } },
+        { token: admin.accessToken },
+      )
+      assert.equal(quiet.status, 200, JSON.stringify(quiet.body))
+      user = await verifiedAccount(api, standIn, newCredentials('status'))
+      const follows = await api.put(
+        '/users/profile',
+        {
+          preferences: {
+            platforms: ['codeforces'],
+            alertFrequency: 'immediate',
+            notificationChannels: { email: true },
+            notifyBefore: 1,
           },
-          { token: user.accessToken },
-        )
-        assert.equal(follows.status, 200, JSON.stringify(follows.body))
-      } catch (error) {
-        failed = true
-        throw error
-      }
+        },
+        { token: user.accessToken },
+      )
+      assert.equal(follows.status, 200, JSON.stringify(follows.body))
     },
-    { timeout: 120_000 },
-  )
-
-  after(async () => {
-    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
-    await service?.stop()
-    await standIn?.close()
-    if (dir) await rm(dir, { recursive: true, force: true })
   })
 
   test(

@@ -3,32 +3,15 @@
 // deleted Discord webhook in words), the 4th in an hour is refused with Retry-After, and a queued
 // email's attempt shows in the history's delivery log.
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
-import { client, holds, hoursFromNow, newCredentials, verifiedAccount, waitFor } from './http.mjs'
-import { contractSettings, startRuntime } from './runtimes.mjs'
-import { startStandIn } from './stand-in.mjs'
+import { describe, test } from 'node:test'
+import { RUNTIME, startFlow } from './flow.mjs'
+import { holds, hoursFromNow, newCredentials, verifiedAccount, waitFor } from './http.mjs'
 
-const RUNTIME = process.env.CONTRACT_RUNTIME || 'workers'
 const ADMIN_EMAIL = 'test-send-admin@contract.example.test'
 const FLOW = { timeout: 60_000 }
 
-let dir
 let standIn
-let service
 let api
-let failed = false
-
-const noted = (fn) => async (t) => {
-  try {
-    await fn(t)
-  } catch (error) {
-    failed = true
-    throw error
-  }
-}
 
 let hooks = 0
 /** A Discord webhook at the stand-in, in Discord's shape. */
@@ -54,31 +37,12 @@ const testSend = (user, channel) =>
   api.post('/users/test-notification', { channel }, { token: user.accessToken })
 
 describe(`test sends and the delivery log (${RUNTIME})`, () => {
-  before(
-    async () => {
-      try {
-        dir = await mkdtemp(join(tmpdir(), 'contract-test-send-'))
-        standIn = await startStandIn()
-        const settings = contractSettings({
-          standInUrl: standIn.url,
-          adminEmail: ADMIN_EMAIL,
-          contactEmail: 'operators@contract.example.test',
-        })
-        service = await startRuntime(RUNTIME, { dir, settings })
-        api = client(service.base)
-      } catch (error) {
-        failed = true
-        throw error
-      }
+  const { noted } = startFlow({
+    name: 'test-send',
+    adminEmails: ADMIN_EMAIL,
+    ready(flow) {
+      ;({ standIn, api } = flow)
     },
-    { timeout: 120_000 },
-  )
-
-  after(async () => {
-    if (failed && service) console.error(`--- service log (${RUNTIME}) ---\n${service.log()}`)
-    await service?.stop()
-    await standIn?.close()
-    if (dir) await rm(dir, { recursive: true, force: true })
   })
 
   test(

@@ -29,8 +29,15 @@ import {
 import { findContestsByIds } from '../contests/notified.ts'
 import { findContest } from '../contests/queries.ts'
 import type { CommunityDestinationRow, ContestRow } from '../db/schema.ts'
-import { automaticRetryDelay } from '../lib/retry-policy.ts'
 import { MINUTE_MS } from '../lib/time.ts'
+import {
+  failGivenUp,
+  GAVE_UP_SQL,
+  MAX_DELAY_SECONDS,
+  settleClaimed,
+  unclaimed,
+  type ClaimedOutcome,
+} from '../lib/settle-claimed.ts'
 import type { QueueProducer } from '../ports/queue.ts'
 import type { AnnouncementDeps } from './deliver.ts'
 import { findDestinationById, markDead } from './destinations.ts'
@@ -53,8 +60,6 @@ const FOLLOWED_PER_RUN = 2000
 const PERIOD_MS = 30 * MINUTE_MS
 const CLAIM_MS = 2 * MINUTE_MS
 const STRANDED_AFTER_MS = 10 * MINUTE_MS
-// Cloudflare Queues delay a message by at most 12 hours.
-const MAX_DELAY_SECONDS = 12 * 60 * 60
 
 // What each followed message says now: the newest edit's target, else the start it was sent for
 // (the dedupe key's first part), with the edits made so far, and whether its deletion is made.
@@ -194,11 +199,6 @@ export async function scheduleMessageChanges(
   return { messageChangesMade: made.length, messageChangesRequeued: stranded.length }
 }
 
-type Outcome =
-  | { done: true }
-  | { done: false; delaySeconds: number }
-  | { done: false; waiting: true; delaySeconds: number }
-
 /** A change's answer in the words of the outcome: done, nothing to do, gone, wait or give up. */
 type Answer =
   | { kind: 'done'; note?: string }
@@ -267,23 +267,12 @@ async function record(
     .run()
 }
 
-async function unclaimed(d1: D1Database, id: string, now: number): Promise<Outcome> {
-  const held = await d1.prepare(HELD_SQL).bind(id, now).first<{ claimedUntil: number }>()
-  if (!held) return { done: true }
-  const seconds = Math.ceil((held.claimedUntil - now) / 1000)
-  return {
-    done: false,
-    waiting: true,
-    delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, seconds)),
-  }
-}
-
 /** Edits or deletes one posted message, once; what the queue message should do next. */
 export async function sendMessageChange(
   deps: AnnouncementDeps,
   id: string,
   now: number,
-): Promise<Outcome> {
+): Promise<ClaimedOutcome> {
   const claimed = await deps.d1
     .prepare(CLAIM_SQL)
     .bind(id, now + CLAIM_MS, now)
@@ -294,7 +283,7 @@ export async function sendMessageChange(
       startTime: number | null
       retryCount: number
     }>()
-  if (!claimed) return unclaimed(deps.d1, id, now)
+  if (!claimed) return unclaimed(deps.d1.prepare(HELD_SQL).bind(id, now), now)
   const announcement = await deps.d1
     .prepare(ANNOUNCEMENT_SQL)
     .bind(claimed.announcementId)
@@ -347,26 +336,18 @@ export async function sendMessageChange(
     if (dead?.ownerId) await tellOwner(deps.env, deps.db, dead)
     return { done: true }
   }
-  const policy = answer.kind === 'retry' ? automaticRetryDelay(claimed.retryCount) : undefined
-  if (policy === undefined) {
-    await record(deps.d1, id, 'FAILED', { error: answer.error }, now)
-    return { done: true }
-  }
   // A 429 comes back when its retry_after says, as an announcement does.
-  const delaySeconds = (answer.kind === 'retry' && answer.retryAfterSeconds) || policy
-  const heldUntil = now + Math.max(0, Date.now() - calledAt) + delaySeconds * 1000
-  await record(deps.d1, id, 'RETRYING', { error: answer.error, retried: true, heldUntil }, now)
-  return { done: false, delaySeconds }
+  const transient = answer.kind === 'retry'
+  const retryAfterSeconds = transient ? answer.retryAfterSeconds : undefined
+  return settleClaimed(
+    { error: answer.error, transient, retryAfterSeconds },
+    { retryCount: claimed.retryCount, calledAt },
+    (status, r) => record(deps.d1, id, status, r, now),
+    now,
+  )
 }
 
 /** Records the changes the queue gave up on as FAILED. */
 export async function failMessageChanges(d1: D1Database, ids: readonly string[], now: number) {
-  await d1
-    .prepare(
-      `UPDATE community_message_changes SET status = 'FAILED', error = 'The queue gave up on it',
-        claimed_until = NULL, updated_at = ?1
-        WHERE id IN (SELECT value FROM json_each(?2)) AND status IN ('PENDING', 'RETRYING')`,
-    )
-    .bind(now, JSON.stringify(ids))
-    .run()
+  await failGivenUp(d1.prepare(`UPDATE community_message_changes ${GAVE_UP_SQL}`), ids, now)
 }

@@ -10,9 +10,15 @@ import { TOPIC_GONE } from '../channels/telegram/bot-api.ts'
 import { telegram } from '../channels/telegram/index.ts'
 import { contestUrl, formatDuration, platformName } from '../contests/describe.ts'
 import type { Env } from '../env.ts'
-import { automaticRetryDelay } from '../lib/retry-policy.ts'
 import { formatTime, formatUntil } from '../lib/time-words.ts'
 import { MINUTE_MS } from '../lib/time.ts'
+import {
+  failGivenUp,
+  GAVE_UP_SQL,
+  settleClaimed,
+  unclaimed,
+  type ClaimedOutcome,
+} from '../lib/settle-claimed.ts'
 import type { CommunityDestinationRow, ContestRow } from '../db/schema.ts'
 import { findContest } from '../contests/queries.ts'
 import type { Db } from '../db/client.ts'
@@ -43,9 +49,6 @@ const RECORD_SQL = `UPDATE community_announcements
 // Why a message found nothing to claim: a RETRYING row still held is waited for again.
 const HELD_SQL = `SELECT claimed_until AS claimedUntil FROM community_announcements
   WHERE id = ?1 AND status = 'RETRYING' AND claimed_until >= ?2`
-
-// Cloudflare Queues delay a message by at most 12 hours.
-const MAX_DELAY_SECONDS = 12 * 60 * 60
 
 /** An announcement's words: the contest, how soon it starts, and where to read more. */
 function announcementText(contest: ContestRow, announcementId: string, now: number): ChannelText {
@@ -99,22 +102,16 @@ export interface AnnouncementDeps {
   d1: D1Database
 }
 
-/**
- * Done with; tried again after a wait (a retry); or waiting, which is not an attempt: its turn
- * under the bot's pace, or the time a RETRYING announcement's next attempt may go.
- */
-type Outcome =
-  | { done: true }
-  | { done: false; delaySeconds: number }
-  | { done: false; waiting: true; delaySeconds: number }
+/** A post's end as its row records it (rank posts' too): the provider's message id, the error. */
+export type Sent = 'SENT' | 'FAILED' | 'RETRYING'
+export interface SentResult {
+  error?: string
+  id?: string
+  retried?: boolean
+  heldUntil?: number
+}
 
-async function record(
-  d1: D1Database,
-  id: string,
-  status: 'SENT' | 'FAILED' | 'RETRYING',
-  result: { error?: string; id?: string; retried?: boolean; heldUntil?: number },
-  now: number,
-) {
+async function record(d1: D1Database, id: string, status: Sent, result: SentResult, now: number) {
   const { error = null, id: providerId = null, retried, heldUntil = null } = result
   await d1
     .prepare(RECORD_SQL)
@@ -122,33 +119,18 @@ async function record(
     .run()
 }
 
-/** A message that claimed nothing: done, unless the announcement waits for its next attempt. */
-async function unclaimed(d1: D1Database, id: string, now: number): Promise<Outcome> {
-  const held = await d1.prepare(HELD_SQL).bind(id, now).first<{ claimedUntil: number }>()
-  if (!held) return { done: true }
-  // This message may be the announcement's own retry come a little early, or a duplicate; acked,
-  // it could be the only one left, so it comes back when the hold is over (the claim lets one
-  // of them send then, and the others find it done).
-  const seconds = Math.ceil((held.claimedUntil - now) / 1000)
-  return {
-    done: false,
-    waiting: true,
-    delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, seconds)),
-  }
-}
-
 /** Sends one announcement, once; what the message should do next. */
 export async function sendAnnouncement(
   deps: AnnouncementDeps,
   id: string,
   now: number,
-): Promise<Outcome> {
+): Promise<ClaimedOutcome> {
   const claimed = await deps.d1
     .prepare(CLAIM_SQL)
     .bind(id, now + CLAIM_MS, now)
     .first<{ destinationId: string; contestId: string | null; retryCount: number }>()
   // Sent, failed for good, being sent by another attempt now, or waiting for its next attempt.
-  if (!claimed) return unclaimed(deps.d1, id, now)
+  if (!claimed) return unclaimed(deps.d1.prepare(HELD_SQL).bind(id, now), now)
   const [destination, contest] = await Promise.all([
     findDestinationById(deps.db, claimed.destinationId),
     claimed.contestId ? findContest(deps.db, claimed.contestId) : undefined,
@@ -173,51 +155,57 @@ export async function sendAnnouncement(
     return { done: false, waiting: true, delaySeconds: wait }
   }
   const text = announcementText(contest, id, now)
+  const settle = (status: Sent, result: SentResult) => record(deps.d1, id, status, result, now)
+  const send = (d: CommunityDestinationRow) => post(deps.env, d, text, contest)
+  return postAndSettle(deps, destination, send, claimed.retryCount, settle, now)
+}
+
+/**
+ * Posts a claimed row's message with `send` and settles the row on the answer (rank posts too):
+ * a group that became a supergroup is followed and posted to there; SENT; FAILED with the
+ * destination marked dead (its owner told once) when the bot can never post there again; else
+ * tried again after a wait, or FAILED (settleClaimed).
+ */
+export async function postAndSettle(
+  deps: AnnouncementDeps,
+  destination: CommunityDestinationRow,
+  send: (d: CommunityDestinationRow) => Promise<SendResult>,
+  retryCount: number,
+  record: (status: Sent, result: SentResult) => Promise<unknown>,
+  now: number,
+): Promise<ClaimedOutcome> {
   const failed = (error: unknown): SendResult => notSent('transient', `Send failed: ${error}`)
   // A 429's wait counts from its answer, which comes after `now` by the time the post took.
   const postedFrom = Date.now()
-  let result = await post(deps.env, destination, text, contest).catch(failed)
+  let result = await send(destination).catch(failed)
   if (!result.ok && result.movedTo) {
     // The group became a supergroup: the destination follows, and the post goes there now.
     const moved = await moveChat(deps.db, destination.id, result.movedTo, now)
     result = moved
-      ? await post(deps.env, moved, text, contest).catch(failed)
+      ? await send(moved).catch(failed)
       : notSent('dead', 'The group became a supergroup that is subscribed on its own')
   }
   if (result.ok) {
-    await record(deps.d1, id, 'SENT', { id: result.id }, now)
+    await record('SENT', { id: result.id })
     return { done: true }
   }
   if (result.failure === 'dead') {
-    await record(deps.d1, id, 'FAILED', { error: result.error }, now)
+    await record('FAILED', { error: result.error })
     const dead = await markDead(deps.db, destination.id, result.error, now)
     if (dead?.ownerId) await tellOwner(deps.env, deps.db, dead)
     return { done: true }
   }
-  const policy =
-    result.failure === 'transient' ? automaticRetryDelay(claimed.retryCount) : undefined
-  if (policy === undefined) {
-    await record(deps.d1, id, 'FAILED', { error: result.error }, now)
-    return { done: true }
-  }
-  // A 429 says when to come back: then, no sooner (Telegram bans a bot that comes early, for all
-  // its chats) and no later (a one-minute wait for a 3 s flood wait only makes the post late).
-  // The retry count still bounds how often. Other failures wait the policy's delay.
-  const delaySeconds = result.retryAfterSeconds ?? policy
-  const answeredAt = now + Math.max(0, Date.now() - postedFrom)
-  const heldUntil = answeredAt + delaySeconds * 1000
-  await record(deps.d1, id, 'RETRYING', { error: result.error, retried: true, heldUntil }, now)
-  return { done: false, delaySeconds }
+  const { error, retryAfterSeconds } = result
+  const transient = result.failure === 'transient'
+  return settleClaimed(
+    { error, transient, retryAfterSeconds },
+    { retryCount, calledAt: postedFrom },
+    record,
+    now,
+  )
 }
 
 /** Records the announcements the queue gave up on as FAILED. */
 export async function failAnnouncements(d1: D1Database, ids: readonly string[], now: number) {
-  await d1
-    .prepare(
-      `UPDATE community_announcements SET status = 'FAILED', error = 'The queue gave up on it',
-        claimed_until = NULL, updated_at = ?1
-        WHERE id IN (SELECT value FROM json_each(?2)) AND status IN ('PENDING', 'RETRYING')`,
-    )
-    .bind(now, JSON.stringify(ids))
-    .run()
+  await failGivenUp(d1.prepare(`UPDATE community_announcements ${GAVE_UP_SQL}`), ids, now)
 }

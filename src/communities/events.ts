@@ -19,7 +19,13 @@ import { findContestsByIds } from '../contests/notified.ts'
 import { findContest } from '../contests/queries.ts'
 import type { ContestRow, CommunityDestinationRow } from '../db/schema.ts'
 import { log } from '../lib/log.ts'
-import { automaticRetryDelay } from '../lib/retry-policy.ts'
+import {
+  failGivenUp,
+  GAVE_UP_SQL,
+  settleClaimed,
+  unclaimed,
+  type ClaimedOutcome,
+} from '../lib/settle-claimed.ts'
 import { MINUTE_MS } from '../lib/time.ts'
 import { platformContestsUrl } from '../platforms/registry.ts'
 import type { QueueProducer } from '../ports/queue.ts'
@@ -37,8 +43,6 @@ export const isCommunityEventMessage = (body: unknown): body is CommunityEventMe
   typeof (body as CommunityEventMessage | null)?.communityEventId === 'string'
 
 const CLAIM_MS = 2 * MINUTE_MS
-// Cloudflare Queues delay a message by at most 12 hours.
-const MAX_DELAY_SECONDS = 12 * 60 * 60
 // A queued PENDING row this old lost its message (a run died between queueing and sending).
 const STRANDED_AFTER_MS = 60 * MINUTE_MS
 // Rows compared with their contests per run: events of contests still to end.
@@ -177,11 +181,6 @@ const REFUSED_NOTICE =
   'permission. Announcements go on here. Once the bot has it, turn events on again with ' +
   '/contests subscribe … events:true (or on the Communities page).'
 
-type Outcome =
-  | { done: true }
-  | { done: false; delaySeconds: number }
-  | { done: false; waiting: true; delaySeconds: number }
-
 interface Recorded {
   error?: string | null
   eventId?: string
@@ -252,23 +251,12 @@ function call(
   })
 }
 
-async function unclaimed(d1: D1Database, id: string, now: number): Promise<Outcome> {
-  const held = await d1.prepare(HELD_SQL).bind(id, now).first<{ claimedUntil: number }>()
-  if (!held) return { done: true }
-  const seconds = Math.ceil((held.claimedUntil - now) / 1000)
-  return {
-    done: false,
-    waiting: true,
-    delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, seconds)),
-  }
-}
-
 /** Makes, moves or deletes one event, once; what the message should do next. */
 export async function sendEventChange(
   deps: AnnouncementDeps,
   id: string,
   now: number,
-): Promise<Outcome> {
+): Promise<ClaimedOutcome> {
   const claimed = await deps.d1
     .prepare(CLAIM_SQL)
     .bind(id, now + CLAIM_MS, now)
@@ -280,7 +268,7 @@ export async function sendEventChange(
       endTime: number | null
       retryCount: number
     }>()
-  if (!claimed) return unclaimed(deps.d1, id, now)
+  if (!claimed) return unclaimed(deps.d1.prepare(HELD_SQL).bind(id, now), now)
   const [destination, contest] = await Promise.all([
     findDestinationById(deps.db, claimed.destinationId),
     claimed.contestId ? findContest(deps.db, claimed.contestId) : undefined,
@@ -331,29 +319,20 @@ export async function sendEventChange(
     }
     return { done: true }
   }
-  const policy =
-    answer.kind === 'rate-limited' || answer.kind === 'transient'
-      ? automaticRetryDelay(claimed.retryCount)
-      : undefined
-  if (policy === undefined) {
-    await record(deps.d1, id, 'FAILED', { error: answer.error }, now)
-    return { done: true }
-  }
   // A 429 comes back when its retry_after says, as an announcement does.
-  const delaySeconds = answer.retryAfterSeconds ?? policy
-  const heldUntil = now + Math.max(0, Date.now() - calledAt) + delaySeconds * 1000
-  await record(deps.d1, id, 'RETRYING', { error: answer.error, retried: true, heldUntil }, now)
-  return { done: false, delaySeconds }
+  return settleClaimed(
+    {
+      error: answer.error,
+      transient: answer.kind === 'rate-limited' || answer.kind === 'transient',
+      retryAfterSeconds: answer.retryAfterSeconds,
+    },
+    { retryCount: claimed.retryCount, calledAt },
+    (status, r) => record(deps.d1, id, status, r, now),
+    now,
+  )
 }
 
 /** Records the event changes the queue gave up on as FAILED. */
 export async function failEventChanges(d1: D1Database, ids: readonly string[], now: number) {
-  await d1
-    .prepare(
-      `UPDATE community_events SET status = 'FAILED', error = 'The queue gave up on it',
-        claimed_until = NULL, updated_at = ?1
-        WHERE id IN (SELECT value FROM json_each(?2)) AND status IN ('PENDING', 'RETRYING')`,
-    )
-    .bind(now, JSON.stringify(ids))
-    .run()
+  await failGivenUp(d1.prepare(`UPDATE community_events ${GAVE_UP_SQL}`), ids, now)
 }

@@ -8,19 +8,16 @@ import { notSent, resultOf, type SendResult } from '../channels/define.ts'
 import { sendTelegram } from '../channels/telegram/bot-api.ts'
 import { findContest } from '../contests/queries.ts'
 import type { CommunityDestinationRow } from '../db/schema.ts'
-import { automaticRetryDelay } from '../lib/retry-policy.ts'
 import { MINUTE_MS } from '../lib/time.ts'
+import { failGivenUp, GAVE_UP_SQL, unclaimed, type ClaimedOutcome } from '../lib/settle-claimed.ts'
 import { destinationResults } from '../results/community-members.ts'
-import type { AnnouncementDeps } from './deliver.ts'
-import { findDestinationById, markDead, moveChat } from './destinations.ts'
-import { tellOwner } from './owner-notice.ts'
+import { postAndSettle, type AnnouncementDeps, type Sent, type SentResult } from './deliver.ts'
+import { findDestinationById } from './destinations.ts'
 import { paceWait } from './pace.ts'
 import { discordRankPost, rankPostWords, telegramRankPost } from './rank-posts.ts'
 
 // A send holds its post this long; a duplicate message meanwhile leaves it alone.
 const CLAIM_MS = 2 * MINUTE_MS
-// Cloudflare Queues delay a message by at most 12 hours.
-const MAX_DELAY_SECONDS = 12 * 60 * 60
 
 const CLAIM_SQL = `UPDATE community_rank_posts
   SET claimed_until = ?2, attempts = attempts + 1, updated_at = ?3
@@ -40,18 +37,7 @@ const RECORD_SQL = `UPDATE community_rank_posts
 const HELD_SQL = `SELECT claimed_until AS claimedUntil FROM community_rank_posts
   WHERE id = ?1 AND status = 'RETRYING' AND claimed_until >= ?2`
 
-type Outcome =
-  | { done: true }
-  | { done: false; delaySeconds: number }
-  | { done: false; waiting: true; delaySeconds: number }
-
-async function record(
-  d1: D1Database,
-  id: string,
-  status: 'SENT' | 'FAILED' | 'RETRYING',
-  result: { error?: string; id?: string; retried?: boolean; heldUntil?: number },
-  now: number,
-) {
+async function record(d1: D1Database, id: string, status: Sent, result: SentResult, now: number) {
   const { error = null, id: providerId = null, retried, heldUntil = null } = result
   await d1
     .prepare(RECORD_SQL)
@@ -81,23 +67,14 @@ export async function sendRankPost(
   deps: AnnouncementDeps,
   id: string,
   now: number,
-): Promise<Outcome> {
+): Promise<ClaimedOutcome> {
   const claimed = await deps.d1
     .prepare(CLAIM_SQL)
     .bind(id, now + CLAIM_MS, now)
     .first<{ destinationId: string; contestId: string; retryCount: number }>()
-  if (!claimed) {
-    // Sent, failed for good, being sent now, or held for its next attempt: a message come early
-    // waits for the hold (it may be the only one left).
-    const held = await deps.d1.prepare(HELD_SQL).bind(id, now).first<{ claimedUntil: number }>()
-    if (!held) return { done: true }
-    const seconds = Math.ceil((held.claimedUntil - now) / 1000)
-    return {
-      done: false,
-      waiting: true,
-      delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, seconds)),
-    }
-  }
+  // Sent, failed for good, being sent now, or held for its next attempt: a message come early
+  // waits for the hold (it may be the only one left).
+  if (!claimed) return unclaimed(deps.d1.prepare(HELD_SQL).bind(id, now), now)
   const [destination, contest, rows] = await Promise.all([
     findDestinationById(deps.db, claimed.destinationId),
     findContest(deps.db, claimed.contestId),
@@ -124,48 +101,12 @@ export async function sendRankPost(
     return { done: false, waiting: true, delaySeconds: wait }
   }
   const words = rankPostWords(contest, rows)
-  const failed = (error: unknown): SendResult => notSent('transient', `Send failed: ${error}`)
-  const postedFrom = Date.now()
-  let result = await post(deps, destination, words).catch(failed)
-  if (!result.ok && result.movedTo) {
-    const moved = await moveChat(deps.db, destination.id, result.movedTo, now)
-    result = moved
-      ? await post(deps, moved, words).catch(failed)
-      : notSent('dead', 'The group became a supergroup that is subscribed on its own')
-  }
-  if (result.ok) {
-    await record(deps.d1, id, 'SENT', { id: result.id }, now)
-    return { done: true }
-  }
-  if (result.failure === 'dead') {
-    await record(deps.d1, id, 'FAILED', { error: result.error }, now)
-    const dead = await markDead(deps.db, destination.id, result.error, now)
-    if (dead?.ownerId) await tellOwner(deps.env, deps.db, dead)
-    return { done: true }
-  }
-  const policy =
-    result.failure === 'transient' ? automaticRetryDelay(claimed.retryCount) : undefined
-  if (policy === undefined) {
-    await record(deps.d1, id, 'FAILED', { error: result.error }, now)
-    return { done: true }
-  }
-  // A 429 says when to come back: then, no sooner and no later (deliver.ts).
-  const delaySeconds = result.retryAfterSeconds ?? policy
-  const answeredAt = now + Math.max(0, Date.now() - postedFrom)
-  const heldUntil = answeredAt + delaySeconds * 1000
-  await record(deps.d1, id, 'RETRYING', { error: result.error, retried: true, heldUntil }, now)
-  return { done: false, delaySeconds }
+  const settle = (status: Sent, result: SentResult) => record(deps.d1, id, status, result, now)
+  const send = (d: CommunityDestinationRow) => post(deps, d, words)
+  return postAndSettle(deps, destination, send, claimed.retryCount, settle, now)
 }
 
 /** Records the rank posts the queue gave up on as FAILED. */
 export async function failRankPosts(d1: D1Database, ids: readonly string[], now: number) {
-  if (ids.length === 0) return
-  await d1
-    .prepare(
-      `UPDATE community_rank_posts SET status = 'FAILED', error = 'The queue gave up on it',
-        claimed_until = NULL, updated_at = ?1
-        WHERE id IN (SELECT value FROM json_each(?2)) AND status IN ('PENDING', 'RETRYING')`,
-    )
-    .bind(now, JSON.stringify(ids))
-    .run()
+  await failGivenUp(d1.prepare(`UPDATE community_rank_posts ${GAVE_UP_SQL}`), ids, now)
 }

@@ -555,6 +555,28 @@ export const notificationDeliveries = sqliteTable(
   ],
 )
 
+/**
+ * The columns of a row that queue messages claim and send once (reminder edits, community
+ * announcements, events, rank posts and message changes), after the row's own: its state (`done`:
+ * SENT for a post, DONE for a change), retries and attempts, the last error, when it was queued,
+ * the claim (`claimed_until`, also the hold of a RETRYING row until its next attempt) and its times.
+ * A function, so that each table gets builders of its own.
+ */
+function claimedRowColumns<const Done extends 'SENT' | 'DONE'>(done: Done) {
+  return {
+    status: text('status', { enum: ['PENDING', done, 'FAILED', 'RETRYING'] })
+      .notNull()
+      .default('PENDING'),
+    retryCount: integer('retry_count').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    queuedAt: integer('queued_at'),
+    claimedUntil: integer('claimed_until'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  }
+}
+
 // A reminder a person's chat received (a Telegram chat, a Discord webhook), edited in place when its
 // contest moved or was cancelled: keyed `<what it says now>#<edits before it>` per delivery, so each
 // change is made once however runs race; claimed and retried as deliveries are.
@@ -568,16 +590,7 @@ export const notificationEdits = sqliteTable(
     changeKey: text('change_key').notNull(),
     // The start the edited message states; NULL: it says the contest is cancelled.
     startTime: integer('start_time'),
-    status: text('status', { enum: ['PENDING', 'DONE', 'FAILED', 'RETRYING'] })
-      .notNull()
-      .default('PENDING'),
-    retryCount: integer('retry_count').notNull().default(0),
-    attempts: integer('attempts').notNull().default(0),
-    error: text('error'),
-    queuedAt: integer('queued_at'),
-    claimedUntil: integer('claimed_until'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...claimedRowColumns('DONE'),
   },
   (t) => [
     uniqueIndex('notification_edits_once').on(t.deliveryId, t.changeKey),
@@ -850,18 +863,9 @@ export const communityAnnouncements = sqliteTable(
     dedupeKey: text('dedupe_key').notNull(),
     leadMinutes: integer('lead_minutes').notNull(),
     dueAt: integer('due_at').notNull(),
-    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
-      .notNull()
-      .default('PENDING'),
-    retryCount: integer('retry_count').notNull().default(0),
-    attempts: integer('attempts').notNull().default(0),
+    ...claimedRowColumns('SENT'),
     providerMessageId: text('provider_message_id'),
-    error: text('error'),
-    queuedAt: integer('queued_at'),
-    claimedUntil: integer('claimed_until'),
     sentAt: integer('sent_at'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
     uniqueIndex('community_announcements_once').on(t.destinationId, t.contestId, t.dedupeKey),
@@ -893,16 +897,7 @@ export const communityEvents = sqliteTable(
     endTime: integer('end_time'),
     deletedAt: integer('deleted_at'),
     // PENDING: a change is due; DONE: Discord holds what the contest says.
-    status: text('status', { enum: ['PENDING', 'DONE', 'FAILED', 'RETRYING'] })
-      .notNull()
-      .default('PENDING'),
-    retryCount: integer('retry_count').notNull().default(0),
-    attempts: integer('attempts').notNull().default(0),
-    error: text('error'),
-    queuedAt: integer('queued_at'),
-    claimedUntil: integer('claimed_until'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...claimedRowColumns('DONE'),
   },
   (t) => [
     uniqueIndex('community_events_once').on(t.destinationId, t.contestId),
@@ -923,18 +918,9 @@ export const communityRankPosts = sqliteTable(
     contestId: text('contest_id')
       .notNull()
       .references(() => contests.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'RETRYING'] })
-      .notNull()
-      .default('PENDING'),
-    retryCount: integer('retry_count').notNull().default(0),
-    attempts: integer('attempts').notNull().default(0),
+    ...claimedRowColumns('SENT'),
     providerMessageId: text('provider_message_id'),
-    error: text('error'),
-    queuedAt: integer('queued_at'),
-    claimedUntil: integer('claimed_until'),
     sentAt: integer('sent_at'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
     uniqueIndex('community_rank_posts_once').on(t.destinationId, t.contestId),
@@ -960,16 +946,7 @@ export const communityMessageChanges = sqliteTable(
     // The start the edited message states; NULL: it says the contest is cancelled.
     startTime: integer('start_time'),
     dueAt: integer('due_at').notNull(),
-    status: text('status', { enum: ['PENDING', 'DONE', 'FAILED', 'RETRYING'] })
-      .notNull()
-      .default('PENDING'),
-    retryCount: integer('retry_count').notNull().default(0),
-    attempts: integer('attempts').notNull().default(0),
-    error: text('error'),
-    queuedAt: integer('queued_at'),
-    claimedUntil: integer('claimed_until'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...claimedRowColumns('DONE'),
   },
   (t) => [
     uniqueIndex('community_message_changes_once').on(t.announcementId, t.changeKey),

@@ -12,7 +12,13 @@ import { editDiscordWebhookMessage } from '../../channels/discord/webhook.ts'
 import { changedContestText, changeSequence, contestSaid } from '../../contests/change-words.ts'
 import { findContest } from '../../contests/queries.ts'
 import type { ContestRow } from '../../db/schema.ts'
-import { automaticRetryDelay } from '../../lib/retry-policy.ts'
+import {
+  failGivenUp,
+  GAVE_UP_SQL,
+  settleClaimed,
+  unclaimed,
+  type ClaimedOutcome,
+} from '../../lib/settle-claimed.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
 import type { QueueProducer } from '../../ports/queue.ts'
 import { findUser } from '../../users/queries.ts'
@@ -30,7 +36,6 @@ const CLAIM_MS = 2 * MINUTE_MS
 const STRANDED_AFTER_MS = 10 * MINUTE_MS
 // Edits made per statement: a contest many were reminded of is edited a page at a time.
 const EDITS_PER_STATEMENT = 2000
-const MAX_DELAY_SECONDS = 12 * 60 * 60
 // The channels whose messages can be edited after they were sent.
 const EDITABLE = `('telegram', 'discord')`
 
@@ -138,11 +143,6 @@ export async function requeueStrandedEdits(n: Notifier, now: number) {
   return results.length
 }
 
-type Outcome =
-  | { done: true }
-  | { done: false; delaySeconds: number }
-  | { done: false; waiting: true; delaySeconds: number }
-
 type Answer =
   | { kind: 'done'; note?: string }
   | { kind: 'retry'; error: string; retryAfterSeconds?: number }
@@ -200,19 +200,12 @@ async function call(
   return { kind: 'failed', error }
 }
 
-async function unclaimed(d1: D1Database, id: string, now: number): Promise<Outcome> {
-  const held = await d1.prepare(HELD_SQL).bind(id, now).first<{ claimedUntil: number }>()
-  if (!held) return { done: true }
-  const seconds = Math.ceil((held.claimedUntil - now) / 1000)
-  return {
-    done: false,
-    waiting: true,
-    delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, seconds)),
-  }
-}
-
 /** Edits one reminder, once; what the queue message should do next. */
-export async function sendNotificationEdit(n: Notifier, id: string, now: number): Promise<Outcome> {
+export async function sendNotificationEdit(
+  n: Notifier,
+  id: string,
+  now: number,
+): Promise<ClaimedOutcome> {
   const claimed = await n.d1
     .prepare(CLAIM_SQL)
     .bind(id, now + CLAIM_MS, now)
@@ -222,7 +215,7 @@ export async function sendNotificationEdit(n: Notifier, id: string, now: number)
       startTime: number | null
       retryCount: number
     }>()
-  if (!claimed) return unclaimed(n.d1, id, now)
+  if (!claimed) return unclaimed(n.d1.prepare(HELD_SQL).bind(id, now), now)
   const delivery = await n.d1.prepare(DELIVERY_SQL).bind(claimed.deliveryId).first<{
     channel: string
     messageId: string | null
@@ -255,26 +248,18 @@ export async function sendNotificationEdit(n: Notifier, id: string, now: number)
     await record(n.d1, id, 'DONE', { error: answer.note }, now)
     return { done: true }
   }
-  const policy = answer.kind === 'retry' ? automaticRetryDelay(claimed.retryCount) : undefined
-  if (policy === undefined) {
-    await record(n.d1, id, 'FAILED', { error: answer.error }, now)
-    return { done: true }
-  }
   // A 429 comes back when its retry_after says (Telegram bans a bot that comes early).
-  const delaySeconds = (answer.kind === 'retry' && answer.retryAfterSeconds) || policy
-  const heldUntil = now + Math.max(0, Date.now() - calledAt) + delaySeconds * 1000
-  await record(n.d1, id, 'RETRYING', { error: answer.error, retried: true, heldUntil }, now)
-  return { done: false, delaySeconds }
+  const transient = answer.kind === 'retry'
+  const retryAfterSeconds = transient ? answer.retryAfterSeconds : undefined
+  return settleClaimed(
+    { error: answer.error, transient, retryAfterSeconds },
+    { retryCount: claimed.retryCount, calledAt },
+    (status, r) => record(n.d1, id, status, r, now),
+    now,
+  )
 }
 
 /** Records the edits the queue gave up on as FAILED. */
 export async function failNotificationEdits(d1: D1Database, ids: readonly string[], now: number) {
-  await d1
-    .prepare(
-      `UPDATE notification_edits SET status = 'FAILED', error = 'The queue gave up on it',
-        claimed_until = NULL, updated_at = ?1
-        WHERE id IN (SELECT value FROM json_each(?2)) AND status IN ('PENDING', 'RETRYING')`,
-    )
-    .bind(now, JSON.stringify(ids))
-    .run()
+  await failGivenUp(d1.prepare(`UPDATE notification_edits ${GAVE_UP_SQL}`), ids, now)
 }
