@@ -313,10 +313,11 @@ function communityPosts() {
         embed.title,
         `Results: ${round.contest.name} (${round.platform === 'codeforces' ? 'Codeforces' : 'AtCoder'})`,
       )
-      // The member is the channel's only one: theirs is the one line.
+      // The member is the channel's only one: theirs is the one line, its rank of how many.
+      const of = e.participants >= e.rank ? ` of ${number(e.participants)}` : ''
       assert.equal(
         embed.description,
-        `1. **${md(round.handle)}**: rank ${number(e.rank)}, ` +
+        `1. **${md(round.handle)}**: rank ${number(e.rank)}${of}, ` +
           `${number(e.oldRating)} -> ${number(e.newRating)} (${signed(e.newRating - e.oldRating)}), ` +
           `now ${e.newTitle}`,
       )

@@ -557,11 +557,19 @@ describe('the rank post', () => {
       oldRating: 1500,
       newRating: 1500 + i,
     }))
-    const words = rankPostWords({ name: 'Round', platform: 'codeforces' } as ContestRow, rows)
+    const words = rankPostWords(
+      { name: 'Round', platform: 'codeforces' } as ContestRow,
+      rows,
+      30_000,
+    )
     expect(words.lines).toHaveLength(MAX_RANK_LINES)
     expect(words.more).toBe(7)
-    // Best gain first.
+    // Best gain first, its rank of how many took part.
     expect(words.lines[0]).toMatchObject({ n: 1, handle: `h${MAX_RANK_LINES + 6}` })
+    expect(words.lines[0].words).toBe(`rank ${MAX_RANK_LINES + 7} of 30,000, 1,500 -> 1,526 (+26)`)
+    // A count below a rank is no field's size: the rank stands alone.
+    const cut = rankPostWords({ name: 'Round', platform: 'codeforces' } as ContestRow, rows, 5)
+    expect(cut.lines[0].words).toBe(`rank ${MAX_RANK_LINES + 7}, 1,500 -> 1,526 (+26)`)
   })
 
   it('makes no post once rank updates are off or the member removed their handle', async () => {

@@ -10,6 +10,7 @@ import { findContest } from '../contests/queries.ts'
 import type { CommunityDestinationRow } from '../db/schema.ts'
 import { MINUTE_MS } from '../lib/time.ts'
 import { failGivenUp, GAVE_UP_SQL, unclaimed, type ClaimedOutcome } from '../lib/settle-claimed.ts'
+import { contestParticipants } from '../results/checks.ts'
 import { destinationResults } from '../results/community-members.ts'
 import { postAndSettle, type AnnouncementDeps, type Sent, type SentResult } from './deliver.ts'
 import { findDestinationById } from './destinations.ts'
@@ -75,10 +76,11 @@ export async function sendRankPost(
   // Sent, failed for good, being sent now, or held for its next attempt: a message come early
   // waits for the hold (it may be the only one left).
   if (!claimed) return unclaimed(deps.d1.prepare(HELD_SQL).bind(id, now), now)
-  const [destination, contest, rows] = await Promise.all([
+  const [destination, contest, rows, participants] = await Promise.all([
     findDestinationById(deps.db, claimed.destinationId),
     findContest(deps.db, claimed.contestId),
     destinationResults(deps.db, claimed.destinationId, claimed.contestId),
+    contestParticipants(deps.db, claimed.contestId),
   ])
   const refusal = !destination
     ? 'The destination was removed'
@@ -100,7 +102,7 @@ export async function sendRankPost(
     await deps.d1.prepare(RELEASE_SQL).bind(id, now).run()
     return { done: false, waiting: true, delaySeconds: wait }
   }
-  const words = rankPostWords(contest, rows)
+  const words = rankPostWords(contest, rows, participants)
   const settle = (status: Sent, result: SentResult) => record(deps.d1, id, status, result, now)
   const send = (d: CommunityDestinationRow) => post(deps, d, words)
   return postAndSettle(deps, destination, send, claimed.retryCount, settle, now)

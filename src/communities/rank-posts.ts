@@ -106,10 +106,19 @@ export function rankLines(platform: string, rows: readonly MemberResult[]): Rank
   })
 }
 
-/** "rank 12, 5 solved, 1,587 -> 1,623 (+36), now Expert". */
-export function lineWords(line: RankLine): string {
+/**
+ * "rank 12 of 9,800, 5 solved, 1,587 -> 1,623 (+36), now Expert": of how many when the judge
+ * counted them (`participants`) and the count is at least the rank.
+ */
+export function lineWords(line: RankLine, participants: number | null = null): string {
   const parts: string[] = []
-  if (line.rank !== null) parts.push(`rank ${number(line.rank)}`)
+  if (line.rank !== null) {
+    // A count below the rank is not the field's size (a judge that counts only the rated rows,
+    // or a list cut short): the rank stands alone then.
+    const of =
+      participants !== null && participants >= line.rank ? ` of ${number(participants)}` : ''
+    parts.push(`rank ${number(line.rank)}${of}`)
+  }
   if (line.solved !== null) parts.push(`${line.solved} solved`)
   if (line.delta !== undefined) {
     parts.push(`${number(line.oldRating!)} -> ${number(line.newRating!)} (${signed(line.delta)})`)
@@ -118,14 +127,28 @@ export function lineWords(line: RankLine): string {
   return parts.join(', ') || 'took part'
 }
 
-/** A post's words: its title, its lines (bounded), the count left off, the contest's link. */
-export function rankPostWords(contest: ContestRow, rows: readonly MemberResult[]) {
+/**
+ * A post's words: its title, its lines (bounded, each rank of `participants` when the judge
+ * counted them), the count left off, the contest's link.
+ */
+export function rankPostWords(
+  contest: ContestRow,
+  rows: readonly MemberResult[],
+  participants: number | null = null,
+) {
   const lines = rankLines(contest.platform, rows)
   const rated = lines.some((l) => l.delta !== undefined)
+  // One count for the whole post, or none: it must hold the worst rank listed.
+  const worst = Math.max(0, ...lines.map((l) => l.rank ?? 0))
+  const of = participants !== null && participants >= worst ? participants : null
   const shown = lines.slice(0, MAX_RANK_LINES)
   return {
     title: `Results: ${contest.name} (${platformName(contest.platform)})${rated ? '' : ', unrated'}`,
-    lines: shown.map((l, i) => ({ n: i + 1, handle: l.handle, words: lineWords(l) })),
+    lines: shown.map((l, i) => ({
+      n: i + 1,
+      handle: l.handle,
+      words: lineWords(l, of),
+    })),
     more: lines.length - shown.length,
     url: contestUrl(contest),
   }

@@ -228,6 +228,15 @@ export async function findCheck(db: Db, contestId: string): Promise<CheckRow | u
   return row ?? undefined
 }
 
+/** How many took part in the contest, as its judge counted them at the last publication. */
+export async function contestParticipants(db: Db, contestId: string): Promise<number | null> {
+  const row = await db.$client
+    .prepare('SELECT participants FROM result_checks WHERE contest_id = ?1')
+    .bind(contestId)
+    .first<{ participants: number | null }>()
+  return row?.participants ?? null
+}
+
 /** A check whose platform has no results module any more: given up at once. */
 export async function giveUpCheck(db: Db, contestId: string, reason: string, now: number) {
   await db.$client
