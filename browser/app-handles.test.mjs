@@ -112,6 +112,23 @@ const appTest = appTestOf(() => harness)
 const url = (path) => `${harness.base}${path}`
 
 /** Links the handle on the Handles page and proves it with the token the page shows. */
+/** A 375 px page with JavaScript off, signed up as a new account of its own. */
+async function phoneSignedUp(name, emailPrefix) {
+  const opened = await openPage(harness.browser, {
+    viewport: { width: 375, height: 667 },
+    isMobile: true,
+    javaScriptEnabled: false,
+  })
+  const person = { name, email: uniqueEmail(emailPrefix), password: uniquePassword() }
+  try {
+    await signUp(opened.page, harness.base, person)
+  } catch (error) {
+    await opened.close()
+    throw error
+  }
+  return opened
+}
+
 async function linkAndProve(page) {
   await page.goto(url('/app/handles'))
   await page.getByLabel('Judge').selectOption('codeforces')
@@ -174,18 +191,8 @@ for (const colorScheme of ['light', 'dark']) {
 }
 
 appTest('at 375 px with JavaScript off: link, prove and read the chart', async () => {
-  const { page, close } = await openPage(harness.browser, {
-    viewport: { width: 375, height: 667 },
-    isMobile: true,
-    javaScriptEnabled: false,
-  })
+  const { page, close } = await phoneSignedUp('Phone Person', 'handles-phone')
   try {
-    const other = {
-      name: 'Phone Person',
-      email: uniqueEmail('handles-phone'),
-      password: uniquePassword(),
-    }
-    await signUp(page, harness.base, other)
     // The handle moves to this account with the new proof: whoever controls the profile holds it.
     await linkAndProve(page)
     assert.ok((await overflowOf(page)) <= 0, 'the Handles page fits the screen')
@@ -261,18 +268,8 @@ appTest(
 )
 
 appTest('at 375 px with JavaScript off: prove by a compilation error', async () => {
-  const { page, close } = await openPage(harness.browser, {
-    viewport: { width: 375, height: 667 },
-    isMobile: true,
-    javaScriptEnabled: false,
-  })
+  const { page, close } = await phoneSignedUp('Phone Challenger', 'handles-challenge-phone')
   try {
-    const other = {
-      name: 'Phone Challenger',
-      email: uniqueEmail('handles-challenge-phone'),
-      password: uniquePassword(),
-    }
-    await signUp(page, harness.base, other)
     await proveByCompilationError(page, async () => {
       assert.ok((await overflowOf(page)) <= 0, 'the open challenge fits the screen')
     })
