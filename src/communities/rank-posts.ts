@@ -107,18 +107,13 @@ export function rankLines(platform: string, rows: readonly MemberResult[]): Rank
 }
 
 /**
- * "rank 12 of 9,800, 5 solved, 1,587 -> 1,623 (+36), now Expert": of how many when the judge
- * counted them (`participants`) and the count is at least the rank.
+ * "rank 12 of 9,800, 5 solved, 1,587 -> 1,623 (+36), now Expert": of how many when the post has
+ * a count (`participants`, which rankPostWords keeps only when it holds every rank listed).
  */
-export function lineWords(line: RankLine, participants: number | null = null): string {
+function lineWords(line: RankLine, participants: number | null): string {
   const parts: string[] = []
-  if (line.rank !== null) {
-    // A count below the rank is not the field's size (a judge that counts only the rated rows,
-    // or a list cut short): the rank stands alone then.
-    const of =
-      participants !== null && participants >= line.rank ? ` of ${number(participants)}` : ''
-    parts.push(`rank ${number(line.rank)}${of}`)
-  }
+  const of = participants !== null ? ` of ${number(participants)}` : ''
+  if (line.rank !== null) parts.push(`rank ${number(line.rank)}${of}`)
   if (line.solved !== null) parts.push(`${line.solved} solved`)
   if (line.delta !== undefined) {
     parts.push(`${number(line.oldRating!)} -> ${number(line.newRating!)} (${signed(line.delta)})`)
@@ -138,7 +133,8 @@ export function rankPostWords(
 ) {
   const lines = rankLines(contest.platform, rows)
   const rated = lines.some((l) => l.delta !== undefined)
-  // One count for the whole post, or none: it must hold the worst rank listed.
+  // One count for the whole post, or none: a count below a rank is not the field's size (a
+  // judge that counts only its rated rows, or a list cut short), so it must hold the worst one.
   const worst = Math.max(0, ...lines.map((l) => l.rank ?? 0))
   const of = participants !== null && participants >= worst ? participants : null
   const shown = lines.slice(0, MAX_RANK_LINES)
